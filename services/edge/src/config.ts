@@ -1,0 +1,27 @@
+import { commonConfig, filesConfig, loadConfig, port } from "@gateway/shared";
+import { z } from "zod";
+
+export const edgeConfigSchema = z.object({
+  ...commonConfig,
+  EDGE_HOST: z.string().default("127.0.0.1"),
+  GATEWAY_PORT: port(8080),
+  ROUTER_URL: z.string().default("127.0.0.1:50051"),
+  LEDGER_URL: z.string().default("127.0.0.1:50052"),
+  VIDEO_URL: z.string().default("127.0.0.1:50053"),
+  // Stored Responses API responses live here (see responses/response-store.ts).
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  // 30 days, as OpenAI keeps stored responses.
+  RESPONSES_RETENTION_SECONDS: z.coerce.number().int().positive().default(2_592_000),
+  // Resolved keys are kept this long in process; revocations evict them sooner.
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  // Large enough for a few base64 images in a chat request.
+  BODY_LIMIT: z.string().default("20mb"),
+  ...filesConfig,
+  // Signs generated images' URLs; set the same value on every edge, or each signs with its own random key.
+  FILE_URL_SIGNING_KEY: z.string().min(32).optional(),
+  FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  // The address clients reach edge at (behind a proxy); absent, a request's own Host header is used.
+  PUBLIC_BASE_URL: z.string().url().optional(),
+});
+
+export const loadEdgeConfig = () => loadConfig(edgeConfigSchema);

@@ -1,0 +1,29 @@
+import { fromGrpcError, tracedMetadata } from "@gateway/shared";
+import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from "@grpc/grpc-js";
+import type { Response } from "express";
+
+/**
+ * A unary router call on behalf of an HTTP request: traced, bounded by a deadline, and
+ * cancelled when the client goes away (which cancels the vendor request). Failures come
+ * back as the OpenAI errors the router chose.
+ */
+export function callRouter<Request, Answer>(
+  method: (
+    request: Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, answer: Answer) => void,
+  ) => ClientUnaryCall,
+  request: Request,
+  response: Response,
+  deadlineMs: number,
+): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const call = method(request, tracedMetadata(), { deadline: Date.now() + deadlineMs }, (error, answer) =>
+      error ? reject(fromGrpcError(error)) : resolve(answer),
+    );
+    response.on("close", () => {
+      if (!response.writableFinished) call.cancel();
+    });
+  });
+}

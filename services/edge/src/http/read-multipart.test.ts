@@ -1,0 +1,90 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { GatewayError } from "@gateway/shared";
+import type { Request } from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MultipartLimits, readMultipart } from "./read-multipart.js";
+
+const limits: MultipartLimits = {
+  fileFields: { file: 1, "image[]": 2 },
+  maxFileBytes: 1000,
+  maxTotalFileBytes: 1500,
+  maxFields: 5,
+  maxFieldBytes: 100,
+};
+
+let server: Server;
+let url: string;
+
+// Answers with what readMultipart made of the body, or with the error it raised.
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    readMultipart(request as Request, limits).then(
+      (form) =>
+        response.end(
+          JSON.stringify({
+            fields: form.fields,
+            files: form.files.map((file) => [file.field, file.filename, file.data.length]),
+          }),
+        ),
+      (error: GatewayError) => {
+        response.statusCode = error.httpStatus;
+        response.end(JSON.stringify({ param: error.param, message: error.message }));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function post(form: FormData | string) {
+  const response = await fetch(url, { method: "POST", body: form });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const bytes = (count: number) => new Blob([new Uint8Array(count)]);
+
+describe("readMultipart", () => {
+  it("collects fields (repeated ones as lists) and files", async () => {
+    const form = new FormData();
+    form.append("model", "m");
+    form.append("tag[]", "a");
+    form.append("tag[]", "b");
+    form.append("image[]", bytes(10), "a.png");
+    form.append("image[]", bytes(20), "b.png");
+    expect(await post(form)).toEqual({
+      status: 200,
+      body: {
+        fields: { model: "m", "tag[]": ["a", "b"] },
+        files: [
+          ["image[]", "a.png", 10],
+          ["image[]", "b.png", 20],
+        ],
+      },
+    });
+  });
+
+  it("answers 413 naming the field for a file, or all files, over the limit", async () => {
+    const one = new FormData();
+    one.append("file", bytes(1001), "big.wav");
+    expect(await post(one)).toMatchObject({ status: 413, body: { param: "file" } });
+    const together = new FormData();
+    together.append("image[]", bytes(800), "a.png");
+    together.append("image[]", bytes(800), "b.png");
+    expect(await post(together)).toMatchObject({ status: 413, body: { param: "image[]" } });
+  });
+
+  it("answers 400 for unexpected or too many files, long fields and other content types", async () => {
+    const unexpected = new FormData();
+    unexpected.append("other", bytes(1), "x.bin");
+    expect(await post(unexpected)).toMatchObject({ status: 400, body: { param: "other" } });
+    const many = new FormData();
+    for (const name of ["a", "b", "c"]) many.append("image[]", bytes(1), `${name}.png`);
+    expect((await post(many)).status).toBe(400);
+    const long = new FormData();
+    long.append("prompt", "x".repeat(101));
+    expect(await post(long)).toMatchObject({ status: 400, body: { param: "prompt" } });
+    expect((await post("{}")).status).toBe(400);
+  });
+});

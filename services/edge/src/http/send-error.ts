@@ -1,0 +1,17 @@
+import { GatewayError, serverError } from "@gateway/shared";
+import type { Response } from "express";
+
+/**
+ * Writes an OpenAI-shaped error with the headers the official SDKs read to decide on a
+ * retry: `x-should-retry`, and `retry-after-ms`/`retry-after` when a wait is known.
+ */
+export function sendError(response: Response, error: unknown): void {
+  const gatewayError = error instanceof GatewayError ? error : serverError();
+  response.setHeader("x-should-retry", String(gatewayError.retryable));
+  if (gatewayError.retryAfterMs > 0) {
+    response.setHeader("retry-after-ms", String(gatewayError.retryAfterMs));
+    response.setHeader("retry-after", String(Math.ceil(gatewayError.retryAfterMs / 1000)));
+  }
+  for (const [name, value] of Object.entries(gatewayError.headers)) response.setHeader(name, value);
+  response.status(gatewayError.httpStatus).json(gatewayError.toBody());
+}

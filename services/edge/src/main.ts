@@ -1,0 +1,52 @@
+import type { AddressInfo } from "node:net";
+import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
+import { connectNats, createLogger, createRedis, startTelemetry, stopOnSignal } from "@gateway/shared";
+import { createApp } from "./app.js";
+import { KeyCache } from "./auth/key-cache.js";
+import { evictRevokedKeys } from "./auth/key-revocations.js";
+import { createGrpcClients } from "./clients.js";
+import { loadEdgeConfig } from "./config.js";
+import { GeneratedFiles } from "./files/generated-files.js";
+import { ResponseStore } from "./responses/response-store.js";
+
+const config = loadEdgeConfig();
+startTelemetry("edge", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+const logger = createLogger("edge");
+
+const nats = await connectNats(config.NATS_URL, "edge");
+const keyCache = new KeyCache<ResolveKeyResponse>(config.KEY_CACHE_TTL_MS);
+evictRevokedKeys(nats, config.GATEWAY_NAMESPACE, keyCache, logger);
+const clients = createGrpcClients(config.ROUTER_URL, config.LEDGER_URL, config.VIDEO_URL);
+const files = new GeneratedFiles({
+  directory: config.GATEWAY_FILES_DIR,
+  signingKey: config.FILE_URL_SIGNING_KEY,
+  ttlSeconds: config.FILE_URL_TTL_SECONDS,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+});
+const redis = createRedis(config.REDIS_URL, logger, "stored responses are unavailable");
+const responses = new ResponseStore(redis, config.GATEWAY_NAMESPACE, config.RESPONSES_RETENTION_SECONDS);
+const app = createApp({
+  ...clients,
+  nats,
+  keyCache,
+  logger,
+  bodyLimit: config.BODY_LIMIT,
+  files,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  responses,
+});
+
+const server = app.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
+  logger.info({ ports: { http: (server.address() as AddressInfo).port } }, "ready");
+});
+server.keepAliveTimeout = 65_000;
+
+stopOnSignal(logger, async () => {
+  server.close();
+  server.closeIdleConnections();
+  clients.router.close();
+  clients.ledger.close();
+  clients.video.close();
+  await redis.quit().catch(() => undefined);
+  await nats.drain();
+});

@@ -1,0 +1,175 @@
+import type { ChatChunk, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import {
+  functionCallItem,
+  messageItem,
+  newItemId,
+  type OutputItem,
+  outputTextPart,
+  type RenderedResponse,
+  type ResponseBase,
+  renderResponse,
+  statusOf,
+} from "./render-response.js";
+
+// Chat chunks as the Responses API's typed stream events.
+// https://platform.openai.com/docs/api-reference/responses-streaming
+
+export interface ResponseEvent {
+  type: string;
+  sequence_number: number;
+  [field: string]: unknown;
+}
+
+interface OpenMessage {
+  kind: "message";
+  index: number;
+  id: string;
+  text: string;
+}
+interface OpenCall {
+  kind: "call";
+  index: number;
+  id: string;
+  call: ToolCall;
+  chunkIndex: number;
+}
+
+/**
+ * Turns a chat stream into Responses events: one output item at a time (text first, then
+ * each tool call), every event numbered. `finish` and `fail` give the terminal event and
+ * the final response.
+ */
+export class ResponseStreamEvents {
+  private sequence = 0;
+  private readonly output: OutputItem[] = [];
+  private open: OpenMessage | OpenCall | undefined;
+  private finishReason: string | undefined;
+  private usage: Usage | undefined;
+
+  constructor(private readonly base: ResponseBase) {}
+
+  private event(type: string, fields: Record<string, unknown>): ResponseEvent {
+    return { type, ...fields, sequence_number: this.sequence++ };
+  }
+
+  start(): ResponseEvent[] {
+    const response = renderResponse(this.base, { status: "in_progress", output: [] });
+    return [this.event("response.created", { response }), this.event("response.in_progress", { response })];
+  }
+
+  onChunk(chunk: ChatChunk): ResponseEvent[] {
+    const events: ResponseEvent[] = [];
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices.find((candidate) => candidate.index === 0);
+    if (!choice) return events;
+    const delta = choice.delta;
+    if (delta?.content) events.push(...this.text(delta.content));
+    for (const fragment of delta?.toolCalls ?? []) {
+      if (this.open?.kind !== "call" || this.open.chunkIndex !== fragment.index) {
+        events.push(...this.close());
+        const call = { id: fragment.id ?? newItemId("fc"), name: fragment.name ?? "", arguments: "" };
+        this.open = { kind: "call", index: this.output.length, id: newItemId("fc"), call, chunkIndex: fragment.index };
+        const item = functionCallItem(this.open.id, call, "in_progress");
+        events.push(this.event("response.output_item.added", { output_index: this.open.index, item }));
+      }
+      if (fragment.arguments) {
+        this.open.call.arguments += fragment.arguments;
+        events.push(
+          this.event("response.function_call_arguments.delta", {
+            item_id: this.open.id,
+            output_index: this.open.index,
+            delta: fragment.arguments,
+          }),
+        );
+      }
+    }
+    if (choice.finishReason) this.finishReason = choice.finishReason;
+    return events;
+  }
+
+  private text(delta: string): ResponseEvent[] {
+    const events: ResponseEvent[] = [];
+    if (this.open?.kind !== "message") {
+      events.push(...this.close());
+      this.open = { kind: "message", index: this.output.length, id: newItemId("msg"), text: "" };
+      const where = { output_index: this.open.index };
+      events.push(
+        this.event("response.output_item.added", { ...where, item: messageItem(this.open.id, "", "in_progress") }),
+      );
+      events.push(
+        this.event("response.content_part.added", {
+          item_id: this.open.id,
+          ...where,
+          content_index: 0,
+          part: outputTextPart(""),
+        }),
+      );
+    }
+    this.open.text += delta;
+    events.push(
+      this.event("response.output_text.delta", {
+        item_id: this.open.id,
+        output_index: this.open.index,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      }),
+    );
+    return events;
+  }
+
+  /** Ends the open item: its `.done` events, and it joins the output. */
+  private close(status: "completed" | "incomplete" = "completed"): ResponseEvent[] {
+    const open = this.open;
+    if (!open) return [];
+    this.open = undefined;
+    if (open.kind === "message") {
+      const where = { item_id: open.id, output_index: open.index, content_index: 0 };
+      const item = messageItem(open.id, open.text, status);
+      this.output.push(item);
+      return [
+        this.event("response.output_text.done", { ...where, text: open.text, logprobs: [] }),
+        this.event("response.content_part.done", { ...where, part: outputTextPart(open.text) }),
+        this.event("response.output_item.done", { output_index: open.index, item }),
+      ];
+    }
+    const item = functionCallItem(open.id, open.call, "completed");
+    this.output.push(item);
+    return [
+      this.event("response.function_call_arguments.done", {
+        item_id: open.id,
+        output_index: open.index,
+        name: open.call.name,
+        arguments: open.call.arguments,
+      }),
+      this.event("response.output_item.done", { output_index: open.index, item }),
+    ];
+  }
+
+  /** The stream ended well: the last item's `.done` events and `response.completed` or `.incomplete`. */
+  finish(): { events: ResponseEvent[]; response: RenderedResponse } {
+    const status = statusOf(this.finishReason);
+    const events = this.close(status === "incomplete" ? "incomplete" : "completed");
+    const response = renderResponse(this.base, { status, output: this.output, usage: this.usage });
+    events.push(this.event(status === "incomplete" ? "response.incomplete" : "response.completed", { response }));
+    return { events, response };
+  }
+
+  /**
+   * The stream broke after output: `response.failed`, then an `error` event. That event also
+   * carries the error body under `error`, the one thing the openai SDK raises on in a stream.
+   */
+  fail(error: { code: string; message: string; param: string | null; type: string }): ResponseEvent[] {
+    const response = renderResponse(this.base, {
+      status: "failed",
+      output: this.output,
+      usage: this.usage,
+      error: { code: error.code, message: error.message },
+    });
+    const { type, ...fields } = error;
+    return [
+      this.event("response.failed", { response }),
+      this.event("error", { ...fields, error: { ...fields, type } }),
+    ];
+  }
+}

@@ -1,0 +1,29 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
+import { tracedMetadata } from "@gateway/shared";
+import type { Request, Response } from "express";
+import { callRouter } from "../http/call-router.js";
+import { chatRequestSchema } from "../openai-wire/chat-request-schema.js";
+import { renderCompletion } from "../openai-wire/render-chat.js";
+import { toCanonicalChat, usesLegacyFunctions } from "../openai-wire/to-canonical-chat.js";
+import { validateBody } from "../openai-wire/validate-body.js";
+import { relayChatStream } from "../sse/relay-chat-stream.js";
+
+// Generous: long answers from slow models are normal; the vendor timeouts bound real hangs.
+const chatDeadlineMs = 15 * 60_000;
+
+export function chatCompletions(router: RouterServiceClient) {
+  return async (request: Request, response: Response) => {
+    const body = validateBody(chatRequestSchema, request.body);
+    const canonical = toCanonicalChat(body, response.locals.caller as Caller);
+    const options = { deadline: Date.now() + chatDeadlineMs };
+    const legacyFunctions = usesLegacyFunctions(body);
+    if (canonical.stream) {
+      const rendering = { includeUsage: canonical.includeUsage, legacyFunctions };
+      relayChatStream(router.streamChatCompletion(canonical, tracedMetadata(), options), response, rendering);
+      return;
+    }
+    const completion = await callRouter(router.createChatCompletion.bind(router), canonical, response, chatDeadlineMs);
+    response.json(renderCompletion(completion, legacyFunctions));
+  };
+}

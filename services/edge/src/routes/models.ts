@@ -1,0 +1,35 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { Model, RouterServiceClient } from "@gateway/proto/router/v1/router";
+import { callUnary, fromGrpcError } from "@gateway/shared";
+import type { Request, Response } from "express";
+
+/** OpenAI's model object plus what a gateway user needs to choose: context window and endpoints. */
+const renderModel = (model: Model) => ({
+  id: model.id,
+  object: "model",
+  created: model.created,
+  owned_by: model.ownedBy,
+  context_window: model.contextWindow,
+  endpoints: model.endpoints,
+});
+
+export function listModels(router: RouterServiceClient) {
+  return async (_request: Request, response: Response) => {
+    const { modelGroup } = response.locals.caller as Caller;
+    const list = await callUnary(router.listModels.bind(router), { modelGroup }, 10_000).catch((error: unknown) => {
+      throw fromGrpcError(error);
+    });
+    response.json({ object: "list", data: list.models.map(renderModel) });
+  };
+}
+
+export function retrieveModel(router: RouterServiceClient) {
+  return async (request: Request, response: Response) => {
+    const { modelGroup } = response.locals.caller as Caller;
+    const id = String(request.params.model);
+    const model = await callUnary(router.getModel.bind(router), { modelGroup, id }, 10_000).catch((error: unknown) => {
+      throw fromGrpcError(error);
+    });
+    response.json(renderModel(model));
+  };
+}

@@ -1,0 +1,102 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { Message } from "@gateway/proto/router/v1/chat";
+import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
+import { GatewayError, type Logger, notFound, tracedMetadata } from "@gateway/shared";
+import type { Request, Response } from "express";
+import { callRouter } from "../http/call-router.js";
+import {
+  assistantTurn,
+  completionToResponse,
+  newItemId,
+  type RenderedResponse,
+  type ResponseBase,
+  responseSettings,
+} from "../openai-wire/render-response.js";
+import { type ResponsesRequestBody, responsesRequestSchema } from "../openai-wire/responses-request-schema.js";
+import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
+import { responsesToChat } from "../openai-wire/responses-to-chat.js";
+import { validateBody } from "../openai-wire/validate-body.js";
+import type { ResponseStore } from "../responses/response-store.js";
+import { relayResponsesStream } from "../sse/relay-responses-stream.js";
+
+// As for chat: long answers from slow models are normal; vendor timeouts bound real hangs.
+const responsesDeadlineMs = 15 * 60_000;
+
+const responseNotFound = (id: string) => notFound(`No response found with id '${id}'.`);
+
+async function history(store: ResponseStore, accountId: string, body: ResponsesRequestBody): Promise<Message[]> {
+  if (!body.previous_response_id) return [];
+  const previous = await store.load(accountId, body.previous_response_id);
+  if (!previous) {
+    throw new GatewayError(
+      404,
+      "invalid_request_error",
+      "previous_response_not_found",
+      `Previous response with id '${body.previous_response_id}' not found.`,
+      "previous_response_id",
+    );
+  }
+  return previous.conversation;
+}
+
+/** POST /v1/responses, served by the chat models through the router's chat RPCs. */
+export function createResponse(router: RouterServiceClient, store: ResponseStore, logger: Logger) {
+  return async (request: Request, response: Response) => {
+    const body = validateBody(responsesRequestSchema, request.body);
+    const caller = response.locals.caller as Caller;
+    const earlier = await history(store, caller.accountId, body);
+    const canonical = responsesToChat(body, caller, earlier);
+    const base: ResponseBase = {
+      id: newItemId("resp"),
+      createdAt: Math.floor(Date.now() / 1000),
+      model: body.model,
+      settings: responseSettings(body),
+    };
+    // The stored conversation leaves out instructions: OpenAI does not carry them over.
+    const conversationOf = (final: RenderedResponse) => [
+      ...canonical.messages.slice(body.instructions ? 1 : 0),
+      assistantTurn(final.output),
+    ];
+    // The answer is already made and billed; a storage failure is logged rather than turned into an error.
+    const keep = async (final: RenderedResponse) => {
+      if (body.store === false) return;
+      await store
+        .save(caller.accountId, { response: final, conversation: conversationOf(final) })
+        .catch((error: unknown) => logger.warn({ err: error, response_id: final.id }, "response not stored"));
+    };
+    if (canonical.stream) {
+      const events = new ResponseStreamEvents(base);
+      const call = router.streamChatCompletion(canonical, tracedMetadata(), {
+        deadline: Date.now() + responsesDeadlineMs,
+      });
+      relayResponsesStream(call, response, events, keep);
+      return;
+    }
+    const completion = await callRouter(
+      router.createChatCompletion.bind(router),
+      canonical,
+      response,
+      responsesDeadlineMs,
+    );
+    const rendered = completionToResponse({ ...base, model: completion.model || base.model }, completion);
+    await keep(rendered);
+    response.json(rendered);
+  };
+}
+
+export function getResponse(store: ResponseStore) {
+  return async (request: Request, response: Response) => {
+    const id = String(request.params.responseId);
+    const stored = await store.load((response.locals.caller as Caller).accountId, id);
+    if (!stored) throw responseNotFound(id);
+    response.json(stored.response);
+  };
+}
+
+export function deleteResponse(store: ResponseStore) {
+  return async (request: Request, response: Response) => {
+    const id = String(request.params.responseId);
+    if (!(await store.remove((response.locals.caller as Caller).accountId, id))) throw responseNotFound(id);
+    response.json({ id, object: "response.deleted", deleted: true });
+  };
+}

@@ -1,0 +1,127 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { VideoContentChunk, VideoServiceClient, VideoTask } from "@gateway/proto/video/v1/video";
+import { callUnary, fromGrpcError, invalidRequest, renderVideoTask, tracedMetadata } from "@gateway/shared";
+import type { Request, Response } from "express";
+import { sendError } from "../http/send-error.js";
+import { validateBody } from "../openai-wire/validate-body.js";
+import { pollAfterSeconds, videoGenerationSchema } from "../openai-wire/video-request-schema.js";
+
+const videoDeadlineMs = 15_000;
+const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
+
+/** Where clients reach edge: the configured public address, else the request's own. */
+const baseUrlOf = (request: Request, publicBaseUrl: string | undefined) =>
+  publicBaseUrl ?? `${request.protocol}://${request.get("host")}`;
+
+/** Writes a task; unfinished ones carry the spec's recommended polling interval as Retry-After. */
+function sendTask(response: Response, task: VideoTask): void {
+  if (task.status === "pending" || task.status === "processing") {
+    response.setHeader("retry-after", String(pollAfterSeconds(task.durationSeconds)));
+  }
+  response.json(renderVideoTask(task));
+}
+
+/** POST /v1/videos/generations: records the task and answers `{id, status: "pending", created_at}` at once. */
+export function submitVideo(video: VideoServiceClient, publicBaseUrl: string | undefined) {
+  return async (request: Request, response: Response) => {
+    const body = validateBody(videoGenerationSchema, request.body);
+    const idempotencyKey = request.get("idempotency-key") ?? "";
+    if (idempotencyKey && !idempotencyKeyPattern.test(idempotencyKey)) {
+      throw invalidRequest("Invalid 'Idempotency-Key' header: 1-255 printable ASCII characters.", "Idempotency-Key");
+    }
+    const task = await callUnary(
+      video.submitVideo.bind(video),
+      {
+        caller: response.locals.caller as Caller,
+        model: body.model,
+        prompt: body.prompt,
+        durationSeconds: body.duration,
+        idempotencyKey,
+        callbackUrl: body.callback_url ?? "",
+        publicBaseUrl: baseUrlOf(request, publicBaseUrl),
+      },
+      videoDeadlineMs,
+    ).catch((error: unknown) => {
+      throw fromGrpcError(error);
+    });
+    sendTask(response, task);
+  };
+}
+
+/** GET /v1/videos/generations/{task_id}. */
+export function getVideo(video: VideoServiceClient, publicBaseUrl: string | undefined) {
+  return async (request: Request, response: Response) => {
+    const task = await callUnary(
+      video.getVideo.bind(video),
+      {
+        caller: response.locals.caller as Caller,
+        taskId: String(request.params.taskId),
+        publicBaseUrl: baseUrlOf(request, publicBaseUrl),
+      },
+      videoDeadlineMs,
+    ).catch((error: unknown) => {
+      throw fromGrpcError(error);
+    });
+    sendTask(response, task);
+  };
+}
+
+/**
+ * GET /v1/videos/generations/{task_id}/content?expires&signature: the MP4 behind a signed
+ * video_url, with no API key (the signature is the credential, checked by the video service).
+ * Supports single byte ranges: 206 with Content-Range, 416 when unsatisfiable.
+ */
+export function videoContent(video: VideoServiceClient) {
+  return (request: Request, response: Response) => {
+    const expires = Number(request.query.expires);
+    const call = video.readVideoContent(
+      {
+        taskId: String(request.params.taskId),
+        expires: Number.isSafeInteger(expires) ? expires : 0,
+        signature: typeof request.query.signature === "string" ? request.query.signature : "",
+        range: request.get("range") ?? "",
+      },
+      tracedMetadata(),
+    );
+    response.on("close", () => {
+      if (!response.writableFinished) call.cancel();
+    });
+    let started = false;
+    call.on("data", (chunk: VideoContentChunk) => {
+      if (!started) {
+        started = true;
+        startResponse(response, chunk);
+        if (chunk.unsatisfiable) call.cancel();
+        return;
+      }
+      if (!response.write(chunk.data)) {
+        call.pause();
+        response.once("drain", () => call.resume());
+      }
+    });
+    call.on("end", () => response.end());
+    call.on("error", (error) => {
+      if (!started) sendError(response, fromGrpcError(error));
+      else if (!response.writableFinished) response.destroy();
+    });
+  };
+}
+
+function startResponse(response: Response, head: VideoContentChunk): void {
+  response.setHeader("accept-ranges", "bytes");
+  response.setHeader("cache-control", "private, max-age=3600");
+  if (head.unsatisfiable) {
+    response.setHeader("content-range", `bytes */${head.totalSize}`);
+    response.status(416).end();
+    return;
+  }
+  response.setHeader("content-type", head.contentType);
+  response.setHeader("content-length", String(head.totalSize === 0 ? 0 : head.rangeEnd - head.rangeStart + 1));
+  if (head.partial) {
+    response.setHeader("content-range", `bytes ${head.rangeStart}-${head.rangeEnd}/${head.totalSize}`);
+    response.status(206);
+  } else {
+    response.status(200);
+  }
+  response.flushHeaders();
+}

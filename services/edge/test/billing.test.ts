@@ -1,0 +1,155 @@
+import {
+  clearSimulatorRequests,
+  eventually,
+  queryRows,
+  simulatorRequests,
+  startTestStack,
+  TestRedis,
+  type TestStack,
+} from "@gateway/stack";
+import OpenAI, { toFile } from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The stack gets a Redis of its own, so the outage test can stop and restart it.
+let redis: TestRedis;
+let stack: TestStack;
+
+beforeAll(async () => {
+  redis = await TestRedis.start();
+  stack = await startTestStack({ redisUrl: redis.url });
+});
+afterAll(async () => {
+  await stack?.teardown();
+  await redis?.stop();
+});
+
+const balanceOf = async (accountId: string) =>
+  BigInt(
+    (
+      await queryRows<{ balance_micros: string }>(
+        stack.databaseUrl,
+        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
+        [accountId],
+      )
+    )[0]!.balance_micros,
+  );
+
+function chatBody(content: string, fields: Record<string, unknown> = {}) {
+  return JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content }], ...fields });
+}
+
+async function post(key: string, body: string) {
+  const response = await fetch(`${stack.baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body,
+  });
+  return { response, body: (await response.json()) as { error?: { code: string; type: string } } };
+}
+
+describe("prepaid balance", () => {
+  it("refuses a request the balance cannot cover with 429 insufficient_quota, before any vendor call", async () => {
+    const account = await stack.createAccount({ creditYuan: 0 });
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+    await clearSimulatorRequests(stack.simulatorUrl);
+    await expect(
+      client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "broke" }] }),
+    ).rejects.toMatchObject({ status: 429, code: "insufficient_quota", type: "insufficient_quota" });
+    const { response } = await post(account.api_key, chatBody("broke again"));
+    expect(response.headers.get("x-should-retry")).toBe("false");
+    expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
+  });
+
+  it("never lets 200 concurrent requests overdraw by more than one request's worst case, and bills each once", async () => {
+    // One request's worst case here is about 440 micro-yuan; 0.01 yuan covers about 22.
+    const account = await stack.createAccount({ creditYuan: 0.01 });
+    const initial = await balanceOf(account.account_id);
+    const body = chatBody("spend [sim:tokens=100]", { max_tokens: 100 });
+    await clearSimulatorRequests(stack.simulatorUrl);
+    const answers = await Promise.all(Array.from({ length: 200 }, () => post(account.api_key, body)));
+    const served = answers.filter(({ response }) => response.status === 200);
+    const refused = answers.filter(({ response }) => response.status === 429);
+    expect(served.length + refused.length).toBe(200);
+    expect(served.length).toBeGreaterThan(5);
+    expect(served.length).toBeLessThan(40);
+    for (const { body: answer } of refused) expect(answer.error).toMatchObject({ code: "insufficient_quota" });
+    // Refused requests never reached the vendor.
+    expect((await simulatorRequests(stack.simulatorUrl)).length).toBe(served.length);
+
+    const servedIds = served.map(({ response }) => response.headers.get("x-request-id")!);
+    const records = await eventually(async () => {
+      const rows = await queryRows<{ request_id: string; cost_micros: string }>(
+        stack.databaseUrl,
+        "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
+        [account.account_id],
+      );
+      return rows.length >= served.length ? rows : undefined;
+    });
+    expect(records.map((row) => row.request_id).sort()).toEqual([...servedIds].sort());
+    const final = await balanceOf(account.account_id);
+    const billed = records.reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);
+    expect(initial - final).toBe(billed);
+    const worstCase = billed / BigInt(records.length) + 1n;
+    expect(final).toBeGreaterThanOrEqual(-worstCase);
+  });
+
+  it("reserves unit-priced work too: images and transcriptions the balance cannot cover never reach the vendor", async () => {
+    const account = await stack.createAccount({ creditYuan: 0 });
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+    await clearSimulatorRequests(stack.simulatorUrl);
+    await expect(client.images.generate({ model: "dall-e-3", prompt: "a lighthouse" })).rejects.toMatchObject({
+      status: 429,
+      code: "insufficient_quota",
+    });
+    // One second of 16 kHz, 16-bit mono silence as a WAV file.
+    const samples = Buffer.alloc(32_000);
+    const header = Buffer.alloc(44);
+    header.write("RIFF", 0);
+    header.writeUInt32LE(36 + samples.length, 4);
+    header.write("WAVEfmt ", 8);
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(16_000, 24);
+    header.writeUInt32LE(32_000, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write("data", 36);
+    header.writeUInt32LE(samples.length, 40);
+    await expect(
+      client.audio.transcriptions.create({
+        model: "whisper-1",
+        file: await toFile(Buffer.concat([header, samples]), "silence.wav"),
+      }),
+    ).rejects.toMatchObject({ status: 429, code: "insufficient_quota" });
+    expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
+  });
+
+  it("takes a top-up into account at once", async () => {
+    const account = await stack.createAccount({ creditYuan: 0 });
+    expect((await post(account.api_key, chatBody("before top-up"))).response.status).toBe(429);
+    const credit = await fetch(`${stack.adminUrl}/admin/accounts/${account.account_id}/credits`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ yuan: 1, idempotency_key: `topup-${account.account_id}` }),
+    });
+    expect(credit.status).toBe(201);
+    expect((await post(account.api_key, chatBody("after top-up"))).response.status).toBe(200);
+  });
+
+  it("answers 503, never a free request, while Redis is unavailable, and recovers", async () => {
+    const account = await stack.createAccount({ creditYuan: 1 });
+    expect((await post(account.api_key, chatBody("before outage"))).response.status).toBe(200);
+    await redis.stop();
+    await clearSimulatorRequests(stack.simulatorUrl);
+    const { response, body } = await post(account.api_key, chatBody("during outage"));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("x-should-retry")).toBe("true");
+    expect(body.error).toMatchObject({ type: "server_error" });
+    expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
+    await redis.resume();
+    await eventually(async () =>
+      (await post(account.api_key, chatBody("after outage"))).response.status === 200 ? true : undefined,
+    );
+  });
+});

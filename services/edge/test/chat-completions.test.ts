@@ -1,0 +1,181 @@
+import { eventually, simulatorRequests, startTestStack, type TestStack, usageRecordOf } from "@gateway/stack";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+let stack: TestStack;
+let client: OpenAI;
+
+const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const account = await stack.createAccount({ group: "premium" });
+  client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+});
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+describe("models through the running stack", () => {
+  it("lists the key's group with owner, context window and endpoints", async () => {
+    const models = [];
+    for await (const model of client.models.list()) models.push(model);
+    const deepseek = models.find((model) => model.id === "deepseek-chat");
+    expect(deepseek).toMatchObject({
+      object: "model",
+      owned_by: "deepseek",
+      context_window: 65536,
+      endpoints: ["/v1/chat/completions", "/v1/completions"],
+    });
+    expect(new Set(models.map((model) => model.owned_by))).toEqual(
+      new Set(["openai", "anthropic", "google", "xai", "deepseek", "alibaba", "moonshot"]),
+    );
+  });
+
+  it("retrieves one model", async () => {
+    const model = await client.models.retrieve("qwen-plus");
+    expect(model).toMatchObject({ id: "qwen-plus", object: "model", owned_by: "alibaba" });
+  });
+});
+
+describe("chat completions through the running stack", () => {
+  it("answers a plain request and records its usage once", async () => {
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "Say hello" }],
+    });
+    expect(completion.object).toBe("chat.completion");
+    expect(completion.choices[0]!.message.content).toMatch(/\w/);
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+    expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
+    const record = await usageRecord(completion._request_id!);
+    expect(record).toMatchObject({
+      prompt_tokens: completion.usage!.prompt_tokens,
+      completion_tokens: completion.usage!.completion_tokens,
+      estimated: false,
+      stream: false,
+    });
+    expect(Number(record.cost_micros)).toBeGreaterThan(0);
+  });
+
+  it("streams chunks, ends with [DONE] and gives the usage chunk when asked", async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        model: "deepseek-chat",
+        messages: [{ role: "user", content: "Tell me a story" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
+    expect(text.length).toBeGreaterThan(10);
+    const last = chunks.at(-1)!;
+    expect(last.choices).toEqual([]);
+    expect(last.usage!.completion_tokens).toBeGreaterThan(0);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
+    expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === "stop")).toBe(true);
+    const record = await usageRecord(response.headers.get("x-request-id")!);
+    expect(record).toMatchObject({ completion_tokens: last.usage!.completion_tokens, stream: true, estimated: false });
+  });
+
+  it("asks the vendor for usage even when the client did not, and bills it", async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: "qwen-plus", messages: [{ role: "user", content: "usage check" }], stream: true })
+      .withResponse();
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.every((chunk) => chunk.choices.length > 0 && !("usage" in chunk))).toBe(true);
+    const upstream = (await simulatorRequests(stack.simulatorUrl)).filter(
+      (request) => (request.body?.messages as { content: string }[] | undefined)?.[0]?.content === "usage check",
+    );
+    expect(upstream).toHaveLength(1);
+    expect(upstream[0]!.body!.stream_options).toEqual({ include_usage: true });
+    const record = await usageRecord(response.headers.get("x-request-id")!);
+    expect(record.completion_tokens).toBeGreaterThan(0);
+    expect(record.estimated).toBe(false);
+  });
+
+  it("relays tool calls, streamed and not", async () => {
+    const tools = [
+      {
+        type: "function" as const,
+        function: {
+          name: "get_weather",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        },
+      },
+    ];
+    const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
+    const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools });
+    const call = completion.choices[0]!.message.tool_calls![0]!;
+    expect(completion.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(call.type === "function" && call.function.name).toBe("get_weather");
+
+    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools, stream: true });
+    let name = "";
+    let argumentsText = "";
+    for await (const chunk of stream) {
+      for (const fragment of chunk.choices[0]?.delta.tool_calls ?? []) {
+        name += fragment.function?.name ?? "";
+        argumentsText += fragment.function?.arguments ?? "";
+      }
+    }
+    expect(name).toBe("get_weather");
+    expect(JSON.parse(argumentsText)).toHaveProperty("city");
+  });
+
+  it("accepts the legacy functions API and answers with function_call", async () => {
+    const functions = [{ name: "get_time", parameters: { type: "object", properties: { zone: { type: "string" } } } }];
+    const messages = [{ role: "user" as const, content: "What time is it?" }];
+    const completion = await client.chat.completions.create({ model: "deepseek-chat", messages, functions });
+    expect(completion.choices[0]!.finish_reason).toBe("function_call");
+    expect(completion.choices[0]!.message.function_call?.name).toBe("get_time");
+    const followUp = await client.chat.completions.create({
+      model: "deepseek-chat",
+      functions,
+      messages: [
+        ...messages,
+        { role: "assistant", content: null, function_call: completion.choices[0]!.message.function_call! },
+        { role: "function", name: "get_time", content: "12:00" },
+      ],
+    });
+    expect(followUp.choices[0]!.message.content).toContain("12:00");
+    const stream = await client.chat.completions.create({ model: "deepseek-chat", messages, functions, stream: true });
+    let argumentsText = "";
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      argumentsText += chunk.choices[0]?.delta.function_call?.arguments ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(JSON.parse(argumentsText)).toHaveProperty("zone");
+    expect(finish).toBe("function_call");
+  });
+
+  it("cancels the vendor request when the client leaves mid-stream and bills what was delivered", async () => {
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "long answer [sim:tokens=200] [sim:token_latency_ms=30]" }],
+        stream: true,
+      })
+      .withResponse();
+    let received = 0;
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta.content) received += 1;
+      if (received === 5) break;
+    }
+    const requestId = response.headers.get("x-request-id")!;
+    const upstream = await eventually(async () => {
+      const requests = await simulatorRequests(stack.simulatorUrl);
+      return requests.find((request) => JSON.stringify(request.body).includes("long answer") && request.aborted);
+    });
+    expect(upstream.aborted).toBe(true);
+    const record = await usageRecord(requestId);
+    expect(record.estimated).toBe(true);
+    expect(record.prompt_tokens).toBeGreaterThan(0);
+    expect(record.completion_tokens).toBeGreaterThanOrEqual(5);
+    expect(record.completion_tokens).toBeLessThan(200);
+  });
+});

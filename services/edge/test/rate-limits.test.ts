@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import OpenAI, { RateLimitError } from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The default group gets tiny limits: 3 requests and 5,000 tokens a minute, 2 at once,
+// per key and per account. Every request names max_tokens, since tokens per minute counts it.
+const shippedLimits = "limits: { requests_per_minute: 600, tokens_per_minute: 1000000, concurrent_requests: 256 }";
+const tinyLimits = "limits: { requests_per_minute: 3, tokens_per_minute: 5000, concurrent_requests: 2 }";
+
+let stack: TestStack;
+let directory: string;
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), "gw-rate-limits-"));
+  const shipped = readFileSync(join(repoRoot, "infra/catalogue/models.yaml"), "utf8");
+  expect(shipped).toContain(shippedLimits);
+  const cataloguePath = join(directory, "models.yaml");
+  writeFileSync(cataloguePath, shipped.replace(shippedLimits, tinyLimits));
+  stack = await startTestStack({ env: { CATALOGUE_PATH: cataloguePath } });
+});
+afterAll(async () => {
+  await stack?.teardown();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+// Limits count in one-minute windows aligned to the clock (Redis's, on this machine); a test
+// that counts to a limit starts well before a window ends, so no reset lands in the middle.
+async function awayFromWindowEdge() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((done) => setTimeout(done, left + 100));
+}
+
+const clientFor = (apiKey: string) => new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
+
+async function newClient(): Promise<{ client: OpenAI; accountId: string }> {
+  const account = await stack.createAccount();
+  return { client: clientFor(account.api_key), accountId: account.account_id };
+}
+
+const ask = (client: OpenAI, content: string, maxTokens = 50) =>
+  client.chat.completions.create({
+    model: "gpt-4o-mini",
+    max_tokens: maxTokens,
+    messages: [{ role: "user", content }],
+  });
+
+async function rateLimited(promise: Promise<unknown>): Promise<RateLimitError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(RateLimitError);
+  return error as RateLimitError;
+}
+
+async function vendorCalls(marker: string): Promise<number> {
+  const requests = await simulatorRequests(stack.simulatorUrl);
+  return requests.filter((request) => JSON.stringify(request.body).includes(marker)).length;
+}
+
+describe("rate limits", () => {
+  it("refuses the request past requests per minute with 429, Retry-After and x-ratelimit headers, before any vendor call", async () => {
+    await awayFromWindowEdge();
+    const { client } = await newClient();
+    const marker = `rpm-${randomUUID()}`;
+    for (let i = 0; i < 3; i += 1) await ask(client, marker);
+    const error = await rateLimited(ask(client, marker));
+    expect(error.status).toBe(429);
+    expect(error.code).toBe("rate_limit_exceeded");
+    expect(error.type).toBe("requests");
+    expect(error.message).toContain("requests per minute on this API key");
+    const retryAfter = Number(error.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(Number(error.headers.get("retry-after-ms"))).toBeGreaterThan(0);
+    expect(error.headers.get("x-ratelimit-limit-requests")).toBe("3");
+    expect(error.headers.get("x-ratelimit-remaining-requests")).toBe("0");
+    expect(error.headers.get("x-ratelimit-reset-requests")).toMatch(/^[\d.]+m?s$/);
+    expect(error.headers.get("x-ratelimit-limit-tokens")).toBe("5000");
+    expect(error.headers.get("x-ratelimit-remaining-tokens")).toMatch(/^\d+$/);
+    expect(error.headers.get("x-ratelimit-reset-tokens")).toMatch(/^[\d.]+m?s$/);
+    expect(await vendorCalls(marker)).toBe(3);
+  });
+
+  it("refuses a request whose max_tokens passes tokens per minute", async () => {
+    await awayFromWindowEdge();
+    const { client } = await newClient();
+    const marker = `tpm-${randomUUID()}`;
+    const error = await rateLimited(ask(client, marker, 6_000));
+    expect(error.code).toBe("rate_limit_exceeded");
+    expect(error.type).toBe("tokens");
+    expect(error.message).toContain("tokens per minute");
+    expect(await vendorCalls(marker)).toBe(0);
+    // Smaller requests still fit in the same minute.
+    await ask(client, marker, 100);
+  });
+
+  it("refuses a third concurrent request and frees the slots when the streams end", async () => {
+    const { client } = await newClient();
+    const slow = (index: number) =>
+      client.chat.completions.create({
+        model: "gpt-4o-mini",
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: "user", content: `slow ${index} [sim:tokens=20] [sim:token_latency_ms=50]` }],
+      });
+    const streams = await Promise.all([slow(1), slow(2)]);
+    const error = await rateLimited(ask(client, "third"));
+    expect(error.type).toBe("requests");
+    expect(error.message).toContain("concurrent requests");
+    for (const stream of streams) for await (const _chunk of stream);
+    // The slot is freed when the usage event leaves, just after the stream's end.
+    await new Promise((done) => setTimeout(done, 200));
+    const completion = await ask(client, "after the streams");
+    expect(completion.choices[0]!.message.content).toMatch(/\w/);
+  });
+
+  it("shares the account's limit between its keys", async () => {
+    const { client, accountId } = await newClient();
+    const response = await fetch(`${stack.adminUrl}/admin/accounts/${accountId}/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ group: "default" }),
+    });
+    expect(response.status).toBe(201);
+    const second = clientFor(((await response.json()) as { api_key: string }).api_key);
+    await awayFromWindowEdge();
+    await ask(client, "key one");
+    await ask(client, "key one");
+    await ask(second, "key two");
+    const error = await rateLimited(ask(second, "key two"));
+    expect(error.message).toContain("requests per minute on this account");
+  });
+
+  // Last: the address (127.0.0.1) is refused new keys for the rest of the minute.
+  it("slows down an address that keeps presenting invalid keys", async () => {
+    const guesser = clientFor("sk-not-a-real-key");
+    for (let i = 0; i < 10; i += 1) {
+      await expect(guesser.models.list()).rejects.toMatchObject({ status: 401, code: "invalid_api_key" });
+    }
+    const error = await rateLimited(guesser.models.list());
+    expect(error.code).toBe("rate_limit_exceeded");
+    expect(Number(error.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});

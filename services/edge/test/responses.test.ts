@@ -1,0 +1,262 @@
+import { simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+let stack: TestStack;
+let client: OpenAI;
+let otherClient: OpenAI;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const account = await stack.createAccount({ group: "premium" });
+  const other = await stack.createAccount({ group: "premium" });
+  client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+  otherClient = new OpenAI({ baseURL: stack.baseUrl, apiKey: other.api_key, maxRetries: 0 });
+});
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+const weather = {
+  type: "function" as const,
+  name: "get_weather",
+  description: "Current weather",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  strict: true,
+};
+
+const upstreamWith = async (marker: string) =>
+  (await simulatorRequests(stack.simulatorUrl)).filter((request) =>
+    JSON.stringify(request.body ?? {}).includes(marker),
+  );
+
+describe("responses through the running stack", () => {
+  it("answers a string input with a completed response object", async () => {
+    const response = await client.responses.create({ model: "gpt-4o-mini", input: "Say hello" });
+    expect(response).toMatchObject({ object: "response", status: "completed", model: "gpt-4o-mini", error: null });
+    expect(response.id).toMatch(/^resp_/);
+    expect(response.output).toHaveLength(1);
+    const message = response.output[0]!;
+    expect(message).toMatchObject({ type: "message", role: "assistant", status: "completed" });
+    expect(response.output_text.length).toBeGreaterThan(0);
+    const usage = response.usage!;
+    expect(usage.total_tokens).toBe(usage.input_tokens + usage.output_tokens);
+    expect(usage.input_tokens_details.cached_tokens).toBe(0);
+    expect(response).toMatchObject({ store: true, text: { format: { type: "text" } } });
+  });
+
+  it("sends items input with instructions as system and user messages", async () => {
+    const response = await client.responses.create({
+      model: "gpt-4o-mini",
+      instructions: "Be brief items-marker",
+      input: [
+        { role: "user", content: [{ type: "input_text", text: "first question" }] },
+        { role: "assistant", content: "first answer" },
+        { role: "user", content: "second question" },
+      ],
+      temperature: 0.5,
+      metadata: { purpose: "test" },
+    });
+    expect(response.output_text).not.toBe("");
+    expect(response).toMatchObject({
+      instructions: "Be brief items-marker",
+      temperature: 0.5,
+      metadata: { purpose: "test" },
+    });
+    const [upstream] = await upstreamWith("items-marker");
+    expect(upstream!.body!.messages).toEqual([
+      { role: "system", content: "Be brief items-marker" },
+      { role: "user", content: [{ type: "text", text: "first question" }] },
+      { role: "assistant", content: "first answer" },
+      { role: "user", content: "second question" },
+    ]);
+    expect(upstream!.body).not.toHaveProperty("metadata");
+  });
+
+  it("streams the event sequence with deltas that make the final text", async () => {
+    const stream = await client.responses.create({ model: "deepseek-chat", input: "Tell me a story", stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const types = events.map((event) => event.type);
+    expect(types.slice(0, 4)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+    ]);
+    expect(types.slice(-4)).toEqual([
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+    const deltas = events.flatMap((event) => (event.type === "response.output_text.delta" ? [event.delta] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    const completed = events.at(-1)!;
+    if (completed.type !== "response.completed") throw new Error("no completed event");
+    const message = completed.response.output[0]!;
+    expect(message.type === "message" && message.content[0]).toMatchObject({ text: deltas.join("") });
+    expect(completed.response.usage!.output_tokens).toBeGreaterThan(0);
+    const stored = await client.responses.retrieve(completed.response.id);
+    expect(stored.output_text).toBe(deltas.join(""));
+  });
+
+  it("ends a stream that breaks after output with response.failed and an error the SDK raises", async () => {
+    const stream = await client.responses.create({ model: "qwen-plus", input: "[sim:cut_after=3]", stream: true });
+    const types: string[] = [];
+    await expect(
+      (async () => {
+        for await (const event of stream) types.push(event.type);
+      })(),
+    ).rejects.toThrow();
+    expect(types).toContain("response.output_text.delta");
+    expect(types.at(-1)).toBe("response.failed");
+  });
+
+  it("answers a failure before any output as an HTTP error", async () => {
+    const failing = client.responses.create({ model: "gpt-4o-mini", input: "[sim:status=400]", stream: true });
+    await expect(failing).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
+  it("streams with the SDK's .stream helper", async () => {
+    const stream = client.responses.stream({ model: "gpt-4o-mini", input: "Say hello" });
+    let text = "";
+    stream.on("response.output_text.delta", (event) => {
+      text += event.delta;
+    });
+    const final = await stream.finalResponse();
+    expect(final.status).toBe("completed");
+    expect(final.output_text).toBe(text);
+  });
+
+  it("calls a function and continues from its output with previous_response_id", async () => {
+    const first = await client.responses.create({ model: "gpt-4o-mini", input: "Weather in Paris?", tools: [weather] });
+    const call = first.output.find((item) => item.type === "function_call");
+    if (call?.type !== "function_call") throw new Error("no function call");
+    expect(call.name).toBe("get_weather");
+    expect(call.id).toMatch(/^fc_/);
+    expect(JSON.parse(call.arguments)).toHaveProperty("city");
+
+    const second = await client.responses.create({
+      model: "gpt-4o-mini",
+      previous_response_id: first.id,
+      input: [{ type: "function_call_output", call_id: call.call_id, output: '{"temperature":"21C"}' }],
+      tools: [weather],
+    });
+    expect(second.previous_response_id).toBe(first.id);
+    expect(second.output_text.length).toBeGreaterThan(0);
+    const [upstream] = (await upstreamWith("21C")).slice(-1);
+    const messages = upstream!.body!.messages as { role: string; tool_call_id?: string; tool_calls?: unknown[] }[];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    expect(messages[1]!.tool_calls).toHaveLength(1);
+    expect(messages[2]!.tool_call_id).toBe(call.call_id);
+  });
+
+  it("streams a function call as item and arguments events", async () => {
+    const stream = await client.responses.create({
+      model: "gpt-4o-mini",
+      input: "Weather in Rome?",
+      tools: [weather],
+      stream: true,
+    });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const added = events.find((event) => event.type === "response.output_item.added");
+    expect(added?.type === "response.output_item.added" && added.item.type).toBe("function_call");
+    const deltas = events.flatMap((event) =>
+      event.type === "response.function_call_arguments.delta" ? [event.delta] : [],
+    );
+    const done = events.find((event) => event.type === "response.function_call_arguments.done");
+    expect(done?.type === "response.function_call_arguments.done" && done.arguments).toBe(deltas.join(""));
+    expect(events.at(-1)!.type).toBe("response.completed");
+  });
+
+  it("sends text.format json_schema to the vendor as response_format", async () => {
+    const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
+    await client.responses.create({
+      model: "gpt-4o-mini",
+      input: "json-schema-marker",
+      text: { format: { type: "json_schema", name: "reply", schema, strict: true } },
+    });
+    const [upstream] = await upstreamWith("json-schema-marker");
+    expect(upstream!.body!.response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "reply", schema, strict: true },
+    });
+  });
+
+  it("marks a length cut incomplete", async () => {
+    const response = await client.responses.create({
+      model: "gpt-4o-mini",
+      input: "long answer [sim:tokens=200]",
+      max_output_tokens: 16,
+    });
+    expect(response.status).toBe("incomplete");
+    expect(response.incomplete_details).toEqual({ reason: "max_output_tokens" });
+  });
+
+  it("retrieves and deletes a stored response, scoped to its account", async () => {
+    const created = await client.responses.create({ model: "gpt-4o-mini", input: "Remember me" });
+    const retrieved = await client.responses.retrieve(created.id);
+    expect({ ...retrieved }).toEqual({ ...created });
+    await expect(otherClient.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(otherClient.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(
+      otherClient.responses.create({ model: "gpt-4o-mini", input: "hi", previous_response_id: created.id }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    const deleted: unknown = await client.responses.delete(created.id);
+    expect(deleted).toMatchObject({ id: created.id, object: "response.deleted", deleted: true });
+    await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.responses.retrieve("resp_unknown")).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("does not keep a response with store false", async () => {
+    const created = await client.responses.create({ model: "gpt-4o-mini", input: "Forget me", store: false });
+    expect(created).toMatchObject({ store: false });
+    await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it.each([["claude-sonnet-4-5"], ["gemini-2.5-flash"]])("serves %s the same way", async (model) => {
+    const response = await client.responses.create({ model, instructions: "Be kind", input: "Say hello" });
+    expect(response.status).toBe("completed");
+    expect(response.output_text.length).toBeGreaterThan(0);
+    const stream = await client.responses.create({ model, input: "Say hello", stream: true });
+    const types = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types[0]).toBe("response.created");
+    expect(types.at(-1)).toBe("response.completed");
+  });
+
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ["a missing input", { model: "gpt-4o-mini" }, "input"],
+    ["an unknown field", { model: "gpt-4o-mini", input: "hi", frobnicate: 1 }, "frobnicate"],
+    ["a built-in tool", { model: "gpt-4o-mini", input: "hi", tools: [{ type: "web_search" }] }, "tools[0].type"],
+    ["a temperature above 2", { model: "gpt-4o-mini", input: "hi", temperature: 3 }, "temperature"],
+    ["a top_p above 1", { model: "gpt-4o-mini", input: "hi", top_p: 1.5 }, "top_p"],
+    ["a zero max_output_tokens", { model: "gpt-4o-mini", input: "hi", max_output_tokens: 0 }, "max_output_tokens"],
+    [
+      "an unknown text format",
+      { model: "gpt-4o-mini", input: "hi", text: { format: { type: "xml" } } },
+      "text.format.type",
+    ],
+    [
+      "a json_schema format without schema",
+      { model: "gpt-4o-mini", input: "hi", text: { format: { type: "json_schema", name: "x" } } },
+      "text.format.schema",
+    ],
+    ["an unknown item", { model: "gpt-4o-mini", input: [{ type: "function_call_output" }] }, "input[0]"],
+    ["an empty input list", { model: "gpt-4o-mini", input: [] }, "input"],
+    ["a non-boolean store", { model: "gpt-4o-mini", input: "hi", store: "yes" }, "store"],
+    [
+      "a tool_choice naming no tool",
+      { model: "gpt-4o-mini", input: "hi", tool_choice: { type: "function", name: "nope" } },
+      "tool_choice",
+    ],
+  ];
+  it.each(invalid)("refuses %s with a 400 naming the parameter", async (_name, body, param) => {
+    const error = await client.responses.create(body as never).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param);
+  });
+});

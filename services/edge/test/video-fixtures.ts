@@ -1,0 +1,99 @@
+import { VideoTestClockServiceClient } from "@gateway/proto/video/v1/video";
+import { eventually, queryRows } from "@gateway/stack";
+import { credentials } from "@grpc/grpc-js";
+
+// The SDK has no /v1/videos/generations, so these tests speak HTTP with fetch and the API key.
+
+export interface VideoTaskBody {
+  id: string;
+  status: "pending" | "processing" | "completed" | "failed";
+  created_at: number;
+  video_url?: string;
+  error?: string;
+  progress?: number;
+  duration?: number;
+  model?: string;
+}
+
+export interface ErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+export function videoApi(baseUrl: string, apiKey: string) {
+  const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  return {
+    async submit(body: unknown, extraHeaders: Record<string, string> = {}) {
+      const response = await fetch(`${baseUrl}/videos/generations`, {
+        method: "POST",
+        headers: { ...headers, ...extraHeaders },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      return { response, body: (await response.json()) as VideoTaskBody & ErrorBody };
+    },
+    async get(id: string) {
+      const response = await fetch(`${baseUrl}/videos/generations/${id}`, { headers });
+      return { response, body: (await response.json()) as VideoTaskBody & ErrorBody };
+    },
+    /** Polls until the task is finished (completed or failed). */
+    finished(id: string, timeoutMs = 20_000) {
+      return eventually(
+        async () => {
+          const { body } = await this.get(id);
+          return body.status === "completed" || body.status === "failed" ? body : undefined;
+        },
+        timeoutMs,
+        100,
+      );
+    },
+  };
+}
+
+/** The duration in an MP4's mvhd box, read straight from the bytes. */
+export function mp4DurationSeconds(file: Buffer): number {
+  const at = file.indexOf("mvhd");
+  if (at < 0) throw new Error("no mvhd box");
+  const version = file[at + 4];
+  if (version !== 0) throw new Error("only version 0 mvhd is read here");
+  return file.readUInt32BE(at + 20) / file.readUInt32BE(at + 16);
+}
+
+export interface TaskRow {
+  id: string;
+  request_id: string;
+  status: string;
+  vendor_job_id: string | null;
+  worker_id: string | null;
+  attempts: number;
+  storage_key: string | null;
+  callback_state: string | null;
+  callback_attempts: number;
+}
+
+export const taskRows = (databaseUrl: string, where = "true", params: unknown[] = []) =>
+  queryRows<TaskRow>(databaseUrl, `SELECT * FROM video.tasks WHERE ${where}`, params);
+
+export interface SimulatedVideoJob {
+  id: string;
+  prompt: string;
+  seconds: number;
+  size: string;
+  status: string;
+  deleted: boolean;
+}
+
+export async function simulatedVideoJobs(simulatorUrl: string): Promise<SimulatedVideoJob[]> {
+  const response = await fetch(`${simulatorUrl}/_sim/videos`);
+  return ((await response.json()) as { data: SimulatedVideoJob[] }).data;
+}
+
+/** Moves the video service's clock (test mode only). */
+export function setVideoClockOffset(grpcPort: number, offsetMs: number): Promise<void> {
+  const client = new VideoTestClockServiceClient(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
+  return new Promise((resolve, reject) =>
+    client.setClockOffset({ offsetMs }, (error) => {
+      client.close();
+      if (error) reject(error);
+      else resolve();
+    }),
+  );
+}

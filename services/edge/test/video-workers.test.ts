@@ -1,0 +1,122 @@
+import {
+  eventually,
+  queryRows,
+  type ServiceProcess,
+  serviceEntry,
+  simulatorRequests,
+  startService,
+  startTestStack,
+  type TestStack,
+} from "@gateway/stack";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
+
+// The stack's own video process serves the API only (VIDEO_WORKERS=0); each test starts the
+// worker processes it needs, so it controls which worker holds which task.
+
+let stack: TestStack;
+let api: ReturnType<typeof videoApi>;
+const workers: ServiceProcess[] = [];
+
+const startWorker = async (id: string) => {
+  const worker = await startService("video", serviceEntry.video, {
+    ...stack.videoEnv,
+    VIDEO_WORKERS: "1",
+    VIDEO_WORKER_ID: id,
+    VIDEO_GRPC_PORT: "0",
+  });
+  workers.push(worker);
+  return worker;
+};
+
+beforeAll(async () => {
+  stack = await startTestStack({
+    env: {
+      VIDEO_WORKERS: "0",
+      SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.05",
+      SIMULATOR_REQUEST_LOG_CAPACITY: "20000",
+      VIDEO_LEASE_MS: "4000",
+      VIDEO_WORKER_TICK_MS: "100",
+      VIDEO_WORKER_CONCURRENCY: "8",
+      VIDEO_POLL_INITIAL_MS: "100",
+      VIDEO_POLL_MAX_MS: "200",
+    },
+  });
+  const account = await stack.createAccount({ group: "premium" });
+  api = videoApi(stack.baseUrl, account.api_key);
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop("SIGKILL")));
+});
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+const usageCount = async (requestIds: string[]) =>
+  (
+    await queryRows<{ count: number }>(
+      stack.databaseUrl,
+      "SELECT count(*)::int AS count FROM ledger.usage_records WHERE request_id = ANY($1)",
+      [requestIds],
+    )
+  )[0]!.count;
+
+describe("video workers", () => {
+  it("lets another worker finish the task of a worker killed mid-task, with one vendor job and one charge", async () => {
+    const prompt = "survives a crash [sim:video_ms=4000]";
+    const submitted = await api.submit({ model: "sora-2", prompt, async: true });
+    const first = await startWorker("worker-a");
+    const held = await eventually(async () => {
+      const [row] = await taskRows(stack.databaseUrl, "id = $1", [submitted.body.id]);
+      return row?.vendor_job_id && row.worker_id === "worker-a" ? row : undefined;
+    });
+    await first.stop("SIGKILL");
+    await startWorker("worker-b");
+
+    const done = await api.finished(submitted.body.id, 20_000);
+    expect(done.status).toBe("completed");
+    const [row] = await taskRows(stack.databaseUrl, "id = $1", [submitted.body.id]);
+    expect(row).toMatchObject({ worker_id: "worker-b", attempts: 2, vendor_job_id: held.vendor_job_id });
+
+    const jobs = (await simulatedVideoJobs(stack.simulatorUrl)).filter((job) => job.prompt === prompt);
+    expect(jobs.map((job) => job.id)).toEqual([held.vendor_job_id]);
+    const creates = (await simulatorRequests(stack.simulatorUrl)).filter(
+      (request) =>
+        request.method === "POST" && request.path === "/v1/videos" && JSON.stringify(request.body).includes(prompt),
+    );
+    expect(creates).toHaveLength(1);
+    await eventually(async () => ((await usageCount([row!.request_id])) === 1 ? true : undefined));
+  });
+
+  it("shares 50 tasks between two workers without running any twice", async () => {
+    await Promise.all([startWorker("worker-1"), startWorker("worker-2")]);
+    const prompts = Array.from({ length: 50 }, (_, index) => `batch video ${index} [sim:video_ms=300]`);
+    const submitted = await Promise.all(prompts.map((prompt) => api.submit({ model: "sora-2", prompt, async: true })));
+    const ids = submitted.map(({ body }) => body.id);
+    const rows = await eventually(
+      async () => {
+        const found = await taskRows(stack.databaseUrl, "id = ANY($1)", [ids]);
+        return found.every((row) => row.status === "completed") ? found : undefined;
+      },
+      60_000,
+      200,
+    );
+    expect(rows).toHaveLength(50);
+    expect(new Set(rows.map((row) => row.worker_id))).toEqual(new Set(["worker-1", "worker-2"]));
+    expect(rows.filter((row) => row.attempts !== 1)).toEqual([]);
+
+    // Exactly one vendor job per task, per the simulator's own job list and its request log.
+    const jobs = (await simulatedVideoJobs(stack.simulatorUrl)).filter((job) => job.prompt.startsWith("batch video"));
+    expect(jobs.map((job) => job.prompt).sort()).toEqual([...prompts].sort());
+    const creates = (await simulatorRequests(stack.simulatorUrl)).filter(
+      (request) => request.method === "POST" && request.path === "/v1/videos",
+    );
+    const createdPrompts = creates
+      .map((request) => String(request.body?.prompt))
+      .filter((prompt) => prompt.startsWith("batch video"));
+    expect(createdPrompts.sort()).toEqual([...prompts].sort());
+    expect(new Set(rows.map((row) => row.vendor_job_id)).size).toBe(50);
+
+    await eventually(async () => ((await usageCount(rows.map((row) => row.request_id))) === 50 ? true : undefined));
+  });
+});

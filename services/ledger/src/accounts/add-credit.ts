@@ -1,0 +1,35 @@
+import type { Database } from "../database.js";
+import { idempotencyConflict } from "../ledger-errors.js";
+import { findAccount } from "./find-account.js";
+
+export interface NewCredit {
+  accountId: string;
+  amountMicros: bigint;
+  idempotencyKey: string;
+}
+
+/**
+ * Tops up an account exactly once per idempotency key: the credit row and the balance
+ * change commit together, and a retry with the same key and amount returns the first
+ * result (`replayed: true`) instead of adding the money again.
+ */
+export function addCredit(database: Database, input: NewCredit) {
+  return database.$transaction(async (transaction) => {
+    await findAccount(transaction, input.accountId);
+    // ON CONFLICT DO NOTHING: a concurrent request with the same key waits for ours, then inserts nothing.
+    const [inserted] = await transaction.credit.createManyAndReturn({ data: [input], skipDuplicates: true });
+    if (!inserted) {
+      const earlier = await transaction.credit.findUniqueOrThrow({ where: { idempotencyKey: input.idempotencyKey } });
+      if (earlier.accountId !== input.accountId || earlier.amountMicros !== input.amountMicros) {
+        throw idempotencyConflict(input.idempotencyKey);
+      }
+      const account = await findAccount(transaction, input.accountId);
+      return { credit: earlier, balanceMicros: account.balanceMicros, replayed: true };
+    }
+    const account = await transaction.account.update({
+      where: { id: input.accountId },
+      data: { balanceMicros: { increment: input.amountMicros } },
+    });
+    return { credit: inserted, balanceMicros: account.balanceMicros, replayed: false };
+  });
+}

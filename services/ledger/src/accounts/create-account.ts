@@ -1,0 +1,37 @@
+import type { Database } from "../database.js";
+import { insertKey } from "../keys/create-key.js";
+
+export interface NewAccount {
+  name: string;
+  group: string;
+  initialCreditMicros: bigint;
+  apiKey?: string | undefined;
+}
+
+/**
+ * Creates an account, its opening credit (recorded as a Credit so every balance is
+ * explained by credits and usage) and its first key, all or nothing.
+ */
+export function createAccount(database: Database, input: NewAccount) {
+  return database.$transaction(async (transaction) => {
+    const account = await transaction.account.create({
+      data: { name: input.name, balanceMicros: input.initialCreditMicros },
+    });
+    if (input.initialCreditMicros > 0n) {
+      await transaction.credit.create({
+        data: {
+          accountId: account.id,
+          amountMicros: input.initialCreditMicros,
+          idempotencyKey: `account-opening:${account.id}`,
+        },
+      });
+    }
+    const { key, apiKey } = await insertKey(transaction, {
+      accountId: account.id,
+      group: input.group,
+      name: "default",
+      apiKey: input.apiKey,
+    });
+    return { account, key, apiKey };
+  });
+}

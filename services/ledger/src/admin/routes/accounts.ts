@@ -1,0 +1,56 @@
+import type { Router } from "express";
+import { z } from "zod";
+import { createAccount } from "../../accounts/create-account.js";
+import { findAccount } from "../../accounts/find-account.js";
+import { hashApiKey } from "../../keys/api-key.js";
+import { revokedKeyConflict } from "../../ledger-errors.js";
+import type { AdminDependencies } from "../dependencies.js";
+import { parseInput, yuanToMicros } from "../parse-input.js";
+import { accountIdOf } from "../path-ids.js";
+import { accountJson } from "../serialize.js";
+
+const createAccountBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  group: z.string().min(1).default("default"),
+  credit_yuan: z.union([z.string(), z.number()]).optional(),
+  // Operators may fix a key's value (the stack's demo key); it must be as hard to guess as ours.
+  api_key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24,200}$/, "must be 24-200 letters, digits, '_' or '-'")
+    .optional(),
+});
+
+/** Seeding with a fixed key is idempotent: the account that already owns it is returned. */
+async function accountOwningKey(database: AdminDependencies["database"], apiKey: string) {
+  const key = await database.apiKey.findUnique({ where: { keyHash: hashApiKey(apiKey) }, include: { account: true } });
+  if (key?.revokedAt) throw revokedKeyConflict();
+  return key ?? undefined;
+}
+
+export function accountRoutes(router: Router, { database }: AdminDependencies): void {
+  /** Creates an account with its first key; the clear key is in this answer and nowhere else. */
+  router.post("/accounts", async (request, response) => {
+    const body = parseInput(createAccountBody, request.body);
+    const initialCreditMicros = body.credit_yuan === undefined ? 0n : yuanToMicros(body.credit_yuan, "credit_yuan", 0n);
+    const existing = body.api_key ? await accountOwningKey(database, body.api_key) : undefined;
+    const { account, key, apiKey } = existing
+      ? { account: existing.account, key: existing, apiKey: body.api_key! }
+      : await createAccount(database, {
+          name: body.name,
+          group: body.group,
+          initialCreditMicros,
+          apiKey: body.api_key,
+        });
+    response.status(existing ? 200 : 201).json({
+      ...accountJson(account),
+      key_id: key.id,
+      api_key: apiKey,
+      key_prefix: key.keyPrefix,
+      group: key.modelGroup,
+    });
+  });
+
+  router.get("/accounts/:accountId", async (request, response) => {
+    response.json(accountJson(await findAccount(database, accountIdOf(request))));
+  });
+}

@@ -1,0 +1,29 @@
+import type { Router } from "express";
+import { z } from "zod";
+import { addCredit } from "../../accounts/add-credit.js";
+import type { AdminDependencies } from "../dependencies.js";
+import { parseInput, yuanToMicros } from "../parse-input.js";
+import { accountIdOf } from "../path-ids.js";
+import { creditJson } from "../serialize.js";
+
+const creditBody = z.object({
+  yuan: z.union([z.string(), z.number()]),
+  idempotency_key: z.string().trim().min(1).max(200),
+});
+
+export function creditRoutes(router: Router, { database, publishBalance }: AdminDependencies): void {
+  /** Tops up an account; 201 the first time, 200 with `replayed: true` for a retry. */
+  router.post("/accounts/:accountId/credits", async (request, response) => {
+    const accountId = accountIdOf(request);
+    const body = parseInput(creditBody, request.body);
+    const { credit, balanceMicros, replayed } = await addCredit(database, {
+      accountId,
+      amountMicros: yuanToMicros(body.yuan, "yuan", 1n),
+      idempotencyKey: body.idempotency_key,
+    });
+    await publishBalance(accountId, balanceMicros);
+    response
+      .status(replayed ? 200 : 201)
+      .json({ ...creditJson(credit), balance_micros: balanceMicros.toString(), replayed });
+  });
+}

@@ -1,0 +1,38 @@
+import type { Router } from "express";
+import { z } from "zod";
+import { createKey } from "../../keys/create-key.js";
+import { listKeys } from "../../keys/list-keys.js";
+import { revokeKey } from "../../keys/revoke-key.js";
+import type { AdminDependencies } from "../dependencies.js";
+import { parseInput } from "../parse-input.js";
+import { accountIdOf, keyIdOf } from "../path-ids.js";
+import { keyJson } from "../serialize.js";
+
+const createKeyBody = z.object({
+  group: z.string().min(1),
+  name: z.string().trim().min(1).max(200).default("key"),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+});
+
+export function keyRoutes(router: Router, { database, announceRevocation }: AdminDependencies): void {
+  router.post("/accounts/:accountId/keys", async (request, response) => {
+    const accountId = accountIdOf(request);
+    const body = parseInput(createKeyBody, request.body);
+    const { key, apiKey } = await createKey(database, {
+      accountId,
+      group: body.group,
+      name: body.name,
+      expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
+    });
+    response.status(201).json({ ...keyJson(key), api_key: apiKey });
+  });
+
+  router.get("/accounts/:accountId/keys", async (request, response) => {
+    const keys = await listKeys(database, accountIdOf(request));
+    response.json({ object: "list", data: keys.map(keyJson) });
+  });
+
+  router.post("/keys/:keyId/revoke", async (request, response) => {
+    response.json(keyJson(await revokeKey(database, announceRevocation, keyIdOf(request))));
+  });
+}

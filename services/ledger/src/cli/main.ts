@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The operator CLI, run as `pnpm gw ...` from the repository root. It only talks to the
+// ledger's admin HTTP API; it never touches the database itself.
+import { AdminApiError, createAdminClient } from "./admin-client.js";
+import { resolveConnection } from "./connection.js";
+import { CommandLineError, parseArguments } from "./parse-arguments.js";
+import { runCommand } from "./run-command.js";
+import { USAGE_TEXT } from "./usage-text.js";
+
+try {
+  const command = parseArguments(process.argv.slice(2));
+  const request =
+    command.kind === "help"
+      ? () => Promise.reject(new Error("help needs no API"))
+      : createAdminClient(resolveConnection(process.env, process.cwd()));
+  console.log(await runCommand(command, request));
+} catch (error) {
+  if (error instanceof CommandLineError) {
+    console.error(`error: ${error.message}\n\n${USAGE_TEXT}`);
+    process.exitCode = 2;
+  } else {
+    const prefix = error instanceof AdminApiError && error.status > 0 ? `error (HTTP ${error.status})` : "error";
+    console.error(`${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}

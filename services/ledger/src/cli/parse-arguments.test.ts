@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { CommandLineError, parseArguments } from "./parse-arguments.js";
+
+const fails = (argv: string[], message: RegExp) => {
+  expect(() => parseArguments(argv)).toThrow(CommandLineError);
+  expect(() => parseArguments(argv)).toThrow(message);
+};
+
+describe("parseArguments", () => {
+  it("parses every command", () => {
+    expect(parseArguments(["account", "create", "--name", "acme", "--credit", "12.5", "--json"])).toEqual({
+      kind: "account-create",
+      name: "acme",
+      group: undefined,
+      creditYuan: "12.5",
+      json: true,
+    });
+    expect(parseArguments(["key", "create", "a1", "--group", "premium", "--name", "ci"])).toEqual({
+      kind: "key-create",
+      accountId: "a1",
+      group: "premium",
+      name: "ci",
+      json: false,
+    });
+    expect(parseArguments(["key", "revoke", "k1"])).toEqual({ kind: "key-revoke", keyId: "k1", json: false });
+    expect(parseArguments(["key", "list", "a1", "--json"])).toEqual({ kind: "key-list", accountId: "a1", json: true });
+    expect(parseArguments(["credit", "a1", "10", "--idempotency-key", "k"])).toEqual({
+      kind: "credit",
+      accountId: "a1",
+      yuan: "10",
+      idempotencyKey: "k",
+      json: false,
+    });
+    expect(parseArguments(["balance", "a1"])).toEqual({ kind: "balance", accountId: "a1", json: false });
+    expect(parseArguments(["usage", "a1", "--limit", "5"])).toEqual({
+      kind: "usage",
+      accountId: "a1",
+      limit: 5,
+      json: false,
+    });
+    expect(parseArguments([])).toEqual({ kind: "help" });
+    expect(parseArguments(["--help"])).toEqual({ kind: "help" });
+  });
+
+  it("rejects unknown commands and options", () => {
+    fails(["frobnicate"], /unknown command: frobnicate/);
+    fails(["key", "rotate", "k1"], /unknown command: key rotate/);
+    fails(["account"], /unknown command: account/);
+    fails(["balance", "a1", "--verbose"], /balance: .*--verbose/);
+  });
+
+  it("rejects missing or extra arguments", () => {
+    fails(["account", "create"], /account create needs --name/);
+    fails(["account", "create", "--name"], /account create: .*--name/);
+    fails(["key", "create", "--group", "default"], /key create expects ACCOUNT_ID, got: nothing/);
+    fails(["key", "create", "a1"], /key create needs --group/);
+    fails(["key", "revoke"], /key revoke expects KEY_ID/);
+    fails(["balance", "a1", "a2"], /balance expects ACCOUNT_ID, got: a1 a2/);
+    fails(["credit", "a1"], /credit expects ACCOUNT_ID YUAN/);
+  });
+
+  it("rejects bad amounts and limits before calling the API", () => {
+    fails(["credit", "a1", "1.234"], /at most 2 decimals/);
+    fails(["credit", "a1", "0.5"], /at least 1 yuan/);
+    fails(["account", "create", "--name", "x", "--credit", "ten"], /at most 2 decimals/);
+    fails(["usage", "a1", "--limit", "0"], /--limit must be a whole number/);
+  });
+});

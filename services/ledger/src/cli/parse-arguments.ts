@@ -1,0 +1,112 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { parseYuan } from "../money.js";
+
+export type Command =
+  | { kind: "help" }
+  | { kind: "account-create"; name: string; group: string | undefined; creditYuan: string | undefined; json: boolean }
+  | { kind: "key-create"; accountId: string; group: string; name: string | undefined; json: boolean }
+  | { kind: "key-revoke"; keyId: string; json: boolean }
+  | { kind: "key-list"; accountId: string; json: boolean }
+  | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
+  | { kind: "balance"; accountId: string; json: boolean }
+  | { kind: "usage"; accountId: string; limit: number | undefined; json: boolean };
+
+/** A mistake in the command line: the CLI prints it with the usage text and exits 2. */
+export class CommandLineError extends Error {
+  override name = "CommandLineError";
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+const json = { json: { type: "boolean" } } satisfies Options;
+const text = { type: "string" } as const;
+
+/** Parses one command's own arguments, naming the command in every error. */
+function parseCommand<T extends Options>(command: string, args: string[], options: T, positionals: string[]) {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CommandLineError(`${command}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (parsed.positionals.length !== positionals.length) {
+    const expected = positionals.length === 0 ? "no arguments" : positionals.join(" ");
+    throw new CommandLineError(`${command} expects ${expected}, got: ${parsed.positionals.join(" ") || "nothing"}`);
+  }
+  return { values: parsed.values, positionals: parsed.positionals as string[] };
+}
+
+function checkYuan(command: string, value: string, minimumYuan: bigint): string {
+  const parsed = parseYuan(value, minimumYuan);
+  if ("error" in parsed) throw new CommandLineError(`${command}: the amount ${parsed.error}`);
+  return value;
+}
+
+function required(command: string, option: string, value: string | undefined): string {
+  if (!value) throw new CommandLineError(`${command} needs --${option}`);
+  return value;
+}
+
+/** Turns `pnpm gw ...` arguments into a command, or throws a CommandLineError saying what is wrong. */
+export function parseArguments(argv: string[]): Command {
+  const [first, second, ...rest] = argv;
+  if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
+  const word = first === "account" || first === "key" ? `${first} ${second ?? ""}`.trim() : first;
+  const args = first === "account" || first === "key" ? rest : argv.slice(1);
+
+  switch (word) {
+    case "account create": {
+      const options = { ...json, name: text, group: text, credit: text } satisfies Options;
+      const { values } = parseCommand(word, args, options, []);
+      return {
+        kind: "account-create",
+        name: required(word, "name", values.name),
+        group: values.group,
+        creditYuan: values.credit === undefined ? undefined : checkYuan(word, values.credit, 0n),
+        json: values.json === true,
+      };
+    }
+    case "key create": {
+      const { values, positionals } = parseCommand(word, args, { ...json, group: text, name: text }, ["ACCOUNT_ID"]);
+      return {
+        kind: "key-create",
+        accountId: positionals[0]!,
+        group: required(word, "group", values.group),
+        name: values.name,
+        json: values.json === true,
+      };
+    }
+    case "key revoke": {
+      const { values, positionals } = parseCommand(word, args, json, ["KEY_ID"]);
+      return { kind: "key-revoke", keyId: positionals[0]!, json: values.json === true };
+    }
+    case "key list": {
+      const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID"]);
+      return { kind: "key-list", accountId: positionals[0]!, json: values.json === true };
+    }
+    case "credit": {
+      const options = { ...json, "idempotency-key": text } satisfies Options;
+      const { values, positionals } = parseCommand(word, args, options, ["ACCOUNT_ID", "YUAN"]);
+      return {
+        kind: "credit",
+        accountId: positionals[0]!,
+        yuan: checkYuan(word, positionals[1]!, 1n),
+        idempotencyKey: values["idempotency-key"],
+        json: values.json === true,
+      };
+    }
+    case "balance": {
+      const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID"]);
+      return { kind: "balance", accountId: positionals[0]!, json: values.json === true };
+    }
+    case "usage": {
+      const { values, positionals } = parseCommand(word, args, { ...json, limit: text }, ["ACCOUNT_ID"]);
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
+        throw new CommandLineError(`usage: --limit must be a whole number from 1 to 1000, got ${values.limit}`);
+      }
+      return { kind: "usage", accountId: positionals[0]!, limit, json: values.json === true };
+    }
+    default:
+      throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
+  }
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import { formatYuan } from "../money.js";
+import type { AdminRequest } from "./admin-client.js";
+import type { Command } from "./parse-arguments.js";
+import { USAGE_TEXT } from "./usage-text.js";
+
+// The admin API's answers, as far as the human-readable output needs them (admin/serialize.ts).
+interface AccountAnswer {
+  account_id: string;
+  name: string;
+  balance_micros: string;
+}
+interface KeyAnswer {
+  key_id: string;
+  name: string;
+  key_prefix: string;
+  group: string;
+  status: string;
+  created_at: string;
+  revoked_at: string | null;
+  api_key?: string;
+}
+interface CreditAnswer {
+  amount_micros: string;
+  balance_micros: string;
+  replayed: boolean;
+}
+interface UsageAnswer {
+  request_id: string;
+  model: string;
+  total_tokens: number;
+  cost_micros: string;
+  outcome: string;
+  started_at: string;
+}
+interface List<T> {
+  data: T[];
+}
+
+const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
+const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
+const table = (rows: string[][]) => {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+};
+
+/** Runs one command against the admin API and returns what to print. */
+export async function runCommand(command: Command, request: AdminRequest): Promise<string> {
+  const { answer, render } = await execute(command, request);
+  return "json" in command && command.json ? JSON.stringify(answer) : render();
+}
+
+async function execute(command: Command, request: AdminRequest): Promise<{ answer: unknown; render: () => string }> {
+  switch (command.kind) {
+    case "help":
+      return { answer: null, render: () => USAGE_TEXT };
+    case "account-create": {
+      const answer = (await request("POST", "/accounts", {
+        name: command.name,
+        group: command.group,
+        credit_yuan: command.creditYuan,
+      })) as AccountAnswer & KeyAnswer;
+      const render = () =>
+        [
+          `Created account ${answer.account_id} (${answer.name}), balance ${yuan(answer.balance_micros)}`,
+          `Key ${answer.key_id}, group ${answer.group}`,
+          shownOnce(answer.api_key),
+        ].join("\n");
+      return { answer, render };
+    }
+    case "key-create": {
+      const path = `/accounts/${encodeURIComponent(command.accountId)}/keys`;
+      const answer = (await request("POST", path, { group: command.group, name: command.name })) as KeyAnswer;
+      return {
+        answer,
+        render: () => `Created key ${answer.key_id}, group ${answer.group}\n${shownOnce(answer.api_key)}`,
+      };
+    }
+    case "key-revoke": {
+      const answer = (await request("POST", `/keys/${encodeURIComponent(command.keyId)}/revoke`)) as KeyAnswer;
+      return { answer, render: () => `Revoked key ${answer.key_id} (${answer.key_prefix}...) at ${answer.revoked_at}` };
+    }
+    case "key-list": {
+      const answer = (await request(
+        "GET",
+        `/accounts/${encodeURIComponent(command.accountId)}/keys`,
+      )) as List<KeyAnswer>;
+      const render = () =>
+        answer.data.length === 0
+          ? "No keys."
+          : table([
+              ["KEY ID", "PREFIX", "GROUP", "STATUS", "NAME", "CREATED"],
+              ...answer.data.map((key) => [
+                key.key_id,
+                key.key_prefix,
+                key.group,
+                key.status,
+                key.name,
+                key.created_at,
+              ]),
+            ]);
+      return { answer, render };
+    }
+    case "credit": {
+      const answer = (await request("POST", `/accounts/${encodeURIComponent(command.accountId)}/credits`, {
+        yuan: command.yuan,
+        // Without a key of the user's own, this one still makes the HTTP call safe to retry.
+        idempotency_key: command.idempotencyKey ?? `cli-${randomUUID()}`,
+      })) as CreditAnswer;
+      const render = () =>
+        `${answer.replayed ? "Already credited earlier" : "Credited"} ${yuan(answer.amount_micros)}; balance ${yuan(answer.balance_micros)}`;
+      return { answer, render };
+    }
+    case "balance": {
+      const answer = (await request("GET", `/accounts/${encodeURIComponent(command.accountId)}`)) as AccountAnswer;
+      return { answer, render: () => `${answer.account_id} (${answer.name}): ${yuan(answer.balance_micros)}` };
+    }
+    case "usage": {
+      const query = command.limit === undefined ? "" : `?limit=${command.limit}`;
+      const path = `/accounts/${encodeURIComponent(command.accountId)}/usage${query}`;
+      const answer = (await request("GET", path)) as List<UsageAnswer>;
+      const render = () =>
+        answer.data.length === 0
+          ? "No usage yet."
+          : table([
+              ["STARTED", "REQUEST ID", "MODEL", "TOKENS", "COST (YUAN)", "OUTCOME"],
+              ...answer.data.map((record) => [
+                record.started_at,
+                record.request_id,
+                record.model,
+                String(record.total_tokens),
+                formatYuan(BigInt(record.cost_micros)),
+                record.outcome,
+              ]),
+            ]);
+      return { answer, render };
+    }
+  }
+}

@@ -1,0 +1,20 @@
+export const USAGE_TEXT = `Usage: pnpm gw <command> [options]
+
+Commands:
+  account create --name NAME [--group GROUP] [--credit YUAN] [--json]
+      Create an account and its first API key (shown once).
+  key create ACCOUNT_ID --group GROUP [--name NAME] [--json]
+      Create another API key for an account (shown once).
+  key revoke KEY_ID [--json]
+      Revoke a key everywhere within seconds.
+  key list ACCOUNT_ID [--json]
+      List an account's keys (prefixes only, never the keys).
+  credit ACCOUNT_ID YUAN [--idempotency-key KEY] [--json]
+      Top up an account; YUAN has at most 2 decimals. Retrying with the same key adds nothing.
+  balance ACCOUNT_ID [--json]
+  usage ACCOUNT_ID [--limit N] [--json]
+      Recent usage records, newest first.
+
+The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
+.gateway/stack.json in the current directory (written by \`pnpm start\`).
+With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;

@@ -1,0 +1,20 @@
+import { commonConfig, loadConfig, port } from "@gateway/shared";
+import { z } from "zod";
+
+const databaseUrlHint = "set it to the Postgres URL, e.g. postgresql://postgres@127.0.0.1:5432/gateway";
+const adminTokenHint = "set it to a secret of at least 16 characters (it guards the admin API)";
+
+const configSchema = z.object({
+  ...commonConfig,
+  DATABASE_URL: z.string({ error: databaseUrlHint }).min(1, databaseUrlHint),
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  LEDGER_HOST: z.string().default("127.0.0.1"),
+  // 0 asks the system for any free port; the real one is printed in the "ready" line.
+  LEDGER_GRPC_PORT: port(50052),
+  LEDGER_ADMIN_PORT: port(8082),
+  GATEWAY_ADMIN_TOKEN: z.string({ error: adminTokenHint }).min(16, adminTokenHint),
+});
+
+export type LedgerConfig = z.infer<typeof configSchema>;
+
+export const loadLedgerConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig => loadConfig(configSchema, env);

@@ -1,0 +1,43 @@
+import { findAccount } from "../accounts/find-account.js";
+import type { Database } from "../database.js";
+import type { Prisma } from "../generated/prisma/client.js";
+import { unknownModelGroup } from "../ledger-errors.js";
+import { apiKeyPrefix, generateApiKey, hashApiKey } from "./api-key.js";
+
+export interface NewKey {
+  accountId: string;
+  group: string;
+  name: string;
+  expiresAt?: Date | undefined;
+  // An operator-chosen key (the demo key of `pnpm start`); a random one otherwise.
+  apiKey?: string | undefined;
+}
+
+/**
+ * Stores a new key for an existing account and returns it with its clear text, which is
+ * shown to the caller once and never stored (only its hash and prefix are).
+ */
+export async function insertKey(transaction: Prisma.TransactionClient, input: NewKey) {
+  const group = await transaction.modelGroup.findUnique({ where: { name: input.group }, select: { name: true } });
+  if (!group) throw unknownModelGroup(input.group);
+  const apiKey = input.apiKey ?? generateApiKey();
+  const key = await transaction.apiKey.create({
+    data: {
+      accountId: input.accountId,
+      name: input.name,
+      modelGroup: input.group,
+      keyHash: hashApiKey(apiKey),
+      keyPrefix: apiKeyPrefix(apiKey),
+      expiresAt: input.expiresAt ?? null,
+    },
+  });
+  return { key, apiKey };
+}
+
+/** Creates another key for an existing account. */
+export function createKey(database: Database, input: NewKey) {
+  return database.$transaction(async (transaction) => {
+    await findAccount(transaction, input.accountId);
+    return insertKey(transaction, input);
+  });
+}

@@ -1,0 +1,33 @@
+import { KeyStatus } from "@gateway/proto/ledger/v1/ledger";
+import { describe, expect, it } from "vitest";
+import { cacheSeconds, keyStatusAnswer } from "./resolve-key.js";
+
+const now = new Date("2030-01-01T00:00:00Z");
+const key = { id: "k", accountId: "a", modelGroup: "default", expiresAt: null, revokedAt: null };
+
+describe("keyStatusAnswer", () => {
+  it("tells unknown, active, revoked and expired apart, revocation first", () => {
+    expect(keyStatusAnswer(null, now).status).toBe(KeyStatus.KEY_STATUS_UNKNOWN);
+    expect(keyStatusAnswer(key, now)).toEqual({
+      status: KeyStatus.KEY_STATUS_ACTIVE,
+      keyId: "k",
+      accountId: "a",
+      modelGroup: "default",
+      multiplierBasisPoints: 10_000,
+    });
+    const past = new Date(now.getTime() - 1);
+    expect(keyStatusAnswer({ ...key, expiresAt: past }, now).status).toBe(KeyStatus.KEY_STATUS_EXPIRED);
+    expect(keyStatusAnswer({ ...key, expiresAt: past, revokedAt: past }, now).status).toBe(
+      KeyStatus.KEY_STATUS_REVOKED,
+    );
+  });
+});
+
+describe("cacheSeconds", () => {
+  it("caches unknown keys briefly and never caches an active key past its expiry", () => {
+    expect(cacheSeconds(null, keyStatusAnswer(null, now), now)).toBe(10);
+    expect(cacheSeconds(key, keyStatusAnswer(key, now), now)).toBe(60);
+    const soon = { ...key, expiresAt: new Date(now.getTime() + 5_500) };
+    expect(cacheSeconds(soon, keyStatusAnswer(soon, now), now)).toBe(6);
+  });
+});

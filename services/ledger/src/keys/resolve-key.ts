@@ -1,0 +1,74 @@
+import { KeyStatus, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
+import { invalidRequest } from "@gateway/shared";
+import type { Database } from "../database.js";
+import { isKeyHash } from "./api-key.js";
+import type { KeyCache } from "./key-cache.js";
+
+const KNOWN_KEY_TTL_SECONDS = 60;
+// Short, so a key created just after someone tried it starts working quickly.
+const UNKNOWN_KEY_TTL_SECONDS = 10;
+
+interface StoredKey {
+  id: string;
+  accountId: string;
+  modelGroup: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  group?: { multiplierBasisPoints: number };
+}
+
+const LIST_PRICE_BASIS_POINTS = 10_000;
+
+/** The answer for one stored key (or none) at a given moment. */
+export function keyStatusAnswer(key: StoredKey | null, now: Date): ResolveKeyResponse {
+  if (!key) {
+    return { status: KeyStatus.KEY_STATUS_UNKNOWN, keyId: "", accountId: "", modelGroup: "", multiplierBasisPoints: 0 };
+  }
+  const status = key.revokedAt
+    ? KeyStatus.KEY_STATUS_REVOKED
+    : key.expiresAt && key.expiresAt <= now
+      ? KeyStatus.KEY_STATUS_EXPIRED
+      : KeyStatus.KEY_STATUS_ACTIVE;
+  return {
+    status,
+    keyId: key.id,
+    accountId: key.accountId,
+    modelGroup: key.modelGroup,
+    multiplierBasisPoints: key.group?.multiplierBasisPoints ?? LIST_PRICE_BASIS_POINTS,
+  };
+}
+
+/** How long an answer may be cached; an active key is never cached past its expiry. */
+export function cacheSeconds(key: StoredKey | null, answer: ResolveKeyResponse, now: Date): number {
+  if (answer.status === KeyStatus.KEY_STATUS_UNKNOWN) return UNKNOWN_KEY_TTL_SECONDS;
+  if (answer.status === KeyStatus.KEY_STATUS_ACTIVE && key?.expiresAt) {
+    const untilExpiry = Math.ceil((key.expiresAt.getTime() - now.getTime()) / 1000);
+    return Math.max(1, Math.min(KNOWN_KEY_TTL_SECONDS, untilExpiry));
+  }
+  return KNOWN_KEY_TTL_SECONDS;
+}
+
+/** ResolveKey: Redis first, then Postgres, then fill Redis for the next caller. */
+export function createKeyResolver(database: Database, cache: KeyCache) {
+  return async (keyHash: string): Promise<ResolveKeyResponse> => {
+    if (!isKeyHash(keyHash)) throw invalidRequest("key_hash must be the lowercase hex SHA-256 of the key", "key_hash");
+    const cached = await cache.get(keyHash);
+    if (cached) return cached;
+    const key = await database.apiKey.findUnique({
+      where: { keyHash },
+      select: {
+        id: true,
+        accountId: true,
+        modelGroup: true,
+        expiresAt: true,
+        revokedAt: true,
+        group: { select: { multiplierBasisPoints: true } },
+      },
+    });
+    const now = new Date();
+    const answer = keyStatusAnswer(key, now);
+    // Not awaited: the caller need not wait for the cache, and KeyCache never rejects.
+    void cache.set(keyHash, answer, cacheSeconds(key, answer, now));
+    return answer;
+  };
+}

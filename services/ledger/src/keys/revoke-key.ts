@@ -1,0 +1,15 @@
+import type { Database } from "../database.js";
+import { keyNotFound } from "../ledger-errors.js";
+
+/**
+ * Marks a key revoked (keeping the first revocation time if it was already revoked) and
+ * then announces it, so caches and edges drop it. Announcing again on a repeated call is
+ * harmless and heals a previous announcement that failed.
+ */
+export async function revokeKey(database: Database, announce: (keyHash: string) => Promise<void>, keyId: string) {
+  await database.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const key = await database.apiKey.findUnique({ where: { id: keyId } });
+  if (!key) throw keyNotFound(keyId);
+  await announce(key.keyHash);
+  return key;
+}

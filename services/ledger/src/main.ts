@@ -1,0 +1,66 @@
+// The ledger process: wires configuration, connections, the gRPC server, the admin HTTP
+// API and the usage consumer together, and takes them down in order on SIGTERM/SIGINT.
+import type { Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { beginService, connectNats, createRedis, requireMigrated, stopGrpcServer, stopOnSignal } from "@gateway/shared";
+import { createBalanceLoader } from "./accounts/load-balance.js";
+import { createAdminApp } from "./admin/app.js";
+import { loadLedgerConfig } from "./config.js";
+import { connectDatabase } from "./database.js";
+import { startGrpcServer } from "./grpc-server.js";
+import { createRevocationAnnouncer } from "./keys/announce-revocation.js";
+import { KeyCache } from "./keys/key-cache.js";
+import { createKeyResolver } from "./keys/resolve-key.js";
+import { pendingMigrations } from "./migrate.js";
+import { startUsageConsumer } from "./usage/consume-usage.js";
+import { settleReservations } from "./usage/settle-reservations.js";
+
+const start = beginService("ledger", loadLedgerConfig);
+const { config, logger } = start;
+// Annotated so the compiler knows a call ends the process.
+const fail: (message: string, error?: unknown) => never = start.fail;
+await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/ledger migrate");
+
+const database = connectDatabase(config.DATABASE_URL);
+const redis = createRedis(config.REDIS_URL, logger, "key lookups fall back to Postgres");
+const nats = await connectNats(config.NATS_URL, "ledger").catch((error: unknown) =>
+  fail("cannot reach NATS at NATS_URL", error),
+);
+const cache = new KeyCache(redis, config.GATEWAY_NAMESPACE, logger);
+
+const grpc = await startGrpcServer(
+  {
+    resolveKey: createKeyResolver(database, cache),
+    loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
+  },
+  config.LEDGER_HOST,
+  config.LEDGER_GRPC_PORT,
+).catch((error: unknown) => fail("cannot start the gRPC server", error));
+const app = createAdminApp({
+  database,
+  announceRevocation: createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE),
+  publishBalance: (accountId, balanceMicros) =>
+    settleReservations(redis, config.GATEWAY_NAMESPACE, [], new Map([[accountId, balanceMicros]]), logger),
+  adminToken: config.GATEWAY_ADMIN_TOKEN,
+  logger,
+});
+const http = await new Promise<HttpServer>((resolve, reject) => {
+  const server = app.listen(config.LEDGER_ADMIN_PORT, config.LEDGER_HOST, (error?: Error) =>
+    error ? reject(error) : resolve(server),
+  );
+}).catch((error: unknown) => fail("cannot start the admin HTTP server", error));
+const consumer = await startUsageConsumer({ nats, redis, namespace: config.GATEWAY_NAMESPACE, database, logger }).catch(
+  (error: unknown) => fail("cannot start consuming usage events", error),
+);
+
+logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
+
+stopOnSignal(logger, async () => {
+  // Finish billing first: the consumer's last batch must commit and be acked while
+  // Postgres and NATS are still open.
+  await consumer.stop();
+  http.closeIdleConnections();
+  await Promise.all([stopGrpcServer(grpc.server), new Promise<void>((resolve) => http.close(() => resolve()))]);
+  await nats.drain();
+  await Promise.allSettled([database.$disconnect(), redis.isOpen ? redis.quit() : Promise.resolve()]);
+});

@@ -1,0 +1,144 @@
+import { UsageEvent } from "@gateway/proto/events/v1/events";
+import type { Redis } from "@gateway/shared";
+import {
+  ensureUsageConsumer,
+  ensureUsageStream,
+  inSpan,
+  type Logger,
+  loadUsageDefinition,
+  withMessageContext,
+} from "@gateway/shared";
+import type { JsMsg, NatsConnection } from "nats";
+import type { Database } from "../database.js";
+import { MicroBatcher } from "./micro-batcher.js";
+import { recordUsage, type UsageEntry } from "./record-usage.js";
+import { settleReservations } from "./settle-reservations.js";
+import { validateUsageEvent } from "./validate-usage-event.js";
+
+const BATCH_SIZE = 500;
+// Long enough to gather many events per transaction at modest rates, where per-batch cost dominates.
+const BATCH_WAIT_MS = 100;
+// How many messages the client keeps requested from the server ahead of processing.
+const PULL_AHEAD = 1_000;
+const RETRY_BASE_DELAY_MS = 1_000;
+const RETRY_MAX_DELAY_MS = 60_000;
+
+export interface UsageConsumer {
+  /** Stops pulling, then finishes (commits and acks) everything already received. */
+  stop(): Promise<void>;
+}
+
+interface ReceivedUsage extends UsageEntry {
+  message: JsMsg;
+}
+
+/**
+ * Consumes usage events from the durable JetStream consumer and records them in batches.
+ * A batch's messages are acked only after its transaction commits; if it fails they are
+ * nak'ed with a growing delay and come back, and the unique request_id makes the retry safe.
+ */
+export async function startUsageConsumer(dependencies: {
+  nats: NatsConnection;
+  redis: Redis;
+  namespace: string;
+  database: Database;
+  logger: Logger;
+}): Promise<UsageConsumer> {
+  const { nats, redis, namespace, database, logger } = dependencies;
+  const definition = loadUsageDefinition(namespace);
+  const manager = await nats.jetstreamManager();
+  await ensureUsageStream(manager, definition);
+  await ensureUsageConsumer(manager, definition);
+  const consumer = await nats.jetstream().consumers.get(definition.stream.name, definition.consumer.durable_name);
+
+  const recordBatch = async (batch: ReceivedUsage[]) => {
+    try {
+      const recorded = await withEventSpans(batch, () => recordUsage(database, batch));
+      for (const { message } of batch) message.ack();
+      const settled = batch.map(({ event }) => ({ accountId: event.accountId, requestId: event.requestId }));
+      await settleReservations(redis, namespace, settled, recorded.balances, logger);
+      logger.debug(
+        { received: batch.length, inserted: recorded.inserted, debitedMicros: String(recorded.debitedMicros) },
+        "usage batch",
+      );
+    } catch (error) {
+      logger.error({ err: error, events: batch.length }, "recording usage failed; the events will be redelivered");
+      for (const { message } of batch) {
+        message.nak(Math.min(RETRY_BASE_DELAY_MS * 2 ** (message.info.redeliveryCount - 1), RETRY_MAX_DELAY_MS));
+      }
+    }
+  };
+  const batcher = new MicroBatcher(recordBatch, { maxSize: BATCH_SIZE, maxWaitMs: BATCH_WAIT_MS });
+
+  const receive = (message: JsMsg) => {
+    const decoded = decodeUsage(message);
+    if ("problem" in decoded) {
+      // Redelivering a malformed event cannot fix it; it stays in the stream for inspection.
+      logger.error({ problem: decoded.problem, sequence: message.seq }, "dropping malformed usage event");
+      message.term();
+      return;
+    }
+    batcher.add({ message, event: decoded.event, traceId: undefined });
+  };
+  const messages = await consumer.consume({ max_messages: PULL_AHEAD, callback: receive });
+  logger.info({ stream: definition.stream.name, consumer: definition.consumer.durable_name }, "consuming usage");
+
+  return {
+    async stop() {
+      await messages.close();
+      await batcher.drain();
+    },
+  };
+}
+
+function decodeUsage(message: JsMsg): { event: UsageEvent } | { problem: string } {
+  let event: UsageEvent;
+  try {
+    event = UsageEvent.decode(message.data);
+  } catch (error) {
+    return { problem: `not a UsageEvent: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const problem = validateUsageEvent(event);
+  return problem ? { problem } : { event };
+}
+
+/**
+ * Runs the batch's work with one "ledger.record_usage" span per event, each a child of the
+ * trace its publisher started (so one request is one trace across services) and open until
+ * the shared transaction settles. Fills in each entry's trace id before the work starts.
+ */
+async function withEventSpans<T>(batch: ReceivedUsage[], work: () => Promise<T>): Promise<T> {
+  let settle!: (error?: unknown) => void;
+  const settled = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  const spans = batch.map((entry) =>
+    withMessageContext(entry.message.headers, () =>
+      inSpan(
+        "ledger.record_usage",
+        {
+          "gateway.request_id": entry.event.requestId,
+          "gateway.account_id": entry.event.accountId,
+          "gateway.model": entry.event.model,
+          "gateway.vendor": entry.event.vendor,
+          "ledger.batch_size": batch.length,
+        },
+        async (span) => {
+          // Runs synchronously up to the await, so every trace id is set before `work` starts.
+          entry.traceId = span.spanContext().traceId;
+          await settled;
+        },
+      ),
+    ),
+  );
+  try {
+    const result = await work();
+    settle();
+    return result;
+  } catch (error) {
+    settle(error);
+    throw error;
+  } finally {
+    await Promise.allSettled(spans);
+  }
+}

@@ -1,0 +1,94 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliEntry, type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
+
+const run = promisify(execFile);
+
+describe("operator CLI", () => {
+  let ledger: LedgerUnderTest;
+  let stackDirectory: string;
+
+  /** Runs `pnpm gw ...` the way the root script does, finding the API through .gateway/stack.json. */
+  const gw = async (...args: string[]) => {
+    const env = { ...process.env, GATEWAY_ADMIN_URL: "", GATEWAY_ADMIN_TOKEN: "" };
+    try {
+      const { stdout, stderr } = await run(process.execPath, [cliEntry, ...args], { cwd: stackDirectory, env });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+
+  beforeAll(async () => {
+    ledger = await startLedger();
+    stackDirectory = await mkdtemp(join(tmpdir(), "gw-cli-"));
+    await mkdir(join(stackDirectory, ".gateway"));
+    await writeFile(
+      join(stackDirectory, ".gateway", "stack.json"),
+      JSON.stringify({ adminUrl: ledger.adminUrl, adminToken: ledger.adminToken }),
+    );
+  });
+  afterAll(async () => {
+    if (stackDirectory) await rm(stackDirectory, { recursive: true, force: true });
+    expect(await ledger?.cleanUp()).toEqual([0]);
+  });
+
+  it("creates an account, creates, lists and revokes keys", async () => {
+    const created = await gw("account", "create", "--name", "acme", "--credit", "20", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    const account = JSON.parse(created.stdout);
+    expect(account).toMatchObject({ name: "acme", balance_micros: "20000000" });
+    expect(account.api_key).toMatch(/^sk-gw-/);
+
+    const key = await gw("key", "create", account.account_id, "--group", "premium", "--name", "batch", "--json");
+    expect(key.code, key.stderr).toBe(0);
+    const premium = JSON.parse(key.stdout);
+    expect(premium).toMatchObject({ group: "premium", name: "batch" });
+    expect(premium.key_id).toBeTruthy();
+    expect(premium.api_key).toMatch(/^sk-gw-/);
+
+    const revoked = await gw("key", "revoke", premium.key_id);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(premium.key_id);
+
+    const listed = await gw("key", "list", account.account_id, "--json");
+    const statuses = Object.fromEntries(
+      JSON.parse(listed.stdout).data.map((entry: { key_id: string; status: string }) => [entry.key_id, entry.status]),
+    );
+    expect(statuses).toEqual({ [account.key_id]: "active", [premium.key_id]: "revoked" });
+
+    const table = await gw("key", "list", account.account_id);
+    expect(table.stdout).toContain(premium.key_id);
+    expect(table.stdout).not.toContain(premium.api_key);
+
+    const credited = await gw("credit", account.account_id, "5.5", "--idempotency-key", "cli-test");
+    expect(credited.stdout).toContain("balance 25.500000 yuan");
+    const again = await gw("credit", account.account_id, "5.5", "--idempotency-key", "cli-test");
+    expect(again.stdout).toContain("balance 25.500000 yuan");
+
+    const balance = await gw("balance", account.account_id, "--json");
+    expect(JSON.parse(balance.stdout).balance_micros).toBe("25500000");
+    expect((await gw("usage", account.account_id)).stdout).toContain("No usage yet.");
+  });
+
+  it("prints the API's error and exits non-zero", async () => {
+    const created = await gw("account", "create", "--name", "x", "--json");
+    const accountId = JSON.parse(created.stdout).account_id;
+    const failed = await gw("key", "create", accountId, "--group", "platinum");
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("Unknown model group `platinum`");
+  });
+
+  it("explains bad arguments with the usage text and exit code 2", async () => {
+    for (const args of [["frobnicate"], ["key", "create", "--group", "default"], ["credit", "some-id", "1.234"]]) {
+      const failed = await gw(...args);
+      expect(failed.code).toBe(2);
+      expect(failed.stderr).toContain("Usage: pnpm gw");
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import type { ChatChunk, ChatCompletion } from "@gateway/proto/router/v1/chat";
+import { serviceUnavailable } from "@gateway/shared";
+import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
+import type { AdapterCall, ChatAdapter } from "../chat-adapter.js";
+import { anthropicVersion } from "./anthropic-wire-types.js";
+import { AnthropicStreamMapper, fromAnthropicMessage, parseStreamEvent } from "./from-anthropic-response.js";
+import { toAnthropicRequest } from "./to-anthropic-request.js";
+
+function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCall) {
+  return {
+    url: `${channel.baseUrl}/v1/messages`,
+    headers: { "x-api-key": channel.apiKey, "anthropic-version": anthropicVersion },
+    body: toAnthropicRequest(request, model),
+    signal,
+    timeouts,
+  };
+}
+
+/** Anthropic's Messages API. */
+export const anthropicAdapter: ChatAdapter = {
+  async complete(call: AdapterCall): Promise<ChatCompletion> {
+    return fromAnthropicMessage(await postJson(vendorRequest(call)));
+  },
+
+  async *stream(call: AdapterCall): AsyncIterable<ChatChunk> {
+    const mapper = new AnthropicStreamMapper();
+    for await (const message of postEventStream(vendorRequest(call))) {
+      const event = parseStreamEvent(message.data);
+      if (event) yield* mapper.map(event);
+      if (mapper.finished) return;
+    }
+    // The connection closed cleanly but before message_stop: the answer is incomplete.
+    throw serviceUnavailable("The model provider ended the stream early. Please retry.");
+  },
+};

@@ -1,0 +1,272 @@
+import type { ChatRequest, Message } from "@gateway/proto/router/v1/chat";
+import { describe, expect, it } from "vitest";
+import type { CatalogueModel } from "../../catalogue/catalogue.js";
+import { toAnthropicRequest, toAnthropicTemperature } from "./to-anthropic-request.js";
+
+const model = (defaultMaxTokens: number | undefined = 4096) =>
+  ({ id: "claude-sonnet-4-5", default_max_tokens: defaultMaxTokens, capabilities: [] }) as unknown as CatalogueModel;
+
+const message = (role: string, text: string | undefined, extra: Partial<Message> = {}): Message => ({
+  role,
+  text,
+  parts: [],
+  toolCalls: [],
+  ...extra,
+});
+
+const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
+  caller: undefined,
+  model: "claude-sonnet-4-5",
+  messages: [message("user", "hi")],
+  tools: [],
+  stop: [],
+  stream: false,
+  includeUsage: false,
+  extraJson: "",
+  ...overrides,
+});
+
+const weather = { name: "get_weather", description: "Weather", parametersJson: '{"type":"object","properties":{}}' };
+const time = { name: "get_time", parametersJson: undefined };
+const untyped = { name: "lookup", parametersJson: '{"properties":{"q":{"type":"string"}}}' };
+
+describe("canonical request to an Anthropic Messages body", () => {
+  it("sends a plain chat with the catalogue's default max_tokens", () => {
+    expect(toAnthropicRequest(request(), model())).toEqual({
+      model: "claude-sonnet-4-5",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: "hi" }],
+    });
+  });
+
+  it("always sends max_tokens: the client's, else the model's default, else 4096", () => {
+    expect(toAnthropicRequest(request({ maxTokens: 100 }), model()).max_tokens).toBe(100);
+    expect(toAnthropicRequest(request(), model(2048)).max_tokens).toBe(2048);
+    expect(toAnthropicRequest(request(), model(undefined)).max_tokens).toBe(4096);
+  });
+
+  it("moves system and developer messages to a top-level system string", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("system", "You are terse."),
+          message("developer", undefined, { parts: [{ text: "Answer in French." }] }),
+          message("user", "hi"),
+        ],
+      }),
+      model(),
+    );
+    expect(body).toEqual({
+      model: "claude-sonnet-4-5",
+      max_tokens: 4096,
+      system: "You are terse.\n\nAnswer in French.",
+      messages: [{ role: "user", content: "hi" }],
+    });
+  });
+
+  it("maps image URLs and data URLs to image blocks", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("user", undefined, {
+            parts: [
+              { text: "Compare these" },
+              { imageUrl: { url: "https://example.com/cat.png", detail: "high" } },
+              { imageUrl: { url: "data:image/PNG;base64,iVBORw0KGgo=" } },
+            ],
+          }),
+        ],
+      }),
+      model(),
+    );
+    expect(body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Compare these" },
+          { type: "image", source: { type: "url", url: "https://example.com/cat.png" } },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+        ],
+      },
+    ]);
+  });
+
+  it("refuses image types Anthropic does not read", () => {
+    const svg = request({
+      messages: [message("user", undefined, { parts: [{ imageUrl: { url: "data:image/svg+xml;base64,PHN2Zz4=" } }] })],
+    });
+    expect(() => toAnthropicRequest(svg, model())).toThrow(expect.objectContaining({ httpStatus: 400 }));
+  });
+
+  it("maps tools, making every input_schema an object schema", () => {
+    const body = toAnthropicRequest(request({ tools: [weather, time, untyped] }), model());
+    expect(body.tools).toEqual([
+      { name: "get_weather", description: "Weather", input_schema: { type: "object", properties: {} } },
+      { name: "get_time", input_schema: { type: "object", properties: {} } },
+      { name: "lookup", input_schema: { type: "object", properties: { q: { type: "string" } } } },
+    ]);
+    expect(body).not.toHaveProperty("tool_choice");
+  });
+
+  it.each([
+    [{ mode: "auto" }, undefined, { type: "auto" }],
+    [{ mode: "none" }, undefined, { type: "none" }],
+    [{ mode: "required" }, undefined, { type: "any" }],
+    [{ mode: "function", functionName: "get_time" }, undefined, { type: "tool", name: "get_time" }],
+    [undefined, false, { type: "auto", disable_parallel_tool_use: true }],
+    [{ mode: "required" }, false, { type: "any", disable_parallel_tool_use: true }],
+    [
+      { mode: "function", functionName: "get_time" },
+      false,
+      { type: "tool", name: "get_time", disable_parallel_tool_use: true },
+    ],
+    [{ mode: "none" }, false, { type: "none" }],
+    [{ mode: "auto" }, true, { type: "auto" }],
+  ])("maps tool_choice %j with parallel_tool_calls %s", (toolChoice, parallelToolCalls, expected) => {
+    const body = toAnthropicRequest(request({ tools: [weather, time], toolChoice, parallelToolCalls }), model());
+    expect(body.tool_choice).toEqual(expected);
+  });
+
+  it("replays a tool loop: tool_use blocks, then all results in one user turn", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("system", "Be brief."),
+          message("user", "Weather and time in Paris?"),
+          message("assistant", "Let me check.", {
+            toolCalls: [
+              { id: "toolu_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+              { id: "toolu_2", name: "get_time", arguments: "" },
+            ],
+          }),
+          message("tool", "18C and sunny", { toolCallId: "toolu_1" }),
+          message("tool", undefined, { toolCallId: "toolu_2", parts: [{ text: "09:00" }] }),
+          message("user", "Thanks. And tomorrow?"),
+        ],
+        tools: [weather, time],
+      }),
+      model(),
+    );
+    expect(body.system).toBe("Be brief.");
+    expect(body.messages).toEqual([
+      { role: "user", content: "Weather and time in Paris?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me check." },
+          { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+          { type: "tool_use", id: "toolu_2", name: "get_time", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: "18C and sunny" },
+          { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: "09:00" }] },
+          { type: "text", text: "Thanks. And tomorrow?" },
+        ],
+      },
+    ]);
+  });
+
+  it("leaves out an assistant turn's empty text and merges consecutive same-role turns", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("user", "one"),
+          message("user", "two"),
+          message("assistant", "", { toolCalls: [{ id: "t", name: "get_time", arguments: "{}" }] }),
+          message("tool", "ok", { toolCallId: "t" }),
+        ],
+      }),
+      model(),
+    );
+    expect(body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "one" },
+          { type: "text", text: "two" },
+        ],
+      },
+      { role: "assistant", content: [{ type: "tool_use", id: "t", name: "get_time", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] },
+    ]);
+  });
+
+  it("refuses tool-call arguments that are not a JSON object with a clear 400", () => {
+    const broken = request({
+      messages: [
+        message("user", "hi"),
+        message("assistant", undefined, { toolCalls: [{ id: "c1", name: "f", arguments: "{not json" }] }),
+      ],
+    });
+    expect(() => toAnthropicRequest(broken, model())).toThrow(
+      expect.objectContaining({
+        httpStatus: 400,
+        param: "messages[1].tool_calls",
+        message: expect.stringMatching(/c1/),
+      }),
+    );
+  });
+
+  it("halves temperature into Anthropic's 0-1 range and keeps top_p only without it", () => {
+    expect(toAnthropicTemperature(0)).toBe(0);
+    expect(toAnthropicTemperature(0.8)).toBe(0.4);
+    expect(toAnthropicTemperature(2)).toBe(1);
+    expect(toAnthropicRequest(request({ temperature: 1.4, topP: 0.9 }), model())).toMatchObject({ temperature: 0.7 });
+    expect(toAnthropicRequest(request({ temperature: 1.4, topP: 0.9 }), model())).not.toHaveProperty("top_p");
+    expect(toAnthropicRequest(request({ topP: 0.9 }), model())).toMatchObject({ top_p: 0.9 });
+  });
+
+  it("maps stop, stream, user and thinking; drops what Anthropic lacks", () => {
+    const body = toAnthropicRequest(
+      request({
+        stop: ["END"],
+        stream: true,
+        includeUsage: true,
+        user: "user-7",
+        seed: 3,
+        presencePenalty: 1,
+        extraJson: '{"thinking":{"type":"enabled","budget_tokens":1024},"reasoning_effort":"low"}',
+      }),
+      model(),
+    );
+    expect(body).toEqual({
+      model: "claude-sonnet-4-5",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: "hi" }],
+      stop_sequences: ["END"],
+      stream: true,
+      metadata: { user_id: "user-7" },
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    });
+  });
+
+  it("refuses n > 1, which Anthropic cannot give", () => {
+    expect(() => toAnthropicRequest(request({ n: 2 }), model())).toThrow(
+      expect.objectContaining({ httpStatus: 400, param: "n" }),
+    );
+    expect(toAnthropicRequest(request({ n: 1 }), model())).not.toHaveProperty("n");
+  });
+
+  it("asks for JSON through the system prompt, with the schema when given", () => {
+    const jsonObject = toAnthropicRequest(
+      request({
+        messages: [message("system", "Be brief."), message("user", "hi")],
+        responseFormat: { type: "json_object" },
+      }),
+      model(),
+    );
+    expect(jsonObject.system).toMatch(/^Be brief\.\n\nRespond with a single valid JSON value/);
+    const schema = { type: "object", properties: { a: { type: "string" } } };
+    const jsonSchema = toAnthropicRequest(
+      request({
+        responseFormat: { type: "json_schema", jsonSchemaJson: JSON.stringify({ name: "answer", schema }) },
+      }),
+      model(),
+    );
+    expect(jsonSchema.system).toContain(JSON.stringify(schema));
+    expect(toAnthropicRequest(request({ responseFormat: { type: "text" } }), model())).not.toHaveProperty("system");
+  });
+});

@@ -1,0 +1,226 @@
+import type { ChatRequest, ContentPart, Message, ResponseFormat, ToolChoice } from "@gateway/proto/router/v1/chat";
+import { invalidRequest } from "@gateway/shared";
+import type { CatalogueModel } from "../../catalogue/catalogue.js";
+
+// The canonical (OpenAI-shaped) request as an Anthropic Messages API body.
+// https://docs.anthropic.com/en/api/messages
+
+type Block = Record<string, unknown>;
+interface AnthropicMessageParam {
+  role: "user" | "assistant";
+  content: Block[];
+}
+
+/** The max_tokens sent when neither the client nor the catalogue gives one: Anthropic requires it. */
+export const fallbackMaxTokens = 4096;
+
+const imageMediaTypes = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+const dataUrlPattern = /^data:([^;,]+);base64,(.*)$/is;
+
+function textOf(message: Message): string {
+  if (message.text !== undefined) return message.text;
+  return message.parts.map((part) => part.text ?? "").join("");
+}
+
+function imageBlock(url: string): Block {
+  const data = dataUrlPattern.exec(url);
+  if (!data) return { type: "image", source: { type: "url", url } };
+  const mediaType = data[1]!.toLowerCase();
+  if (!imageMediaTypes.has(mediaType)) {
+    throw invalidRequest(
+      `Image type ${mediaType} is not supported by this model; use image/jpeg, image/png, image/gif or image/webp.`,
+      "messages",
+      "unsupported_value",
+    );
+  }
+  return { type: "image", source: { type: "base64", media_type: mediaType, data: data[2]! } };
+}
+
+/** Text and image parts as content blocks; Anthropic rejects empty text blocks, so none are sent. */
+function contentBlocks(message: Message): Block[] {
+  if (message.text !== undefined) return message.text === "" ? [] : [{ type: "text", text: message.text }];
+  return message.parts.flatMap((part: ContentPart): Block[] => {
+    if (part.imageUrl) return [imageBlock(part.imageUrl.url)];
+    return part.text ? [{ type: "text", text: part.text }] : [];
+  });
+}
+
+function toolUseBlocks(message: Message, index: number): Block[] {
+  return message.toolCalls.map((call) => {
+    let input: unknown;
+    try {
+      input = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+    } catch {
+      input = undefined;
+    }
+    // Anthropic takes the arguments as an object, so text that is not a JSON object cannot be replayed.
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      throw invalidRequest(
+        `messages[${index}].tool_calls: the arguments of tool call ${call.id} must be a JSON object.`,
+        `messages[${index}].tool_calls`,
+        "invalid_value",
+      );
+    }
+    return { type: "tool_use", id: call.id, name: call.name, input };
+  });
+}
+
+function toolResultBlock(message: Message, index: number): Block {
+  if (!message.toolCallId) {
+    throw invalidRequest(`messages[${index}]: a tool message needs tool_call_id.`, `messages[${index}]`);
+  }
+  const blocks = contentBlocks(message);
+  const content = message.text !== undefined ? message.text : blocks;
+  return { type: "tool_result", tool_use_id: message.toolCallId, ...(blocks.length > 0 && { content }) };
+}
+
+/**
+ * The conversation as alternating user/assistant turns. Tool results become tool_result blocks
+ * of a user turn, so consecutive tool messages (and a user message after them) share one turn;
+ * any other consecutive same-role messages are merged too.
+ */
+function toMessages(messages: Message[]): AnthropicMessageParam[] {
+  const turns: AnthropicMessageParam[] = [];
+  for (const [index, message] of messages.entries()) {
+    let role: AnthropicMessageParam["role"];
+    let content: Block[];
+    if (message.role === "system" || message.role === "developer") continue;
+    if (message.role === "assistant") {
+      // reasoning_content is dropped: Anthropic only takes thinking back with its signature.
+      role = "assistant";
+      content = [...contentBlocks(message), ...toolUseBlocks(message, index)];
+    } else if (message.role === "tool") {
+      role = "user";
+      content = [toolResultBlock(message, index)];
+    } else {
+      role = "user";
+      content = contentBlocks(message);
+    }
+    if (content.length === 0) continue;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else turns.push({ role, content });
+  }
+  return turns;
+}
+
+/** A turn that is one text block is sent as a plain string, the form Anthropic's own examples use. */
+function compact(turn: AnthropicMessageParam): Record<string, unknown> {
+  const [only, ...rest] = turn.content;
+  if (only && rest.length === 0 && only.type === "text") return { role: turn.role, content: only.text };
+  return { role: turn.role, content: turn.content };
+}
+
+/**
+ * Anthropic has no response_format (its newer structured outputs are not in the verified
+ * protocol notes, and refusing would break common clients), so JSON mode becomes an
+ * instruction appended to the system prompt, with the schema for json_schema. This is best
+ * effort: the answer is very likely, not guaranteed, to be valid JSON. A client needing
+ * guaranteed structure should use a tool with a schema (tool_choice naming it) instead.
+ */
+function jsonInstruction(format: ResponseFormat | undefined): string | undefined {
+  if (!format || format.type === "text") return undefined;
+  const base = "Respond with a single valid JSON value and nothing else: no prose, no Markdown code fences.";
+  if (format.type !== "json_schema" || !format.jsonSchemaJson) return base;
+  const spec = JSON.parse(format.jsonSchemaJson) as { schema?: unknown };
+  if (spec.schema === undefined) return base;
+  return `${base} The JSON must conform to this JSON Schema:\n${JSON.stringify(spec.schema)}`;
+}
+
+function toSystem(request: ChatRequest): string | undefined {
+  const parts = request.messages
+    .filter((message) => message.role === "system" || message.role === "developer")
+    .map(textOf)
+    .filter((text) => text !== "");
+  const instruction = jsonInstruction(request.responseFormat);
+  if (instruction) parts.push(instruction);
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+function toToolChoice(choice: ToolChoice | undefined, parallel: boolean | undefined): Block | undefined {
+  const single = parallel === false ? { disable_parallel_tool_use: true } : {};
+  // Without a choice Anthropic's default is auto; it is only spelled out to forbid parallel calls.
+  if (!choice) return parallel === false ? { type: "auto", ...single } : undefined;
+  switch (choice.mode) {
+    case "auto":
+      return { type: "auto", ...single };
+    case "none":
+      return { type: "none" };
+    case "required":
+      return { type: "any", ...single };
+    case "function":
+      return { type: "tool", name: choice.functionName, ...single };
+    default:
+      throw invalidRequest(`Unsupported tool_choice ${choice.mode}.`, "tool_choice", "invalid_value");
+  }
+}
+
+/** input_schema is required and must say `type: "object"`; OpenAI lets parameters be omitted or untyped. */
+function inputSchema(parametersJson: string | undefined): Record<string, unknown> {
+  const schema = parametersJson ? (JSON.parse(parametersJson) as Record<string, unknown>) : {};
+  if (schema.type !== undefined) return schema;
+  return { type: "object", ...(Object.keys(schema).length === 0 && { properties: {} }), ...schema };
+}
+
+function toTools(request: ChatRequest): Block[] | undefined {
+  if (request.tools.length === 0) return undefined;
+  return request.tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description !== undefined && { description: tool.description }),
+    input_schema: inputSchema(tool.parametersJson),
+    // `strict` is left out: Anthropic's strict tool use is newer than the models we serve.
+  }));
+}
+
+/**
+ * OpenAI's temperature runs 0–2, Anthropic's 0–1. Halving keeps the whole client range valid
+ * and its ordering: 0 stays (near) deterministic and OpenAI's most random 2 becomes Anthropic's
+ * most random 1. The price: OpenAI's default 1 lands on 0.5, not Anthropic's default 1, so a
+ * client wanting Anthropic's default sampling leaves temperature out (then none is sent).
+ * Clamping instead would collapse everything from 1 to 2 into one value.
+ */
+export function toAnthropicTemperature(temperature: number): number {
+  return Math.min(1, Math.max(0, temperature / 2));
+}
+
+/** Fields from the pass-through JSON that Anthropic understands. */
+function extraFields(request: ChatRequest): { thinking?: unknown; metadata?: Block } {
+  const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
+  const fields: { thinking?: unknown; metadata?: Block } = {};
+  // Anthropic's own extended-thinking object, passed as the client wrote it.
+  if (typeof extra.thinking === "object" && extra.thinking !== null) fields.thinking = extra.thinking;
+  // OpenAI's end-user identifiers go to metadata.user_id (OpenAI's metadata map has no Anthropic counterpart).
+  const userId = request.user ?? (typeof extra.safety_identifier === "string" ? extra.safety_identifier : undefined);
+  if (userId) fields.metadata = { user_id: userId };
+  return fields;
+}
+
+/** Maps the canonical request to an Anthropic Messages API body. */
+export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel): Record<string, unknown> {
+  if (request.n !== undefined && request.n > 1) {
+    throw invalidRequest(
+      `The model \`${model.id}\` returns one choice per request; n must be 1.`,
+      "n",
+      "unsupported_value",
+    );
+  }
+  const body: Record<string, unknown> = {
+    model: model.id,
+    max_tokens: request.maxTokens ?? model.default_max_tokens ?? fallbackMaxTokens,
+    system: toSystem(request),
+    messages: toMessages(request.messages).map(compact),
+    // These models reject temperature and top_p together ("cannot both be specified for this
+    // model"), so top_p only goes out when temperature does not.
+    temperature: request.temperature !== undefined ? toAnthropicTemperature(request.temperature) : undefined,
+    top_p: request.temperature === undefined ? request.topP : undefined,
+    stop_sequences: request.stop.length > 0 ? request.stop : undefined,
+    tools: toTools(request),
+    tool_choice: request.tools.length > 0 ? toToolChoice(request.toolChoice, request.parallelToolCalls) : undefined,
+    stream: request.stream || undefined,
+    // seed, presence_penalty and frequency_penalty have no Anthropic counterpart and are dropped,
+    // as they are hints rather than contracts in OpenAI's API too.
+    ...extraFields(request),
+  };
+  for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+  return body;
+}

@@ -1,0 +1,245 @@
+import type { ChatRequest, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
+import { invalidRequest } from "@gateway/shared";
+import type {
+  GeminiContent,
+  GeminiFunctionCallingMode,
+  GeminiGenerationConfig,
+  GeminiInlineData,
+  GeminiPart,
+  GeminiRequest,
+} from "./gemini-wire-types.js";
+
+/** Turns an image URL (data: or http(s)) into inline data; the adapter decides how. */
+export type ImageLoader = (url: string) => Promise<GeminiInlineData>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function textOf(message: Message): string[] {
+  const texts = message.text !== undefined ? [message.text] : message.parts.map((part) => part.text ?? "");
+  // Gemini refuses empty text parts ("empty text parameter").
+  return texts.filter((text) => text !== "");
+}
+
+function userParts(message: Message, images: Map<string, GeminiInlineData>): GeminiPart[] {
+  if (message.text !== undefined) return message.text === "" ? [] : [{ text: message.text }];
+  return message.parts.flatMap((part): GeminiPart[] => {
+    if (part.imageUrl) return [{ inlineData: images.get(part.imageUrl.url)! }];
+    return part.text ? [{ text: part.text }] : [];
+  });
+}
+
+function callArguments(id: string, text: string): Record<string, unknown> {
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isObject(parsed)) {
+    throw invalidRequest(`The arguments of tool call ${id} must be a JSON object.`, "messages", "invalid_value");
+  }
+  return parsed;
+}
+
+function modelParts(message: Message): GeminiPart[] {
+  const text: GeminiPart[] = textOf(message).map((piece) => ({ text: piece }));
+  const calls = message.toolCalls.map((call) => ({
+    functionCall: { name: call.name, args: callArguments(call.id, call.arguments) },
+  }));
+  return [...text, ...calls];
+}
+
+/** Gemini wants an object back from a function; anything else is wrapped as `{result: ...}`. */
+function functionResult(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? parsed : { result: parsed };
+  } catch {
+    return { result: text };
+  }
+}
+
+function functionResponsePart(message: Message, callNames: Map<string, string>): GeminiPart {
+  const id = message.toolCallId ?? "";
+  const name = callNames.get(id) ?? message.name;
+  if (!name) {
+    throw invalidRequest(
+      `The tool message for tool_call_id '${id}' does not answer any earlier assistant tool call.`,
+      "messages",
+      "invalid_value",
+    );
+  }
+  const text = message.text ?? message.parts.map((part) => part.text ?? "").join("");
+  return { functionResponse: { name, response: functionResult(text) } };
+}
+
+const isToolResultTurn = (content: GeminiContent | undefined) =>
+  content?.role === "user" && content.parts.every((part) => "functionResponse" in part);
+
+/** Fetches every distinct image once, in parallel, before the body is built. */
+async function loadImages(request: ChatRequest, loadImage: ImageLoader): Promise<Map<string, GeminiInlineData>> {
+  const urls = new Set<string>();
+  for (const message of request.messages) {
+    for (const part of message.parts) if (part.imageUrl) urls.add(part.imageUrl.url);
+  }
+  const loaded = await Promise.all([...urls].map(async (url) => [url, await loadImage(url)] as const));
+  return new Map(loaded);
+}
+
+function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>) {
+  const system: { text: string }[] = [];
+  const contents: GeminiContent[] = [];
+  // Built as the history is read, so a reused id (Gemini's calls have none; ours are call_<n>) names the latest call.
+  const callNames = new Map<string, string>();
+  for (const message of request.messages) {
+    if (message.role === "system" || message.role === "developer") {
+      system.push(...textOf(message).map((text) => ({ text })));
+    } else if (message.role === "tool") {
+      const part = functionResponsePart(message, callNames);
+      const last = contents.at(-1);
+      // Results of parallel calls go back together, in one user turn.
+      if (last && isToolResultTurn(last)) last.parts.push(part);
+      else contents.push({ role: "user", parts: [part] });
+    } else if (message.role === "assistant") {
+      for (const call of message.toolCalls) callNames.set(call.id, call.name);
+      const parts = modelParts(message);
+      if (parts.length > 0) contents.push({ role: "model", parts });
+    } else {
+      const parts = userParts(message, images);
+      if (parts.length > 0) contents.push({ role: "user", parts });
+    }
+  }
+  return { system, contents };
+}
+
+// Keys of Gemini's Schema (an OpenAPI subset); JSON Schema keywords outside it are rejected.
+// https://ai.google.dev/api/caching#Schema
+const schemaKeys = new Set([
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
+]);
+
+/**
+ * Narrows a tool's JSON Schema to Gemini's Schema: unknown keywords (additionalProperties,
+ * $schema, strict's extras) are dropped, `type: [T, "null"]` becomes `type: T, nullable: true`,
+ * and `const` becomes a one-value enum.
+ */
+export function toGeminiSchema(schema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "type" && Array.isArray(value)) {
+      const types = value.filter((type) => type !== "null");
+      if (types.length > 0) result.type = types[0];
+      if (types.length < value.length) result.nullable = true;
+    } else if (key === "const") {
+      result.enum = [value];
+    } else if (key === "properties" && isObject(value)) {
+      result.properties = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [name, toGeminiSchema(inner)]),
+      );
+    } else if (key === "items") {
+      result.items = toGeminiSchema(value);
+    } else if (key === "anyOf" && Array.isArray(value)) {
+      result.anyOf = value.map(toGeminiSchema);
+    } else if (schemaKeys.has(key)) {
+      result[key] = value;
+    }
+  }
+  return result;
+}
+
+function toParameters(tool: Tool): Record<string, unknown> | undefined {
+  if (!tool.parametersJson) return undefined;
+  const schema = toGeminiSchema(JSON.parse(tool.parametersJson));
+  // Gemini refuses an OBJECT without properties; a function without arguments simply has no parameters.
+  const hasProperties = isObject(schema) && isObject(schema.properties) && Object.keys(schema.properties).length > 0;
+  return hasProperties ? schema : undefined;
+}
+
+const callingModes: Record<string, GeminiFunctionCallingMode> = { auto: "AUTO", none: "NONE", required: "ANY" };
+
+function toToolConfig(choice: ToolChoice): GeminiRequest["toolConfig"] {
+  if (choice.mode === "function" && choice.functionName) {
+    return { functionCallingConfig: { mode: "ANY", allowedFunctionNames: [choice.functionName] } };
+  }
+  return { functionCallingConfig: { mode: callingModes[choice.mode] ?? "AUTO" } };
+}
+
+function toResponseFormat(request: ChatRequest): Partial<GeminiGenerationConfig> {
+  const format = request.responseFormat;
+  if (!format || format.type === "text") return {};
+  const jsonSchema = format.type === "json_schema" && format.jsonSchemaJson ? JSON.parse(format.jsonSchemaJson) : {};
+  // responseJsonSchema takes JSON Schema as is, unlike responseSchema's OpenAPI subset.
+  return {
+    responseMimeType: "application/json",
+    ...(isObject(jsonSchema) && jsonSchema.schema !== undefined && { responseJsonSchema: jsonSchema.schema }),
+  };
+}
+
+function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig | undefined {
+  const config: GeminiGenerationConfig = {
+    temperature: request.temperature,
+    topP: request.topP,
+    maxOutputTokens: request.maxTokens,
+    stopSequences: request.stop.length > 0 ? request.stop : undefined,
+    candidateCount: request.n,
+    seed: request.seed,
+    // Zero is the default; sending it would fail on models without penalty support.
+    presencePenalty: request.presencePenalty || undefined,
+    frequencyPenalty: request.frequencyPenalty || undefined,
+    ...toResponseFormat(request),
+  };
+  for (const key of Object.keys(config) as (keyof GeminiGenerationConfig)[]) {
+    if (config[key] === undefined) delete config[key];
+  }
+  return Object.keys(config).length > 0 ? config : undefined;
+}
+
+/**
+ * Maps the canonical request to a generateContent body: system and developer messages become
+ * systemInstruction, assistant turns `model`, tool results functionResponse parts, images inline data.
+ */
+export async function toGeminiRequest(request: ChatRequest, loadImage: ImageLoader): Promise<GeminiRequest> {
+  const images = await loadImages(request, loadImage);
+  const { system, contents } = toContents(request, images);
+  const body: GeminiRequest = { contents };
+  if (system.length > 0) body.systemInstruction = { parts: system };
+  if (request.tools.length > 0) {
+    const functionDeclarations = request.tools.map((tool) => {
+      const parameters = toParameters(tool);
+      return {
+        name: tool.name,
+        ...(tool.description && { description: tool.description }),
+        ...(parameters && { parameters }),
+      };
+    });
+    body.tools = [{ functionDeclarations }];
+  }
+  if (request.toolChoice) body.toolConfig = toToolConfig(request.toolChoice);
+  const generationConfig = toGenerationConfig(request);
+  if (generationConfig) body.generationConfig = generationConfig;
+  return body;
+}

@@ -1,0 +1,110 @@
+import type { ChatRequest } from "@gateway/proto/router/v1/chat";
+import { describe, expect, it } from "vitest";
+import type { CatalogueModel } from "../../catalogue/catalogue.js";
+import { toOpenAIRequest } from "./to-openai-request.js";
+import { vendorProfiles } from "./vendor-profiles.js";
+
+const model = (capabilities: CatalogueModel["capabilities"] = []) =>
+  ({ id: "upstream-model", capabilities }) as unknown as CatalogueModel;
+
+const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
+  caller: undefined,
+  model: "m",
+  messages: [{ role: "user", text: "hi", parts: [], toolCalls: [] }],
+  tools: [],
+  stop: [],
+  stream: false,
+  includeUsage: false,
+  extraJson: "",
+  ...overrides,
+});
+
+describe("canonical request to an OpenAI-protocol body", () => {
+  it("always asks a stream for usage, whatever the client asked", () => {
+    const body = toOpenAIRequest(request({ stream: true, includeUsage: false }), model(), vendorProfiles.deepseek!);
+    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it("sends max_completion_tokens to OpenAI and max_tokens to the others", () => {
+    expect(toOpenAIRequest(request({ maxTokens: 50 }), model(), vendorProfiles.openai!)).toMatchObject({
+      max_completion_tokens: 50,
+    });
+    const deepseek = toOpenAIRequest(request({ maxTokens: 50 }), model(), vendorProfiles.deepseek!);
+    expect(deepseek).toMatchObject({ max_tokens: 50 });
+    expect(deepseek).not.toHaveProperty("max_completion_tokens");
+  });
+
+  it("leaves out parameters a vendor's reasoning models reject", () => {
+    const body = toOpenAIRequest(
+      request({ temperature: 0.5, stop: ["x"], presencePenalty: 1 }),
+      model(["reasoning"]),
+      vendorProfiles.xai!,
+    );
+    expect(body).toMatchObject({ temperature: 0.5 });
+    expect(body).not.toHaveProperty("stop");
+    expect(body).not.toHaveProperty("presence_penalty");
+  });
+
+  it("turns Qwen thinking off for non-streaming calls only", () => {
+    expect(toOpenAIRequest(request(), model(), vendorProfiles.qwen!)).toMatchObject({ enable_thinking: false });
+    expect(toOpenAIRequest(request({ stream: true }), model(), vendorProfiles.qwen!)).not.toHaveProperty(
+      "enable_thinking",
+    );
+  });
+
+  it("maps parts, tool calls, tools and tool choice to OpenAI's wire shapes", () => {
+    const body = toOpenAIRequest(
+      request({
+        messages: [
+          { role: "user", parts: [{ text: "see" }, { imageUrl: { url: "data:image/png;base64,AA" } }], toolCalls: [] },
+          {
+            role: "assistant",
+            parts: [],
+            toolCalls: [{ id: "c1", name: "f", arguments: "{}" }],
+            reasoningContent: "thought",
+          },
+          { role: "tool", text: "ok", parts: [], toolCalls: [], toolCallId: "c1" },
+        ],
+        tools: [{ name: "f", parametersJson: '{"type":"object"}' }],
+        toolChoice: { mode: "required" },
+      }),
+      model(),
+      vendorProfiles.openai!,
+    );
+    expect(body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AA" } },
+        ],
+      },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+      },
+      { role: "tool", content: "ok", tool_call_id: "c1" },
+    ]);
+    expect(body.tools).toEqual([{ type: "function", function: { name: "f", parameters: { type: "object" } } }]);
+    expect(body.tool_choice).toBe("required");
+  });
+
+  it("keeps reasoning_content in history for vendors that need it back", () => {
+    const history = request({
+      messages: [{ role: "assistant", parts: [], toolCalls: [], reasoningContent: "thought", text: "a" }],
+    });
+    expect(toOpenAIRequest(history, model(), vendorProfiles.deepseek!).messages).toEqual([
+      { role: "assistant", content: "a", reasoning_content: "thought" },
+    ]);
+  });
+
+  it("passes extra fields through without letting them override the model", () => {
+    const body = toOpenAIRequest(
+      request({ extraJson: '{"reasoning_effort":"low","model":"other"}' }),
+      model(),
+      vendorProfiles.openai!,
+    );
+    expect(body).toMatchObject({ reasoning_effort: "low", model: "upstream-model" });
+  });
+});

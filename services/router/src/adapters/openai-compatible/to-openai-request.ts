@@ -1,0 +1,91 @@
+import type { ChatRequest, ContentPart, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
+import type { CatalogueModel } from "../../catalogue/catalogue.js";
+import type { VendorProfile } from "./vendor-profiles.js";
+
+function toContent(message: Message): unknown {
+  if (message.text !== undefined) return message.text;
+  if (message.parts.length === 0) return null;
+  return message.parts.map((part: ContentPart) =>
+    part.imageUrl
+      ? {
+          type: "image_url",
+          image_url: { url: part.imageUrl.url, ...(part.imageUrl.detail && { detail: part.imageUrl.detail }) },
+        }
+      : { type: "text", text: part.text ?? "" },
+  );
+}
+
+function toMessage(message: Message, profile: VendorProfile): Record<string, unknown> {
+  const wire: Record<string, unknown> = { role: message.role, content: toContent(message) };
+  if (message.name !== undefined) wire.name = message.name;
+  if (message.toolCallId !== undefined) wire.tool_call_id = message.toolCallId;
+  if (message.toolCalls.length > 0) {
+    wire.tool_calls = message.toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments },
+    }));
+  }
+  if (message.reasoningContent !== undefined && profile.acceptsReasoningContent) {
+    wire.reasoning_content = message.reasoningContent;
+  }
+  return wire;
+}
+
+function toToolChoice(choice: ToolChoice): unknown {
+  return choice.mode === "function" ? { type: "function", function: { name: choice.functionName } } : choice.mode;
+}
+
+/** Fields that a vendor's reasoning models reject are left out rather than sent to fail. */
+function dropped(model: CatalogueModel, profile: VendorProfile): Set<string> {
+  return new Set(model.capabilities.includes("reasoning") ? profile.reasoningModelDrops : []);
+}
+
+/** Maps the canonical request to an OpenAI-protocol body for one vendor. */
+export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, profile: VendorProfile) {
+  const skip = dropped(model, profile);
+  const keep = <T>(field: keyof ChatRequest, value: T | undefined) => (skip.has(field) ? undefined : value);
+  const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
+  const body: Record<string, unknown> = {
+    ...extra,
+    model: model.id,
+    messages: request.messages.map((message) => toMessage(message, profile)),
+    temperature: keep("temperature", request.temperature),
+    top_p: keep("topP", request.topP),
+    [profile.maxTokensField]: request.maxTokens,
+    n: request.n,
+    stop: request.stop.length > 0 ? keep("stop", request.stop) : undefined,
+    seed: request.seed,
+    presence_penalty: keep("presencePenalty", request.presencePenalty),
+    frequency_penalty: keep("frequencyPenalty", request.frequencyPenalty),
+    user: request.user,
+    parallel_tool_calls: request.tools.length > 0 ? request.parallelToolCalls : undefined,
+    tools:
+      request.tools.length > 0
+        ? request.tools.map((tool) => ({
+            type: "function",
+            function: {
+              name: tool.name,
+              description: tool.description,
+              parameters: tool.parametersJson ? JSON.parse(tool.parametersJson) : undefined,
+              strict: tool.strict,
+            },
+          }))
+        : undefined,
+    tool_choice: request.toolChoice ? toToolChoice(request.toolChoice) : undefined,
+    response_format: request.responseFormat
+      ? {
+          type: request.responseFormat.type,
+          ...(request.responseFormat.jsonSchemaJson && {
+            json_schema: JSON.parse(request.responseFormat.jsonSchemaJson),
+          }),
+        }
+      : undefined,
+    stream: request.stream || undefined,
+    // Usage is always requested upstream, whatever the client asked, so accounting cannot be skipped.
+    stream_options: request.stream ? { include_usage: true } : undefined,
+    ...profile.extraBody?.(request, model),
+  };
+  for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+  return body;
+}

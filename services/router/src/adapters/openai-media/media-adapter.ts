@@ -1,0 +1,36 @@
+import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
+import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
+import { serverError } from "@gateway/shared";
+import type { Channel } from "../../catalogue/catalogue.js";
+import type { AdapterCall } from "../chat-adapter.js";
+import { openAIMediaAdapter } from "./openai-media-adapter.js";
+
+export interface VendorImage {
+  // Always base64: the gateway asks for it, and stores it itself when the client wants a URL.
+  b64Json: string;
+  revisedPrompt: string | undefined;
+}
+
+export interface VendorImages {
+  created: number;
+  images: VendorImage[];
+}
+
+/** The vendor's transcript as sent: JSON text or plain text, with its content type. */
+export interface VendorTranscript {
+  text: string;
+  contentType: string;
+}
+
+/** Speaks one vendor's image and audio APIs. */
+export interface MediaAdapter {
+  generateImages(call: AdapterCall<GenerateImagesRequest>): Promise<VendorImages>;
+  editImages(call: AdapterCall<EditImagesRequest>): Promise<VendorImages>;
+  transcribe(call: AdapterCall<TranscriptionRequest>): Promise<VendorTranscript>;
+}
+
+/** Only OpenAI's protocol has image and audio APIs among the catalogue's vendors. */
+export function mediaAdapterFor(channel: Channel): MediaAdapter {
+  if (channel.vendorEntry.protocol === "openai-compatible") return openAIMediaAdapter;
+  throw serverError(`No media adapter speaks ${channel.vendorEntry.protocol}.`);
+}

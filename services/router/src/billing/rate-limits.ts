@@ -1,0 +1,163 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import { GatewayError, type Logger, type Redis, rateLimitKeys } from "@gateway/shared";
+import type { GroupLimits } from "../catalogue/catalogue-schema.js";
+
+const windowMs = 60_000;
+// A concurrency refusal cannot know when a request ends; clients poll again after this.
+const concurrencyRetryMs = 1_000;
+
+// One atomic check-and-count for a key and its account, so limits are exact however many
+// routers run. Fixed one-minute windows on Redis's clock (router clocks may differ); a
+// window hash that belongs to an older minute counts as empty. Concurrency slots are
+// request ids scored by lease expiry, so a slot whose router died lapses by itself.
+// KEYS: key window, account window, key slots, account slots.
+// ARGV: request id, tokens, lease ms, requests per minute, tokens per minute, concurrent (0 = no limit).
+// Replies {refusal, scope, wait ms, requests used, tokens used}: refusal 0 admitted,
+// 1 requests, 2 tokens, 3 concurrency; scope 1 key, 2 account.
+const admitScript = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = now - now % ${windowMs}
+local reset = window + ${windowMs} - now
+local tokens = tonumber(ARGV[2])
+local rpm, tpm, concurrent = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local used = {}
+for scope = 1, 2 do
+  local counts = redis.call('HMGET', KEYS[scope], 'window', 'requests', 'tokens')
+  local requests, spent = 0, 0
+  if tonumber(counts[1]) == window then requests, spent = tonumber(counts[2]), tonumber(counts[3]) end
+  used[scope] = {requests, spent}
+  if rpm > 0 and requests + 1 > rpm then return {1, scope, reset, requests, spent} end
+  if tpm > 0 and spent + tokens > tpm then return {2, scope, reset, requests, spent} end
+  if concurrent > 0 then
+    redis.call('ZREMRANGEBYSCORE', KEYS[scope + 2], '-inf', now)
+    if redis.call('ZCARD', KEYS[scope + 2]) >= concurrent then return {3, scope, ${concurrencyRetryMs}, requests, spent} end
+  end
+end
+for scope = 1, 2 do
+  redis.call('HSET', KEYS[scope], 'window', window, 'requests', used[scope][1] + 1, 'tokens', used[scope][2] + tokens)
+  redis.call('PEXPIRE', KEYS[scope], ${windowMs} * 2)
+  if concurrent > 0 then
+    redis.call('ZADD', KEYS[scope + 2], now + tonumber(ARGV[3]), ARGV[1])
+    redis.call('PEXPIRE', KEYS[scope + 2], ARGV[3])
+  end
+end
+return {0, 0, reset, used[1][1] + 1, used[1][2] + tokens}
+`;
+
+/** Who holds a concurrency slot: the caller at admission, or the usage event when the request ends. */
+export interface SlotHolder {
+  requestId: string;
+  accountId: string;
+  keyId: string;
+}
+
+const limitNames = ["requests per minute", "tokens per minute", "concurrent requests"] as const;
+const scopeNames = ["API key", "account"] as const;
+
+// OpenAI writes durations as "1s", "6m0s" or "20ms"; seconds with a fraction are read the same way.
+const duration = (ms: number) => (ms < 1_000 ? `${ms}ms` : `${Number((ms / 1_000).toFixed(3))}s`);
+
+/** The x-ratelimit-* headers OpenAI sends, for the limits the group sets. */
+function rateLimitHeaders(limits: GroupLimits, requests: number, tokens: number, resetMs: number) {
+  const headers: Record<string, string> = {};
+  const pairs = [
+    ["requests", limits.requests_per_minute, requests],
+    ["tokens", limits.tokens_per_minute, tokens],
+  ] as const;
+  for (const [kind, limit, used] of pairs) {
+    if (limit === undefined) continue;
+    headers[`x-ratelimit-limit-${kind}`] = String(limit);
+    headers[`x-ratelimit-remaining-${kind}`] = String(Math.max(0, limit - used));
+    headers[`x-ratelimit-reset-${kind}`] = duration(resetMs);
+  }
+  return headers;
+}
+
+function rateLimitExceeded(
+  refusal: 1 | 2 | 3,
+  scope: 1 | 2,
+  waitMs: number,
+  limits: GroupLimits,
+  requests: number,
+  tokens: number,
+  resetMs: number,
+): GatewayError {
+  const limit = [limits.requests_per_minute, limits.tokens_per_minute, limits.concurrent_requests][refusal - 1];
+  const used = refusal === 1 ? requests : refusal === 2 ? tokens : limit;
+  return new GatewayError(
+    429,
+    refusal === 2 ? "tokens" : "requests",
+    "rate_limit_exceeded",
+    `Rate limit reached for ${limitNames[refusal - 1]} on this ${scopeNames[scope - 1]}: ` +
+      `limit ${limit}, used ${used}. Please try again in ${duration(waitMs)}.`,
+    null,
+    waitMs,
+    rateLimitHeaders(limits, requests, tokens, resetMs),
+  );
+}
+
+/**
+ * Requests, tokens and concurrent requests per minute of each key and each account, counted
+ * in Redis. A request's tokens are its estimated prompt tokens plus the output tokens it may
+ * ask for, known at admission. The concurrency slot taken at admission is released when the
+ * request's usage event is published (every request publishes one when it ends), or lapses
+ * after `leaseMs` if its router dies first.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly namespace: string,
+    private readonly leaseMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Counts the request, or throws a 429 naming the limit it would exceed; counts nothing then. */
+  async admit(caller: Caller, limits: GroupLimits, tokens: number): Promise<void> {
+    if (!limits.requests_per_minute && !limits.tokens_per_minute && !limits.concurrent_requests) return;
+    const keys = rateLimitKeys(this.namespace, caller.accountId, caller.keyId);
+    let reply: number[];
+    try {
+      reply = (await this.redis.eval(admitScript, {
+        keys: [keys.keyWindow, keys.accountWindow, keys.keySlots, keys.accountSlots],
+        arguments: [
+          caller.requestId,
+          String(tokens),
+          String(this.leaseMs),
+          String(limits.requests_per_minute ?? 0),
+          String(limits.tokens_per_minute ?? 0),
+          String(limits.concurrent_requests ?? 0),
+        ],
+      })) as number[];
+    } catch (error) {
+      // Limits protect capacity, not money: the cost reservation that follows still refuses
+      // every request it cannot pay for, so an unreachable Redis does not also refuse here.
+      this.logger.error({ err: error }, "rate limit check failed; admitting");
+      return;
+    }
+    const [refusal, scope, waitMs, requests, spent] = reply.map(Number) as [number, number, number, number, number];
+    if (refusal === 0) return;
+    const resetMs = refusal === 3 ? windowMs - (Date.now() % windowMs) : waitMs;
+    throw rateLimitExceeded(refusal as 1 | 2 | 3, scope as 1 | 2, waitMs, limits, requests, spent, resetMs);
+  }
+
+  /** Frees the request's concurrency slots; a failure only leaves them to lapse with their lease. */
+  async release(holder: SlotHolder): Promise<void> {
+    const keys = rateLimitKeys(this.namespace, holder.accountId, holder.keyId);
+    try {
+      await this.redis.multi().zRem(keys.keySlots, holder.requestId).zRem(keys.accountSlots, holder.requestId).exec();
+    } catch (error) {
+      this.logger.warn({ err: error, request_id: holder.requestId }, "could not free a concurrency slot");
+    }
+  }
+
+  /** A usage publisher that also frees the request's slots: a request's usage event marks its end. */
+  releasingOnPublish<Event extends SlotHolder>(publisher: { publish(event: Event): void }) {
+    return {
+      publish: (event: Event) => {
+        publisher.publish(event);
+        void this.release(event);
+      },
+    };
+  }
+}

@@ -1,0 +1,134 @@
+import { z } from "zod";
+
+const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
+const envName = z.string().regex(/^[A-Z][A-Z0-9_]*$/);
+
+export const vendorSchema = z.object({
+  owned_by: z.enum(["openai", "anthropic", "google", "xai", "deepseek", "alibaba", "moonshot"]),
+  protocol: z.enum(["openai-compatible", "anthropic", "gemini"]),
+  // The vendor's base address; adapters append their protocol's paths (/v1/messages, /v1beta/models/...).
+  base_url: z.string().url(),
+  // What the simulator's address needs appended to stand in for base_url.
+  simulator_path: z.string().default(""),
+  api_key_env: envName,
+  base_url_env: envName,
+  // Only for openai-compatible vendors: which row of vendor-profiles.ts applies.
+  profile: z.enum(["openai", "xai", "deepseek", "qwen", "moonshot"]).optional(),
+});
+
+export const channelSchema = z.object({
+  vendor: name,
+  // Overrides of the vendor's defaults for this one endpoint and credential.
+  base_url: z.string().url().optional(),
+  api_key_env: envName.optional(),
+  priority: z.number().int().min(0).default(0),
+  weight: z.number().int().positive().default(1),
+});
+
+const imageSize = z.string().regex(/^\d+x\d+$/, "WIDTHxHEIGHT");
+
+// Image models: what a request may ask for, and the price of one image by size and quality.
+export const imageRulesSchema = z.object({
+  sizes: z.array(imageSize).min(1),
+  default_size: imageSize,
+  max_n: z.number().int().min(1),
+  max_prompt_chars: z.number().int().positive(),
+  qualities: z.array(z.string().min(1)).min(1),
+  // Also the price used for "auto".
+  default_quality: z.string().min(1),
+  styles: z.array(z.string().min(1)).default([]),
+  // Whether the vendor takes response_format (dall-e); GPT image models always answer base64.
+  response_format: z.boolean(),
+  // Present when the model edits images (and then /v1/images/edits is among its endpoints).
+  edits: z
+    .object({
+      formats: z.array(z.enum(["png", "jpeg", "webp"])).min(1),
+      max_bytes: z.number().int().positive(),
+      max_images: z.number().int().min(1),
+      // dall-e-2 only edits square images.
+      square: z.boolean().default(false),
+    })
+    .optional(),
+  // size -> quality -> micro-yuan per image.
+  prices: z.record(imageSize, z.record(z.string(), z.number().int().min(0))),
+});
+
+// Speech-to-text models: the response formats they answer and the price of one audio second.
+export const audioRulesSchema = z.object({
+  response_formats: z.array(z.enum(["json", "text", "srt", "verbose_json", "vtt"])).min(1),
+  price_per_second: z.number().int().min(0),
+});
+
+// Video models (served by the video service): the vendor's model id and the frame size this
+// catalogue id stands for (portrait and -landscape ids share one vendor model), and the price
+// of one second of finished video.
+export const videoRulesSchema = z.object({
+  vendor_model: z.string().min(1),
+  size: imageSize,
+  price_per_second: z.number().int().min(0),
+});
+
+// Embedding models: the vector size they answer with, which sizes `dimensions` may ask for
+// (absent: the parameter is refused), and whether they take token-id input.
+export const embeddingRulesSchema = z
+  .object({
+    dimensions: z.number().int().positive(),
+    dimensions_range: z.object({ min: z.number().int().positive(), max: z.number().int().positive() }).optional(),
+    token_input: z.boolean().default(false),
+  })
+  .refine((rules) => !rules.dimensions_range || rules.dimensions_range.min <= rules.dimensions_range.max, {
+    message: "dimensions_range.min must not exceed max",
+  });
+
+// Rate limits of a key group, each applied separately per key and per account (the account's
+// counters are checked against the limits of the group of the key in use). Absent: unlimited.
+export const groupLimitsSchema = z.object({
+  requests_per_minute: z.number().int().positive().optional(),
+  // Counts each request's estimated prompt tokens plus its max output tokens at admission.
+  tokens_per_minute: z.number().int().positive().optional(),
+  concurrent_requests: z.number().int().positive().optional(),
+});
+
+export const modelSchema = z.object({
+  id: z.string().min(1).max(128),
+  vendor: name,
+  created: z.number().int().positive(),
+  context_window: z.number().int().positive(),
+  // Chat models only: the ceiling on max_tokens, and what to send when a vendor needs a value the client did not give.
+  max_output_tokens: z.number().int().positive().optional(),
+  default_max_tokens: z.number().int().positive().optional(),
+  endpoints: z.array(z.string().startsWith("/v1/")).min(1),
+  capabilities: z.array(z.enum(["vision", "tools", "json", "reasoning", "image_edit"])).default([]),
+  price: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }),
+  groups: z.array(name).min(1),
+  channels: z.array(name).optional(),
+  images: imageRulesSchema.optional(),
+  audio: audioRulesSchema.optional(),
+  video: videoRulesSchema.optional(),
+  embedding: embeddingRulesSchema.optional(),
+  // Per-attempt vendor timeouts; the router's defaults apply to what is left out.
+  timeouts: z
+    .object({
+      connect_ms: z.number().int().positive().optional(),
+      first_byte_ms: z.number().int().positive().optional(),
+      idle_ms: z.number().int().positive().optional(),
+    })
+    .optional(),
+});
+
+export const catalogueFileSchema = z.object({
+  groups: z.record(name, z.object({ description: z.string(), limits: groupLimitsSchema.optional() })),
+  vendors: z.record(name, vendorSchema),
+  channels: z.record(name, channelSchema),
+  models: z.array(modelSchema).min(1),
+});
+
+export type CatalogueFile = z.infer<typeof catalogueFileSchema>;
+export type VendorEntry = z.infer<typeof vendorSchema>;
+export type VendorProtocol = VendorEntry["protocol"];
+export type ModelEntry = z.infer<typeof modelSchema>;
+export type ImageRules = z.infer<typeof imageRulesSchema>;
+export type AudioRules = z.infer<typeof audioRulesSchema>;
+export type VideoRules = z.infer<typeof videoRulesSchema>;
+export type EmbeddingRules = z.infer<typeof embeddingRulesSchema>;
+export type GroupLimits = z.infer<typeof groupLimitsSchema>;

@@ -1,0 +1,135 @@
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import {
+  type CatalogueFile,
+  catalogueFileSchema,
+  type GroupLimits,
+  type ModelEntry,
+  type VendorEntry,
+} from "./catalogue-schema.js";
+import { mediaRulesProblems } from "./media-rules-problems.js";
+
+/** One vendor endpoint with one credential, ready to call. */
+export interface Channel {
+  name: string;
+  vendor: string;
+  vendorEntry: VendorEntry;
+  baseUrl: string;
+  apiKey: string;
+  // True when no vendor key is configured and the channel points at the simulator.
+  simulated: boolean;
+  priority: number;
+  weight: number;
+}
+
+export interface CatalogueModel extends Omit<ModelEntry, "channels"> {
+  ownedBy: string;
+  channels: Channel[];
+}
+
+export interface CatalogueSources {
+  env: NodeJS.ProcessEnv;
+  simulatorUrl: string;
+}
+
+export class Catalogue {
+  private constructor(
+    private readonly models: Map<string, CatalogueModel>,
+    readonly groups: ReadonlySet<string>,
+    private readonly limits: ReadonlyMap<string, GroupLimits> = new Map(),
+  ) {}
+
+  /** The rate limits of a key group; none when the group sets none. */
+  limitsFor(group: string): GroupLimits {
+    return this.limits.get(group) ?? {};
+  }
+
+  static fromFile(path: string, sources: CatalogueSources): Catalogue {
+    let raw: unknown;
+    try {
+      raw = parse(readFileSync(path, "utf8"));
+    } catch (error) {
+      throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const parsed = catalogueFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+      throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
+    }
+    return Catalogue.fromData(parsed.data, sources);
+  }
+
+  static fromData(data: CatalogueFile, sources: CatalogueSources): Catalogue {
+    const problems = crossReferenceProblems(data);
+    if (problems.length > 0) throw new Error(`catalogue is inconsistent:\n  ${problems.join("\n  ")}`);
+    const models = new Map<string, CatalogueModel>();
+    for (const entry of data.models) {
+      const vendorEntry = data.vendors[entry.vendor]!;
+      const channelNames =
+        entry.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === entry.vendor);
+      const channels = channelNames.map((name) => resolveChannel(name, data, sources));
+      models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
+    }
+    const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
+    return new Catalogue(models, new Set(Object.keys(data.groups)), limits);
+  }
+
+  /** The model if it exists and the group may use it; unknown and forbidden look the same. */
+  find(id: string, group: string): CatalogueModel | undefined {
+    const model = this.models.get(id);
+    return model?.groups.includes(group) ? model : undefined;
+  }
+
+  list(group: string): CatalogueModel[] {
+    return [...this.models.values()].filter((model) => model.groups.includes(group));
+  }
+}
+
+function resolveChannel(name: string, data: CatalogueFile, { env, simulatorUrl }: CatalogueSources): Channel {
+  const channel = data.channels[name]!;
+  const vendorEntry = data.vendors[channel.vendor]!;
+  const apiKey = env[channel.api_key_env ?? vendorEntry.api_key_env];
+  const common = { name, vendor: channel.vendor, vendorEntry, priority: channel.priority, weight: channel.weight };
+  if (!apiKey) {
+    const baseUrl = `${simulatorUrl.replace(/\/$/, "")}${vendorEntry.simulator_path}`;
+    // A per-channel key lets the simulator (and its fault injection) tell channels apart.
+    return { ...common, baseUrl, apiKey: `sim-${name}`, simulated: true };
+  }
+  const baseUrl = channel.base_url ?? env[vendorEntry.base_url_env] ?? vendorEntry.base_url;
+  return { ...common, baseUrl: baseUrl.replace(/\/$/, ""), apiKey, simulated: false };
+}
+
+function crossReferenceProblems(data: CatalogueFile): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const [name, channel] of Object.entries(data.channels)) {
+    if (!data.vendors[channel.vendor]) problems.push(`channels.${name}: unknown vendor ${channel.vendor}`);
+  }
+  for (const [name, vendor] of Object.entries(data.vendors)) {
+    if ((vendor.protocol === "openai-compatible") !== (vendor.profile !== undefined)) {
+      problems.push(`vendors.${name}: a profile is required for openai-compatible vendors and only for them`);
+    }
+  }
+  for (const model of data.models) {
+    if (seen.has(model.id)) problems.push(`models: ${model.id} is listed twice`);
+    seen.add(model.id);
+    if (!data.vendors[model.vendor]) problems.push(`models.${model.id}: unknown vendor ${model.vendor}`);
+    problems.push(...mediaRulesProblems(model));
+    if (model.endpoints.includes("/v1/embeddings") && !model.embedding) {
+      problems.push(`models.${model.id}: serves /v1/embeddings but has no embedding rules`);
+    }
+    for (const group of model.groups) {
+      if (!data.groups[group]) problems.push(`models.${model.id}: unknown group ${group}`);
+    }
+    const channels =
+      model.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === model.vendor);
+    if (channels.length === 0) problems.push(`models.${model.id}: no channel serves vendor ${model.vendor}`);
+    for (const name of channels) {
+      const channel = data.channels[name];
+      if (!channel) problems.push(`models.${model.id}: unknown channel ${name}`);
+      else if (channel.vendor !== model.vendor)
+        problems.push(`models.${model.id}: channel ${name} is not ${model.vendor}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { ModelEntry } from "./catalogue-schema.js";
+import { mediaRulesProblems } from "./media-rules-problems.js";
+
+const images = {
+  sizes: ["256x256", "512x512"],
+  default_size: "256x256",
+  max_n: 1,
+  max_prompt_chars: 100,
+  qualities: ["standard", "auto"],
+  default_quality: "standard",
+  styles: [],
+  response_format: true,
+  prices: { "256x256": { standard: 1 }, "512x512": { standard: 2 } },
+};
+const entry = (fields: Partial<ModelEntry>): ModelEntry => ({
+  id: "m",
+  vendor: "openai",
+  created: 1,
+  context_window: 1,
+  endpoints: ["/v1/images/generations"],
+  capabilities: [],
+  price: { input: 0, output: 0 },
+  groups: ["default"],
+  images,
+  ...fields,
+});
+
+describe("mediaRulesProblems", () => {
+  it("accepts consistent rules, with 'auto' needing no price of its own", () => {
+    expect(mediaRulesProblems(entry({}))).toEqual([]);
+  });
+
+  it("finds missing blocks, missing prices and defaults outside their lists", () => {
+    expect(mediaRulesProblems(entry({ images: undefined }))).toEqual([expect.stringContaining("no images rules")]);
+    expect(mediaRulesProblems(entry({ endpoints: ["/v1/audio/transcriptions"], images: undefined }))).toEqual([
+      expect.stringContaining("no audio rules"),
+    ]);
+    expect(mediaRulesProblems(entry({ images: { ...images, prices: { "256x256": { standard: 1 } } } }))).toEqual([
+      expect.stringContaining("no 512x512 standard price"),
+    ]);
+    expect(mediaRulesProblems(entry({ images: { ...images, default_size: "1024x1024" } }))).toEqual([
+      expect.stringContaining("default_size"),
+    ]);
+  });
+
+  it("ties edit rules to the edits endpoint both ways", () => {
+    const edits = { formats: ["png" as const], max_bytes: 1, max_images: 1, square: true };
+    expect(mediaRulesProblems(entry({ endpoints: ["/v1/images/generations", "/v1/images/edits"] }))).toEqual([
+      expect.stringContaining("no images.edits rules"),
+    ]);
+    expect(mediaRulesProblems(entry({ images: { ...images, edits } }))).toEqual([
+      expect.stringContaining("does not list"),
+    ]);
+  });
+});

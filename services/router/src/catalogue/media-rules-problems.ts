@@ -1,0 +1,32 @@
+import type { ModelEntry } from "./catalogue-schema.js";
+
+const editsEndpoint = "/v1/images/edits";
+
+/** Inconsistencies of a model's images and audio blocks that the schema alone cannot see. */
+export function mediaRulesProblems(model: ModelEntry): string[] {
+  const rules = model.images;
+  const problems: string[] = [];
+  const at = `models.${model.id}.images`;
+  if (model.endpoints.includes("/v1/images/generations") && !rules) {
+    problems.push(`models.${model.id}: serves /v1/images/generations but has no images rules`);
+  }
+  if (model.endpoints.includes("/v1/audio/transcriptions") && !model.audio) {
+    problems.push(`models.${model.id}: serves /v1/audio/transcriptions but has no audio rules`);
+  }
+  if (model.endpoints.includes(editsEndpoint) && !rules?.edits) {
+    problems.push(`models.${model.id}: serves ${editsEndpoint} but has no images.edits rules`);
+  }
+  if (!rules) return problems;
+  if (rules.edits && !model.endpoints.includes(editsEndpoint)) {
+    problems.push(`${at}.edits: the model does not list ${editsEndpoint}`);
+  }
+  if (!rules.sizes.includes(rules.default_size)) problems.push(`${at}.default_size is not one of sizes`);
+  if (!rules.qualities.includes(rules.default_quality)) problems.push(`${at}.default_quality is not one of qualities`);
+  // "auto" is priced as the default quality, so every other size and quality needs a price.
+  for (const size of rules.sizes) {
+    for (const quality of rules.qualities.filter((name) => name !== "auto")) {
+      if (rules.prices[size]?.[quality] === undefined) problems.push(`${at}.prices has no ${size} ${quality} price`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,70 @@
+import { fileURLToPath } from "node:url";
+import { commonConfig, filesConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
+import { z } from "zod";
+
+const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
+
+export const routerConfigSchema = z.object({
+  ...commonConfig,
+  ...filesConfig,
+  // Generated images answered as url are kept this long (edge's signed URLs expire sooner), then deleted.
+  GATEWAY_FILES_KEEP_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 60 * 60_000),
+  ROUTER_HOST: z.string().default("127.0.0.1"),
+  ROUTER_PORT: port(50051),
+  // Reservations of worst-case cost live in Redis; ledger loads balances there on request.
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  LEDGER_URL: z.string().default("127.0.0.1:50052"),
+  // A reservation whose usage event never arrives (router died mid-request) lapses after this.
+  RESERVATION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 60_000),
+  // A concurrency slot whose request never reports its end (router died mid-request) lapses after this.
+  RATE_LIMIT_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
+  ...usageSpoolConfig(256 * 1024 * 1024),
+  CATALOGUE_PATH: z.string().default(defaultCataloguePath),
+  // Where channels without a vendor key send their requests.
+  SIMULATOR_URL: z.string().url().default("http://127.0.0.1:8090"),
+  // Image URLs an adapter must download (Gemini takes inline data) may not point at private,
+  // loopback or link-local addresses, except these host[:port] values (comma-separated).
+  IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((host) => host.trim())
+        .filter(Boolean),
+    ),
+  IMAGE_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
+  // Retries and failover: attempts per request, backoff, and the deadline for starting another attempt.
+  ROUTER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  ROUTER_RETRY_BASE_MS: z.coerce.number().int().min(0).default(200),
+  ROUTER_RETRY_MAX_MS: z.coerce.number().int().min(0).default(5_000),
+  ROUTER_RETRY_DEADLINE_MS: z.coerce.number().int().positive().default(60_000),
+  // Circuit breaking: consecutive vendor failures that open a channel, and how long it rests.
+  CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
+  CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  // Per-attempt vendor timeouts for models whose catalogue entry sets none.
+  VENDOR_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  VENDOR_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  VENDOR_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type RouterConfig = z.infer<typeof routerConfigSchema>;
+
+export const loadRouterConfig = () => loadConfig(routerConfigSchema);

@@ -1,0 +1,69 @@
+import type { ChatCompletion, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
+import { GatewayError, inSpan } from "@gateway/shared";
+import { type RequestFacts, UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { estimatePromptTokens } from "../usage/token-estimate.js";
+import { admitRequest, callWithFailover } from "./route-request.js";
+import type { RouterDependencies } from "./router-dependencies.js";
+
+export interface ChatResult {
+  completion: ChatCompletion & { usage: Usage };
+  // True when the vendor reported no usage and the gateway estimated it.
+  estimated: boolean;
+}
+
+/**
+ * Calls the vendor for one canonical chat request through failover and fills in what the
+ * vendor left out; publishes nothing, so endpoints built on chat (text completions) can
+ * run several and report them as one request.
+ */
+export async function completeChat(
+  deps: RouterDependencies,
+  request: ChatRequest,
+  facts: RequestFacts,
+  signal: AbortSignal,
+): Promise<ChatResult> {
+  const completion = await callWithFailover(deps, request, facts, signal, (call) =>
+    deps.adapterFor(call.channel).complete(call),
+  );
+  const estimated = completion.usage === undefined;
+  const promptTokens = estimatePromptTokens(request);
+  const usage = completion.usage ?? { promptTokens, completionTokens: 0, totalTokens: promptTokens };
+  return {
+    completion: {
+      ...completion,
+      id: completion.id || `chatcmpl-${facts.caller.requestId}`,
+      model: completion.model || facts.model.id,
+      created: completion.created || Math.floor(facts.startedAt / 1000),
+      usage,
+    },
+    estimated,
+  };
+}
+
+/** The usage event of a request that ended without an answer: the client left or the vendor failed. */
+export function publishFailure(deps: RouterDependencies, facts: RequestFacts, error: unknown, signal: AbortSignal) {
+  const outcome = signal.aborted
+    ? UsageOutcome.USAGE_OUTCOME_CLIENT_CANCELLED
+    : UsageOutcome.USAGE_OUTCOME_VENDOR_ERROR;
+  deps.usage.publish(
+    usageEvent(facts, { usage: undefined, estimated: false, outcome, ...(error instanceof GatewayError && { error }) }),
+  );
+}
+
+/** One unary chat completion: route, call the vendor, report usage. */
+export function createChatCompletion(deps: RouterDependencies) {
+  return async (request: ChatRequest, { signal }: { signal: AbortSignal }): Promise<ChatCompletion> => {
+    const facts = await admitRequest(deps, [request], "/v1/chat/completions");
+    return inSpan("router.chat_completion", { "gateway.model": facts.model.id }, async () => {
+      try {
+        const { completion, estimated } = await completeChat(deps, request, facts, signal);
+        const outcome = UsageOutcome.USAGE_OUTCOME_OK;
+        deps.usage.publish(usageEvent(facts, { usage: completion.usage, estimated, outcome }));
+        return completion;
+      } catch (error) {
+        publishFailure(deps, facts, error, signal);
+        throw error;
+      }
+    });
+  };
+}

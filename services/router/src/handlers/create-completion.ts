@@ -1,0 +1,60 @@
+import type { Completion, CompletionRequest } from "@gateway/proto/router/v1/completions";
+import { inSpan } from "@gateway/shared";
+import { UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { chatRequestsFor, checkCompletionRequest, textChoicesOf } from "./completion-shape.js";
+import { completeChat, publishFailure } from "./create-chat-completion.js";
+import { admitRequest } from "./route-request.js";
+import type { RouterDependencies } from "./router-dependencies.js";
+
+export const completionsEndpoint = "/v1/completions";
+
+/** A signal that fires when the client leaves or when `abort` is called (a sibling prompt failed). */
+function linkedAbort(signal: AbortSignal) {
+  const controller = new AbortController();
+  signal.addEventListener("abort", () => controller.abort(), { once: true });
+  return controller;
+}
+
+/**
+ * A unary text completion: every prompt runs as a chat request at once through the chat
+ * path (adapters, failover), and the answers are billed as one request.
+ */
+export function createCompletion(deps: RouterDependencies) {
+  return async (request: CompletionRequest, { signal }: { signal: AbortSignal }): Promise<Completion> => {
+    const chats = chatRequestsFor(request);
+    const facts = await admitRequest(deps, chats, completionsEndpoint, (model) =>
+      checkCompletionRequest(request, model),
+    );
+    return inSpan("router.completion", { "gateway.model": facts.model.id }, async () => {
+      const siblings = linkedAbort(signal);
+      try {
+        const results = await Promise.all(
+          chats.map((chat) =>
+            completeChat(deps, chat, facts, siblings.signal).catch((error: unknown) => {
+              siblings.abort();
+              throw error;
+            }),
+          ),
+        );
+        const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+        for (const { completion } of results) {
+          usage.promptTokens += completion.usage.promptTokens;
+          usage.completionTokens += completion.usage.completionTokens;
+          usage.totalTokens += completion.usage.totalTokens;
+        }
+        const estimated = results.some((result) => result.estimated);
+        deps.usage.publish(usageEvent(facts, { usage, estimated, outcome: UsageOutcome.USAGE_OUTCOME_OK }));
+        return {
+          id: `cmpl-${facts.caller.requestId}`,
+          created: results[0]!.completion.created,
+          model: facts.model.id,
+          choices: results.flatMap(({ completion }, index) => textChoicesOf(completion, index, request)),
+          usage,
+        };
+      } catch (error) {
+        publishFailure(deps, facts, error, signal);
+        throw error;
+      }
+    });
+  };
+}

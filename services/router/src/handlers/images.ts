@@ -1,0 +1,46 @@
+import type { EditImagesRequest, GenerateImagesRequest, ImagesResponse } from "@gateway/proto/router/v1/images";
+import { mediaAdapterFor } from "../adapters/openai-media/media-adapter.js";
+import type { FileStore } from "../media/file-store.js";
+import { checkEdit, checkGeneration, imageRulesOf } from "../media/image-rules.js";
+import { answerImages, wantsUrl } from "./answer-images.js";
+import { resolveRoute } from "./route-request.js";
+import type { RouterDependencies } from "./router-dependencies.js";
+
+type Context = { signal: AbortSignal };
+
+/** What the image handlers need beyond the chat path's dependencies. */
+export interface MediaDependencies {
+  files: FileStore;
+}
+
+/** POST /v1/images/generations: the model's rules are checked before anything reaches the vendor. */
+export function generateImages(deps: RouterDependencies, files: FileStore) {
+  return async (request: GenerateImagesRequest, { signal }: Context): Promise<ImagesResponse> => {
+    const facts = resolveRoute(deps, request, "/v1/images/generations");
+    const choice = checkGeneration(facts.model, request);
+    return answerImages(deps, files, {
+      request,
+      facts,
+      choice,
+      wantsUrl: wantsUrl(imageRulesOf(facts.model).response_format, request.responseFormat),
+      signal,
+      callVendor: (call) => mediaAdapterFor(call.channel).generateImages(call),
+    });
+  };
+}
+
+/** POST /v1/images/edits: file types, sizes and dimensions are checked here, against the model's rules. */
+export function editImages(deps: RouterDependencies, files: FileStore) {
+  return async (request: EditImagesRequest, { signal }: Context): Promise<ImagesResponse> => {
+    const facts = resolveRoute(deps, request, "/v1/images/edits");
+    const choice = checkEdit(facts.model, request);
+    return answerImages(deps, files, {
+      request,
+      facts,
+      choice,
+      wantsUrl: wantsUrl(imageRulesOf(facts.model).response_format, request.responseFormat),
+      signal,
+      callVendor: (call) => mediaAdapterFor(call.channel).editImages(call),
+    });
+  };
+}

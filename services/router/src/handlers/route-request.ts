@@ -1,0 +1,126 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { ChatRequest } from "@gateway/proto/router/v1/chat";
+import { invalidRequest, modelNotFound, serverError } from "@gateway/shared";
+import type { AdapterCall } from "../adapters/chat-adapter.js";
+import { worstCaseCostMicros, worstCaseTokens } from "../billing/worst-case-cost.js";
+import type { CatalogueModel, Channel } from "../catalogue/catalogue.js";
+import { type FailoverContext, runWithFailover } from "../routing/run-with-failover.js";
+import type { RequestFacts } from "../usage/request-accounting.js";
+import type { RouterDependencies } from "./router-dependencies.js";
+
+function checkCapabilities(request: ChatRequest, model: CatalogueModel): void {
+  const hasImage = request.messages.some((message) => message.parts.some((part) => part.imageUrl));
+  if (hasImage && !model.capabilities.includes("vision")) {
+    throw invalidRequest(`The model \`${model.id}\` does not support image input.`, "messages", "unsupported_value");
+  }
+  const ceiling = model.max_output_tokens;
+  if (request.maxTokens !== undefined && ceiling !== undefined && request.maxTokens > ceiling) {
+    throw invalidRequest(
+      `max_tokens is too large: ${request.maxTokens}. The model \`${model.id}\` supports at most ${ceiling} completion tokens.`,
+      "max_tokens",
+      "invalid_value",
+    );
+  }
+}
+
+/** What every endpoint's request carries for routing. */
+export interface RoutedRequest {
+  caller?: Caller | undefined;
+  model: string;
+  stream?: boolean;
+}
+
+/** Resolves the model for the caller's group and checks it serves the endpoint (any endpoint family). */
+export function resolveRoute(deps: RouterDependencies, request: RoutedRequest, endpoint: string): RequestFacts {
+  const caller = request.caller;
+  if (!caller?.requestId || !caller.modelGroup) throw serverError("Request arrived without a caller.");
+  const model = deps.catalogue.current.find(request.model, caller.modelGroup);
+  if (!model) throw modelNotFound(request.model);
+  if (!model.endpoints.includes(endpoint)) {
+    throw invalidRequest(`The model \`${model.id}\` does not serve ${endpoint}.`, "model", "unsupported_model");
+  }
+  const channel = model.channels[0];
+  if (!channel) throw serverError(`No channel serves ${model.id}.`);
+  return { caller, model, channel, endpoint, stream: request.stream ?? false, startedAt: Date.now() };
+}
+
+/** Resolves the model for the caller's group and checks it can serve the chat request. */
+export function routeRequest(deps: RouterDependencies, request: ChatRequest, endpoint: string): RequestFacts {
+  const facts = resolveRoute(deps, request, endpoint);
+  checkCapabilities(request, facts.model);
+  return facts;
+}
+
+/**
+ * Resolves the model for the caller's group, checks it can serve the request, and reserves
+ * the worst-case cost of every chat request billed as this one (text completions run one
+ * per prompt); nothing reaches a vendor before that reservation holds.
+ */
+export async function admitRequest(
+  deps: RouterDependencies,
+  requests: readonly ChatRequest[],
+  endpoint: string,
+  // An endpoint's own checks, which must run before anything is reserved.
+  check?: (model: CatalogueModel) => void,
+): Promise<RequestFacts> {
+  const facts = routeRequest(deps, requests[0]!, endpoint);
+  check?.(facts.model);
+  let cost = 0n;
+  let tokens = 0;
+  for (const request of requests) {
+    cost += worstCaseCostMicros(request, facts.model, facts.caller.multiplierBasisPoints);
+    tokens += worstCaseTokens(request, facts.model);
+  }
+  await admitCost(deps, facts, tokens, cost);
+  return facts;
+}
+
+/**
+ * Counts the request against its key's and account's rate limits, then reserves its
+ * worst-case cost; every endpoint admits through here before any vendor call. A refused
+ * reservation frees the concurrency slot at once (no usage event will).
+ */
+export async function admitCost(
+  deps: RouterDependencies,
+  facts: RequestFacts,
+  tokens: number,
+  costMicros: bigint,
+): Promise<void> {
+  await deps.rateLimits.admit(facts.caller, deps.catalogue.current.limitsFor(facts.caller.modelGroup), tokens);
+  try {
+    await deps.reservations.reserve(facts.caller, costMicros);
+  } catch (error) {
+    await deps.rateLimits.release(facts.caller);
+    throw error;
+  }
+}
+
+/**
+ * Calls the vendor through the model's channels with retries and failover; `facts.channel`
+ * ends up naming the channel that served (or failed last).
+ */
+export function callWithFailover<T, Request = ChatRequest>(
+  deps: RouterDependencies,
+  request: Request,
+  facts: RequestFacts,
+  signal: AbortSignal,
+  work: (call: AdapterCall<Request>) => Promise<T>,
+): Promise<T> {
+  const { model } = facts;
+  const timeouts = {
+    connectMs: model.timeouts?.connect_ms ?? deps.timeouts.connectMs,
+    firstByteMs: model.timeouts?.first_byte_ms ?? deps.timeouts.firstByteMs,
+    idleMs: model.timeouts?.idle_ms ?? deps.timeouts.idleMs,
+  };
+  const context: FailoverContext = {
+    channels: model.channels,
+    health: deps.health,
+    retry: deps.retry,
+    signal,
+    startedAt: facts.startedAt,
+    onAttempt: (channel: Channel) => {
+      facts.channel = channel;
+    },
+  };
+  return runWithFailover(context, (channel) => work({ request, model, channel, signal, timeouts }));
+}

@@ -1,0 +1,94 @@
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import {
+  channelOptions,
+  connectNats,
+  createLogger,
+  createRedis,
+  ensureUsageStream,
+  insecureChannel,
+  loadUsageDefinition,
+  startTelemetry,
+  stopGrpcServer,
+  stopOnSignal,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/shared";
+import { createAdapterRegistry } from "./adapters/adapter-registry.js";
+import { RateLimiter } from "./billing/rate-limits.js";
+import { Reservations } from "./billing/reservations.js";
+import { CatalogueHolder } from "./catalogue/catalogue-holder.js";
+import { loadRouterConfig } from "./config.js";
+import { FileStore } from "./media/file-store.js";
+import { ChannelHealth } from "./routing/channel-health.js";
+import { startRouterServer } from "./server.js";
+
+const config = loadRouterConfig();
+startTelemetry("router", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+const logger = createLogger("router");
+
+const catalogue = new CatalogueHolder(
+  config.CATALOGUE_PATH,
+  { env: process.env, simulatorUrl: config.SIMULATOR_URL },
+  logger,
+);
+const nats = await connectNats(config.NATS_URL, "router");
+await ensureUsageStream(await nats.jetstreamManager(), loadUsageDefinition(config.GATEWAY_NAMESPACE));
+const usage = new UsagePublisher(
+  nats.jetstream(),
+  config.GATEWAY_NAMESPACE,
+  logger,
+  usageSpoolSettings(config, "router"),
+);
+
+// Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
+const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
+const ledger = new LedgerServiceClient(config.LEDGER_URL, insecureChannel(), channelOptions);
+const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
+const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_LIMIT_LEASE_MS, logger);
+
+const adapterFor = createAdapterRegistry({
+  imageFetch: {
+    allowedPrivateHosts: [new URL(config.SIMULATOR_URL).host, ...config.IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS],
+    maxBytes: config.IMAGE_FETCH_MAX_BYTES,
+    timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
+  },
+});
+const { server, port } = await startRouterServer(
+  {
+    catalogue,
+    usage: rateLimits.releasingOnPublish(usage),
+    logger,
+    files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
+    adapterFor,
+    reservations,
+    rateLimits,
+    health: new ChannelHealth({
+      failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
+      cooldownMs: config.CIRCUIT_COOLDOWN_MS,
+    }),
+    retry: {
+      maxAttempts: config.ROUTER_MAX_ATTEMPTS,
+      baseDelayMs: config.ROUTER_RETRY_BASE_MS,
+      maxDelayMs: config.ROUTER_RETRY_MAX_MS,
+      deadlineMs: config.ROUTER_RETRY_DEADLINE_MS,
+    },
+    timeouts: {
+      connectMs: config.VENDOR_CONNECT_TIMEOUT_MS,
+      firstByteMs: config.VENDOR_FIRST_BYTE_TIMEOUT_MS,
+      idleMs: config.VENDOR_IDLE_TIMEOUT_MS,
+    },
+  },
+  config.ROUTER_HOST,
+  config.ROUTER_PORT,
+);
+// Operators reload the catalogue without a restart; a broken file keeps the old one.
+process.on("SIGHUP", () => catalogue.reload());
+logger.info({ ports: { grpc: port } }, "ready");
+
+stopOnSignal(logger, async () => {
+  await stopGrpcServer(server);
+  usage.close();
+  await nats.drain();
+  ledger.close();
+  await redis.quit().catch(() => undefined);
+});

@@ -1,0 +1,137 @@
+import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
+import { invalidRequest, payloadTooLarge, serverError } from "@gateway/shared";
+import type { CatalogueModel } from "../catalogue/catalogue.js";
+import type { ImageRules } from "../catalogue/catalogue-schema.js";
+import { type ImageHeader, readImageHeader } from "./image-header.js";
+
+/** What one images request resolves to under its model's rules, and the price of each image. */
+export interface ImageChoice {
+  n: number;
+  size: string;
+  quality: string | undefined;
+  priceMicros: number;
+}
+
+// OpenAI's limit for masks, whatever the model.
+const maskMaxBytes = 4 * 1024 * 1024;
+
+const unsupported = (param: string, value: string, model: string, allowed: readonly string[]) =>
+  invalidRequest(
+    `Invalid value for '${param}': '${value}'. Supported values for ${model} are: ${allowed.map((item) => `'${item}'`).join(", ")}.`,
+    param,
+    "invalid_value",
+  );
+
+export function imageRulesOf(model: CatalogueModel): ImageRules {
+  if (!model.images) throw serverError(`The catalogue has no image rules for ${model.id}.`);
+  return model.images;
+}
+
+type CommonFields = Pick<GenerateImagesRequest, "prompt" | "n" | "size" | "quality" | "responseFormat">;
+
+/** The checks generations and edits share; nothing the model cannot do reaches the vendor. */
+function checkCommon(model: CatalogueModel, request: CommonFields): ImageChoice {
+  const rules = imageRulesOf(model);
+  if (request.prompt.length > rules.max_prompt_chars) {
+    throw invalidRequest(
+      `Invalid 'prompt': string too long. ${model.id} accepts at most ${rules.max_prompt_chars} characters, got ${request.prompt.length}.`,
+      "prompt",
+      "string_above_max_length",
+    );
+  }
+  const n = request.n ?? 1;
+  if (n > rules.max_n) {
+    throw invalidRequest(
+      `Invalid 'n': ${model.id} makes at most ${rules.max_n} image(s) per request.`,
+      "n",
+      "invalid_value",
+    );
+  }
+  const size = request.size ?? rules.default_size;
+  if (!rules.sizes.includes(size)) throw unsupported("size", size, model.id, rules.sizes);
+  if (request.quality !== undefined && !rules.qualities.includes(request.quality)) {
+    throw unsupported("quality", request.quality, model.id, rules.qualities);
+  }
+  if (request.responseFormat !== undefined && !rules.response_format) {
+    throw invalidRequest(
+      `Unknown parameter: 'response_format'. ${model.id} always answers with b64_json.`,
+      "response_format",
+      "unknown_parameter",
+    );
+  }
+  const priced = request.quality === undefined || request.quality === "auto" ? rules.default_quality : request.quality;
+  const priceMicros = rules.prices[size]?.[priced];
+  if (priceMicros === undefined) throw serverError(`The catalogue has no price for ${model.id} ${size} ${priced}.`);
+  return { n, size, quality: request.quality, priceMicros };
+}
+
+export function checkGeneration(model: CatalogueModel, request: GenerateImagesRequest): ImageChoice {
+  const choice = checkCommon(model, request);
+  const styles = imageRulesOf(model).styles;
+  if (request.style !== undefined && !styles.includes(request.style)) {
+    if (styles.length === 0) {
+      throw invalidRequest(
+        `Unknown parameter: 'style'. ${model.id} does not take a style.`,
+        "style",
+        "unknown_parameter",
+      );
+    }
+    throw unsupported("style", request.style, model.id, styles);
+  }
+  return choice;
+}
+
+function checkImageFile(file: UploadedFile, param: string, formats: readonly string[], maxBytes: number): ImageHeader {
+  if (file.data.length > maxBytes) {
+    throw payloadTooLarge(
+      `Invalid '${param}': the file is ${file.data.length} bytes; the limit is ${maxBytes} bytes.`,
+      param,
+    );
+  }
+  const header = readImageHeader(Buffer.from(file.data));
+  if (!header || !formats.includes(header.format)) {
+    const names = formats.map((format) => format.toUpperCase()).join(", ");
+    throw invalidRequest(
+      `Invalid '${param}': '${file.filename}' is not a supported image. Upload ${names}.`,
+      param,
+      "invalid_image_format",
+    );
+  }
+  return header;
+}
+
+export function checkEdit(model: CatalogueModel, request: EditImagesRequest): ImageChoice {
+  const edits = imageRulesOf(model).edits;
+  if (!edits) {
+    throw invalidRequest(`The model \`${model.id}\` does not support image edits.`, "model", "unsupported_model");
+  }
+  const choice = checkCommon(model, request);
+  if (request.images.length === 0) throw invalidRequest("Missing required parameter: 'image'.", "image");
+  if (request.images.length > edits.max_images) {
+    throw invalidRequest(
+      `Invalid 'image': ${model.id} edits at most ${edits.max_images} image(s), got ${request.images.length}.`,
+      "image",
+      "invalid_value",
+    );
+  }
+  const headers = request.images.map((image) => checkImageFile(image, "image", edits.formats, edits.max_bytes));
+  const first = headers[0]!;
+  if (edits.square && headers.some((header) => header.width !== header.height)) {
+    throw invalidRequest(
+      `Invalid 'image': ${model.id} edits square images only; got ${first.width}x${first.height}.`,
+      "image",
+      "invalid_image_dimensions",
+    );
+  }
+  if (request.mask) {
+    const mask = checkImageFile(request.mask, "mask", ["png"], maskMaxBytes);
+    if (mask.width !== first.width || mask.height !== first.height) {
+      throw invalidRequest(
+        `Invalid 'mask': the mask is ${mask.width}x${mask.height} but the image is ${first.width}x${first.height}; they must have the same dimensions.`,
+        "mask",
+        "invalid_image_dimensions",
+      );
+    }
+  }
+  return choice;
+}

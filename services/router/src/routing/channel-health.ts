@@ -1,0 +1,64 @@
+/**
+ * A circuit breaker per channel. Consecutive vendor failures open it for a cooldown; after
+ * that one request goes through as a probe, and its result closes or reopens the circuit.
+ */
+export interface CircuitSettings {
+  failureThreshold: number;
+  cooldownMs: number;
+}
+
+interface ChannelState {
+  consecutiveFailures: number;
+  openUntil: number;
+  probing: boolean;
+}
+
+export class ChannelHealth {
+  private readonly states = new Map<string, ChannelState>();
+
+  constructor(
+    private readonly settings: CircuitSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private state(channel: string): ChannelState {
+    let state = this.states.get(channel);
+    if (!state) {
+      state = { consecutiveFailures: 0, openUntil: 0, probing: false };
+      this.states.set(channel, state);
+    }
+    return state;
+  }
+
+  /** Whether a request may use the channel now; claims the probe when the cooldown is over. */
+  tryAcquire(channel: string): boolean {
+    const state = this.state(channel);
+    if (state.openUntil === 0) return true;
+    if (state.probing || this.now() < state.openUntil) return false;
+    state.probing = true;
+    return true;
+  }
+
+  /** Milliseconds until the channel may be probed again (0 when it is usable). */
+  waitMs(channel: string): number {
+    return Math.max(0, this.state(channel).openUntil - this.now());
+  }
+
+  recordSuccess(channel: string): void {
+    this.states.set(channel, { consecutiveFailures: 0, openUntil: 0, probing: false });
+  }
+
+  recordFailure(channel: string): void {
+    const state = this.state(channel);
+    state.consecutiveFailures += 1;
+    if (state.probing || state.consecutiveFailures >= this.settings.failureThreshold) {
+      state.openUntil = this.now() + this.settings.cooldownMs;
+    }
+    state.probing = false;
+  }
+
+  /** A request that ended without a verdict (the client left) gives the probe back. */
+  release(channel: string): void {
+    this.state(channel).probing = false;
+  }
+}

@@ -1,0 +1,64 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { serviceUnavailable } from "@gateway/shared";
+import type { Channel } from "../catalogue/catalogue.js";
+import type { ChannelHealth } from "./channel-health.js";
+import { orderChannels } from "./pick-channel.js";
+import { backoffDelayMs, isRetryable, type RetrySettings } from "./retry-policy.js";
+
+export interface FailoverContext {
+  channels: readonly Channel[];
+  health: ChannelHealth;
+  retry: RetrySettings;
+  signal: AbortSignal;
+  startedAt: number;
+  // Told which channel each attempt uses, so usage names the one that served.
+  onAttempt?: (channel: Channel) => void;
+}
+
+function allCoolingDown(context: FailoverContext) {
+  const waitMs = Math.min(...context.channels.map((channel) => context.health.waitMs(channel.name)));
+  return serviceUnavailable(
+    "Every provider channel for this model is cooling down. Please retry.",
+    Math.max(waitMs, 1000),
+  );
+}
+
+/**
+ * Runs `attempt` on the best available channel, and on a retryable failure tries again,
+ * on the next channel when there is one, with backoff that honours Retry-After, within a
+ * bounded number of attempts and a total deadline.
+ */
+export async function runWithFailover<T>(
+  context: FailoverContext,
+  attempt: (channel: Channel) => Promise<T>,
+): Promise<T> {
+  const { health, retry, signal } = context;
+  const order = orderChannels(context.channels);
+  let lastError: unknown;
+  for (let index = 0; index < retry.maxAttempts; index += 1) {
+    const channel = order
+      .slice(index % order.length)
+      .concat(order)
+      .find((candidate) => health.tryAcquire(candidate.name));
+    if (!channel) throw lastError ?? allCoolingDown(context);
+    context.onAttempt?.(channel);
+    try {
+      const result = await attempt(channel);
+      health.recordSuccess(channel.name);
+      return result;
+    } catch (error) {
+      if (signal.aborted || !isRetryable(error)) {
+        health.release(channel.name);
+        throw error;
+      }
+      health.recordFailure(channel.name);
+      lastError = error;
+      const nextIsOtherChannel = order.length > 1;
+      const delay = nextIsOtherChannel ? 0 : backoffDelayMs(index, error.retryAfterMs, retry);
+      if (Date.now() + delay - context.startedAt > retry.deadlineMs) break;
+      if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) throw error;
+    }
+  }
+  throw lastError;
+}

@@ -1,0 +1,54 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import { type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
+import type { Usage } from "@gateway/proto/router/v1/chat";
+import type { GatewayError } from "@gateway/shared";
+import type { CatalogueModel, Channel } from "../catalogue/catalogue.js";
+
+export interface RequestFacts {
+  caller: Caller;
+  model: CatalogueModel;
+  channel: Channel;
+  endpoint: string;
+  stream: boolean;
+  startedAt: number;
+}
+
+export interface Outcome {
+  usage: Usage | undefined;
+  estimated: boolean;
+  outcome: UsageOutcome;
+  error?: GatewayError;
+  // Work billed per unit (images, audio seconds, video seconds) at the catalogue's unit price.
+  units?: { count: number; unit: string; priceMicros: number };
+}
+
+/** The usage event of one finished request, priced with the catalogue as it is now. */
+export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
+  const promptTokens = result.usage?.promptTokens ?? 0;
+  const completionTokens = result.usage?.completionTokens ?? 0;
+  return {
+    requestId: facts.caller.requestId,
+    accountId: facts.caller.accountId,
+    keyId: facts.caller.keyId,
+    model: facts.model.id,
+    vendor: facts.model.vendor,
+    channel: facts.channel.name,
+    endpoint: facts.endpoint,
+    promptTokens,
+    completionTokens,
+    totalTokens: result.usage?.totalTokens ?? promptTokens + completionTokens,
+    estimated: result.estimated,
+    outcome: result.outcome,
+    errorCode: result.error?.code ?? "",
+    startedAtMs: facts.startedAt,
+    latencyMs: Date.now() - facts.startedAt,
+    stream: facts.stream,
+    inputPriceMicros: facts.model.price.input,
+    outputPriceMicros: facts.model.price.output,
+    billedUnits: result.units?.count ?? 0,
+    unit: result.units?.unit ?? "",
+    unitPriceMicros: result.units?.priceMicros ?? 0,
+  };
+}
+
+export { UsageOutcome };

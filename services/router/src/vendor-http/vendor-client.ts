@@ -1,0 +1,115 @@
+import { GatewayError, serviceUnavailable } from "@gateway/shared";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { Agent, type Dispatcher, FormData, errors as undiciErrors } from "undici";
+import { mapVendorError } from "./map-vendor-error.js";
+
+export interface VendorTimeouts {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+}
+
+export const defaultTimeouts: VendorTimeouts = { connectMs: 5_000, firstByteMs: 120_000, idleMs: 60_000 };
+
+/**
+ * Keep-alive connection pools shared by all vendor calls, so hot requests skip TCP and TLS
+ * set-up. undici fixes the connect timeout per pool, hence one pool per timeout in use.
+ */
+const agents = new Map<number, Agent>();
+function agentFor(connectMs: number): Agent {
+  let agent = agents.get(connectMs);
+  if (!agent) {
+    agent = new Agent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      connections: 512,
+      connect: { timeout: connectMs },
+    });
+    agents.set(connectMs, agent);
+  }
+  return agent;
+}
+
+export interface VendorRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+  timeouts?: VendorTimeouts;
+}
+
+async function send({ url, headers, body, signal, timeouts = defaultTimeouts }: VendorRequest) {
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await agentFor(timeouts.connectMs).request({
+      origin: new URL(url).origin,
+      path: new URL(url).pathname + new URL(url).search,
+      method: "POST",
+      // Uploads (images, audio) go as FormData, for which undici writes the multipart boundary itself.
+      headers: body instanceof FormData ? headers : { "content-type": "application/json", ...headers },
+      body: body instanceof FormData ? body : JSON.stringify(body),
+      signal,
+      headersTimeout: timeouts.firstByteMs,
+      bodyTimeout: timeouts.idleMs,
+    });
+  } catch (error) {
+    throw transportError(error, signal);
+  }
+  if (response.statusCode >= 400) {
+    const text = await response.body.text().catch(() => "");
+    throw mapVendorError(response.statusCode, text, response.headers);
+  }
+  return response;
+}
+
+export async function postJson<T>(request: VendorRequest): Promise<T> {
+  const response = await send(request);
+  try {
+    return (await response.body.json()) as T;
+  } catch (error) {
+    throw transportError(error, request.signal);
+  }
+}
+
+/** Posts a request whose answer may be JSON or plain text (transcripts), and returns it unparsed. */
+export async function postForText(request: VendorRequest): Promise<{ text: string; contentType: string }> {
+  const response = await send(request);
+  try {
+    const contentType = String(response.headers["content-type"] ?? "application/json");
+    return { text: await response.body.text(), contentType };
+  } catch (error) {
+    throw transportError(error, request.signal);
+  }
+}
+
+/** Posts a request and yields the parsed SSE `data` payloads as they arrive. */
+export async function* postEventStream(request: VendorRequest): AsyncGenerator<EventSourceMessage> {
+  const response = await send(request);
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  const decoder = new TextDecoder();
+  try {
+    for await (const bytes of response.body) {
+      parser.feed(decoder.decode(bytes as Buffer, { stream: true }));
+      while (pending.length > 0) yield pending.shift()!;
+    }
+  } catch (error) {
+    throw transportError(error, request.signal);
+  } finally {
+    // Ends the vendor request when the consumer stops early (client gone).
+    if (!response.body.destroyed) response.body.destroy();
+  }
+}
+
+/** Aborts surface as-is so the caller can tell a departed client from a vendor fault. */
+function transportError(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted || error instanceof GatewayError) return error;
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  ) {
+    return serviceUnavailable("The model provider timed out. Please retry.");
+  }
+  return serviceUnavailable("The model provider could not be reached. Please retry.");
+}

@@ -1,0 +1,111 @@
+import { ErrorDetail } from "@gateway/proto/common/v1/common";
+import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js";
+
+const ERROR_TRAILER = "gateway-error-bin";
+
+/**
+ * An error the client may see, already in OpenAI's terms. Anything else that escapes is
+ * reported as a generic server_error, so internals and vendor credentials never leak.
+ */
+export class GatewayError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly type: string,
+    readonly code: string | null,
+    message: string,
+    readonly param: string | null = null,
+    readonly retryAfterMs = 0,
+    // Extra response headers, e.g. a rate limit's x-ratelimit-* headers.
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "GatewayError";
+  }
+
+  /** Whether the official SDKs should retry (their rule: 408, 409, 429 and 5xx); an empty balance will not refill itself. */
+  get retryable(): boolean {
+    if (this.code === "insufficient_quota") return false;
+    return [408, 409, 429].includes(this.httpStatus) || this.httpStatus >= 500;
+  }
+
+  toBody() {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+export const invalidRequest = (message: string, param: string | null = null, code = "invalid_request_error") =>
+  new GatewayError(400, "invalid_request_error", code, message, param);
+
+export const invalidApiKey = (message = "Incorrect API key provided.") =>
+  new GatewayError(401, "invalid_request_error", "invalid_api_key", message);
+
+export const modelNotFound = (model: string) =>
+  new GatewayError(
+    404,
+    "invalid_request_error",
+    "model_not_found",
+    `The model \`${model}\` does not exist or you do not have access to it.`,
+    "model",
+  );
+
+/** An upload over a size limit; `param` names the form field. */
+export const payloadTooLarge = (message: string, param: string | null = null) =>
+  new GatewayError(413, "invalid_request_error", "request_too_large", message, param);
+
+export const notFound = (message: string) => new GatewayError(404, "invalid_request_error", "not_found", message);
+
+export const serverError = (message = "The server had an error while processing your request.") =>
+  new GatewayError(500, "server_error", "server_error", message);
+
+export const serviceUnavailable = (message: string, retryAfterMs = 1000) =>
+  new GatewayError(503, "server_error", "service_unavailable", message, null, retryAfterMs);
+
+const grpcCodeFor = (httpStatus: number): GrpcStatus => {
+  if (httpStatus === 400) return GrpcStatus.INVALID_ARGUMENT;
+  if (httpStatus === 401) return GrpcStatus.UNAUTHENTICATED;
+  if (httpStatus === 403) return GrpcStatus.PERMISSION_DENIED;
+  if (httpStatus === 404) return GrpcStatus.NOT_FOUND;
+  if (httpStatus === 429) return GrpcStatus.RESOURCE_EXHAUSTED;
+  if (httpStatus === 503) return GrpcStatus.UNAVAILABLE;
+  return GrpcStatus.INTERNAL;
+};
+
+/** Turns any thrown value into a gRPC error whose trailer carries the OpenAI error. */
+export function toGrpcError(error: unknown): Partial<ServiceError> {
+  const gatewayError = error instanceof GatewayError ? error : serverError();
+  const metadata = new Metadata();
+  const detail = ErrorDetail.encode({
+    httpStatus: gatewayError.httpStatus,
+    type: gatewayError.type,
+    code: gatewayError.code ?? "",
+    param: gatewayError.param ?? "",
+    message: gatewayError.message,
+    retryAfterMs: gatewayError.retryAfterMs,
+    headers: gatewayError.headers,
+  }).finish();
+  metadata.set(ERROR_TRAILER, Buffer.from(detail));
+  return { code: grpcCodeFor(gatewayError.httpStatus), details: gatewayError.message, metadata };
+}
+
+/** Reads the OpenAI error back out of a failed gRPC call; transport failures become 503. */
+export function fromGrpcError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const serviceError = error as Partial<ServiceError>;
+  const raw = serviceError.metadata?.get(ERROR_TRAILER)[0];
+  if (raw instanceof Buffer) {
+    const detail = ErrorDetail.decode(raw);
+    return new GatewayError(
+      detail.httpStatus,
+      detail.type,
+      detail.code || null,
+      detail.message,
+      detail.param || null,
+      detail.retryAfterMs,
+      detail.headers,
+    );
+  }
+  if (serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) {
+    return serviceUnavailable("The gateway is temporarily unable to serve this request. Please retry.");
+  }
+  return serverError();
+}

@@ -1,0 +1,88 @@
+import {
+  type CallOptions,
+  credentials,
+  Metadata,
+  type Server,
+  type ServerUnaryCall,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { toGrpcError } from "./errors.js";
+import { injectTraceContext, withExtractedContext } from "./telemetry.js";
+
+/** Client options shared by every internal gRPC client: one long-lived HTTP/2 channel. */
+export const insecureChannel = () => credentials.createInsecure();
+export const channelOptions = {
+  "grpc.keepalive_time_ms": 30_000,
+  "grpc.keepalive_timeout_ms": 10_000,
+  "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  "grpc.max_send_message_length": 64 * 1024 * 1024,
+};
+
+/** Metadata carrying the active trace context to the next service. */
+export function tracedMetadata(): Metadata {
+  const metadata = new Metadata();
+  injectTraceContext((key, value) => metadata.set(key, value));
+  return metadata;
+}
+
+export function runInCallContext<T>(metadata: Metadata, work: () => T): T {
+  return withExtractedContext((key) => {
+    const value = metadata.get(key)[0];
+    return typeof value === "string" ? value : undefined;
+  }, work);
+}
+
+/** An AbortSignal that fires when the caller cancels the call (or its deadline passes). */
+export function cancellationSignal(call: { on(event: "cancelled", listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  call.on("cancelled", () => controller.abort());
+  return controller.signal;
+}
+
+/** Adapts an async function to a grpc-js unary handler, with trace context, cancellation and error mapping. */
+export function unaryHandler<Request, Response>(
+  work: (request: Request, context: { metadata: Metadata; signal: AbortSignal }) => Promise<Response>,
+) {
+  return (
+    call: ServerUnaryCall<Request, Response>,
+    callback: (error: ServiceError | null, value?: Response) => void,
+  ) => {
+    const context = { metadata: call.metadata, signal: cancellationSignal(call) };
+    runInCallContext(call.metadata, () => work(call.request, context)).then(
+      (response) => callback(null, response),
+      (error) => callback(toGrpcError(error) as ServiceError),
+    );
+  };
+}
+
+/** Promise form of a generated unary client method. */
+export function callUnary<Request, Response>(
+  method: (
+    request: Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Response) => void,
+  ) => unknown,
+  request: Request,
+  deadlineMs: number,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    method(request, tracedMetadata(), { deadline: Date.now() + deadlineMs }, (error, response) =>
+      error ? reject(error) : resolve(response),
+    );
+  });
+}
+
+/** Lets in-flight calls finish for a moment, then cuts the rest. */
+export function stopGrpcServer(server: Server, graceMs = 5_000): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import {
+  AckPolicy,
+  connect,
+  DeliverPolicy,
+  headers,
+  type JetStreamManager,
+  type MsgHdrs,
+  type NatsConnection,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+} from "nats";
+import { z } from "zod";
+import { injectTraceContext, withExtractedContext } from "./telemetry.js";
+
+const usageDefinitionSchema = z.object({
+  stream: z.object({
+    name: z.string(),
+    subjects: z.array(z.string()).min(1),
+    storage: z.enum(["file", "memory"]),
+    retention: z.enum(["limits", "workqueue", "interest"]),
+    max_age_seconds: z.number().int().positive(),
+    duplicate_window_seconds: z.number().int().positive(),
+    num_replicas: z.number().int().positive(),
+  }),
+  consumer: z.object({
+    durable_name: z.string(),
+    ack_policy: z.literal("explicit"),
+    ack_wait_seconds: z.number().int().positive(),
+    max_ack_pending: z.number().int().positive(),
+    deliver_policy: z.literal("all"),
+  }),
+});
+
+const defaultDefinitionPath = new URL("../../../infra/nats/usage.json", import.meta.url);
+
+/** Subjects and stream names of one gateway namespace. */
+export function natsNames(namespace: string) {
+  return {
+    usageSubject: (vendor: string) => `${namespace}.usage.${vendor}`,
+    keyRevokedSubject: `${namespace}.keys.revoked`,
+  };
+}
+
+export function loadUsageDefinition(namespace: string, path: string | URL = defaultDefinitionPath) {
+  const text = readFileSync(path, "utf8").replaceAll("{NS}", namespace.toUpperCase()).replaceAll("{ns}", namespace);
+  return usageDefinitionSchema.parse(JSON.parse(text));
+}
+
+export type UsageDefinition = ReturnType<typeof loadUsageDefinition>;
+
+/** Creates or updates the usage stream so publishers and the consumer agree on it. */
+export async function ensureUsageStream(jsm: JetStreamManager, definition: UsageDefinition): Promise<void> {
+  const { stream } = definition;
+  const config = {
+    name: stream.name,
+    subjects: stream.subjects,
+    storage: stream.storage === "file" ? StorageType.File : StorageType.Memory,
+    retention: {
+      limits: RetentionPolicy.Limits,
+      workqueue: RetentionPolicy.Workqueue,
+      interest: RetentionPolicy.Interest,
+    }[stream.retention],
+    max_age: nanos(stream.max_age_seconds * 1000),
+    duplicate_window: nanos(stream.duplicate_window_seconds * 1000),
+    num_replicas: stream.num_replicas,
+  };
+  try {
+    await jsm.streams.info(stream.name);
+    await jsm.streams.update(stream.name, config);
+  } catch (error) {
+    if (!String(error).includes("stream not found")) throw error;
+    await jsm.streams.add(config);
+  }
+}
+
+export async function ensureUsageConsumer(jsm: JetStreamManager, definition: UsageDefinition): Promise<void> {
+  const { consumer, stream } = definition;
+  await jsm.consumers.add(stream.name, {
+    durable_name: consumer.durable_name,
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(consumer.ack_wait_seconds * 1000),
+    max_ack_pending: consumer.max_ack_pending,
+    deliver_policy: DeliverPolicy.All,
+  });
+}
+
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  return connect({ servers: url.split(","), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+}
+
+export function tracedHeaders(): MsgHdrs {
+  const result = headers();
+  injectTraceContext((key, value) => result.set(key, value));
+  return result;
+}
+
+export function withMessageContext<T>(messageHeaders: MsgHdrs | undefined, work: () => T): T {
+  return withExtractedContext((key) => (messageHeaders?.has(key) ? messageHeaders.get(key) : undefined), work);
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { priceUsage } from "./price.js";
+
+const base = { promptTokens: 0, completionTokens: 0, inputPriceMicros: 0, outputPriceMicros: 0 };
+
+describe("priceUsage", () => {
+  it("prices exact amounts without rounding", () => {
+    // 1,000 prompt tokens at 2 yuan/M and 500 completion tokens at 8 yuan/M = 0.006 yuan.
+    const cost = priceUsage({
+      ...base,
+      promptTokens: 1_000,
+      completionTokens: 500,
+      inputPriceMicros: 2_000_000,
+      outputPriceMicros: 8_000_000,
+      multiplierBasisPoints: 10_000,
+    });
+    expect(cost).toBe(6_000n);
+  });
+
+  it("rounds a fraction of a micro up, never down", () => {
+    expect(priceUsage({ ...base, promptTokens: 1, inputPriceMicros: 1, multiplierBasisPoints: 10_000 })).toBe(1n);
+    expect(priceUsage({ ...base, promptTokens: 1_000_001, inputPriceMicros: 1, multiplierBasisPoints: 10_000 })).toBe(
+      2n,
+    );
+  });
+
+  it("charges nothing for nothing", () => {
+    expect(priceUsage({ ...base, multiplierBasisPoints: 15_000 })).toBe(0n);
+    expect(priceUsage({ ...base, completionTokens: 10, multiplierBasisPoints: 15_000 })).toBe(0n);
+  });
+
+  it("applies the group multiplier after rounding, rounding up again", () => {
+    // 3 micros at list price; 1.5× is 4.5 → 5.
+    const input = { ...base, promptTokens: 3, inputPriceMicros: 1_000_000 };
+    expect(priceUsage({ ...input, multiplierBasisPoints: 10_000 })).toBe(3n);
+    expect(priceUsage({ ...input, multiplierBasisPoints: 15_000 })).toBe(5n);
+    // 0.5× of 3 is 1.5 → 2.
+    expect(priceUsage({ ...input, multiplierBasisPoints: 5_000 })).toBe(2n);
+  });
+
+  it("stays exact where floating point would not", () => {
+    const cost = priceUsage({
+      promptTokens: 2_147_483_647,
+      completionTokens: 2_147_483_647,
+      inputPriceMicros: 999_999_999_999,
+      outputPriceMicros: 999_999_999_999,
+      multiplierBasisPoints: 10_001,
+    });
+    // 2 × 2,147,483,647 × 999,999,999,999 / 10^6, rounded up, then × 1.0001 rounded up.
+    const catalogue = (2n * 2_147_483_647n * 999_999_999_999n + 999_999n) / 1_000_000n;
+    expect(cost).toBe((catalogue * 10_001n + 9_999n) / 10_000n);
+    // The same sum in floating point loses the last micro: (a × p + a × p) / 10^6 is 4294967293995705.
+    const float = Math.ceil((2_147_483_647 * 999_999_999_999 * 2) / 1_000_000);
+    expect(catalogue).not.toBe(BigInt(float));
+  });
+
+  it("never turns negative inputs into a credit", () => {
+    expect(priceUsage({ ...base, promptTokens: -5, inputPriceMicros: 1_000_000, multiplierBasisPoints: 10_000 })).toBe(
+      0n,
+    );
+  });
+
+  it("adds work billed per unit to the token cost before the group multiplier", () => {
+    const cost = priceUsage({
+      ...base,
+      promptTokens: 1_000_000,
+      inputPriceMicros: 2,
+      billedUnits: 3,
+      unitPriceMicros: 40_000,
+      multiplierBasisPoints: 15_000,
+    });
+    expect(cost).toBe(((2n + 3n * 40_000n) * 15_000n) / 10_000n);
+  });
+});

@@ -1,0 +1,34 @@
+const TOKENS_PER_PRICE_UNIT = 1_000_000n;
+const BASIS_POINTS = 10_000n;
+
+/** Integer division rounding towards +infinity; the ledger never rounds a charge down. */
+const divideRoundingUp = (dividend: bigint, divisor: bigint) => (dividend + divisor - 1n) / divisor;
+
+export interface PriceInput {
+  promptTokens: number;
+  completionTokens: number;
+  /** Catalogue prices in micro-yuan per million tokens, as carried by the usage event. */
+  inputPriceMicros: number;
+  outputPriceMicros: number;
+  /** Work billed per unit (images, audio or video seconds) and the catalogue price of one unit. */
+  billedUnits?: number;
+  unitPriceMicros?: number;
+  /** The key's model group multiplier: 10000 = 1x, 15000 = 1.5x. */
+  multiplierBasisPoints: number;
+}
+
+/**
+ * Cost of one request in micro-yuan: the catalogue cost rounded up to a whole micro, then
+ * the group multiplier applied and rounded up again. All BigInt, so no token count or price
+ * can lose precision. Negative inputs are treated as zero: usage never credits an account.
+ */
+export function priceUsage(input: PriceInput): bigint {
+  const nonNegative = (value: number) => BigInt(Math.max(0, Math.trunc(value)));
+  const tokenCost = divideRoundingUp(
+    nonNegative(input.promptTokens) * nonNegative(input.inputPriceMicros) +
+      nonNegative(input.completionTokens) * nonNegative(input.outputPriceMicros),
+    TOKENS_PER_PRICE_UNIT,
+  );
+  const catalogueCost = tokenCost + nonNegative(input.billedUnits ?? 0) * nonNegative(input.unitPriceMicros ?? 0);
+  return divideRoundingUp(catalogueCost * nonNegative(input.multiplierBasisPoints), BASIS_POINTS);
+}

@@ -1,0 +1,68 @@
+import { createLogger, type Logger } from "./logger.js";
+import { startTelemetry, stopTelemetry } from "./telemetry.js";
+
+export interface ServiceStart<Config> {
+  config: Config;
+  logger: Logger;
+  /** Ends start-up with one clear log line (an unmigrated database, NATS down, a port in use). */
+  fail(message: string, error?: unknown): never;
+}
+
+/** Reads the configuration (a bad value exits 2 with the reasons) and starts telemetry before anything else. */
+export function beginService<Config extends { OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined }>(
+  name: string,
+  loadConfig: () => Config,
+): ServiceStart<Config> {
+  const logger = createLogger(name);
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    logger.fatal(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  startTelemetry(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const fail = (message: string, error?: unknown): never => {
+    logger.fatal(error === undefined ? {} : { err: error }, message);
+    process.exit(1);
+  };
+  return { config, logger, fail };
+}
+
+/** Refuses to start on a database that lacks this service's migrations. */
+export async function requireMigrated(
+  start: ServiceStart<{ DATABASE_URL: string }>,
+  pendingMigrations: (databaseUrl: string) => Promise<string[]>,
+  migrateCommand: string,
+): Promise<void> {
+  const pending = await pendingMigrations(start.config.DATABASE_URL).catch((error: unknown) =>
+    start.fail("cannot reach Postgres at DATABASE_URL", error),
+  );
+  if (pending.length > 0) {
+    start.fail(`the database lacks migrations ${pending.join(", ")}: run \`${migrateCommand}\` first`);
+  }
+}
+
+/**
+ * On SIGTERM or SIGINT, runs `stop` once (each service closes its parts in its own order),
+ * flushes telemetry and exits 0; a failure while stopping is logged and exits 1.
+ */
+export function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    try {
+      await stop();
+      await stopTelemetry();
+      logger.info("stopped");
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, "unclean shutdown");
+      process.exit(1);
+    }
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}

@@ -1,0 +1,75 @@
+import { type Attributes, context, propagation, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { BatchSpanProcessor, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Starts tracing for one service. Spans are always created (so logs carry a trace id
+ * and context flows to the next hop) but only exported when an OTLP endpoint is set;
+ * the SDK's own environment defaults are switched off so an unconfigured service never
+ * tries to reach a collector.
+ */
+export function startTelemetry(serviceName: string, otlpEndpoint: string | undefined): void {
+  if (sdk) return;
+  const exporting = otlpEndpoint
+    ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/$/, "")}/v1/traces` }), {
+        scheduledDelayMillis: 200,
+      })
+    : new NoopSpanProcessor();
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ "service.name": serviceName }),
+    resourceDetectors: [],
+    spanProcessors: [exporting],
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [],
+    textMapPropagator: new W3CTraceContextPropagator(),
+  });
+  sdk.start();
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await sdk?.shutdown();
+  sdk = undefined;
+}
+
+export const tracer = trace.getTracer("gateway");
+
+/** Runs `work` inside a new active span that ends (and records failure) when it settles. */
+export async function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+export function currentTraceId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().traceId;
+}
+
+/** Writes the active trace context into any string map (gRPC metadata, NATS headers). */
+export function injectTraceContext(set: (key: string, value: string) => void): void {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  for (const [key, value] of Object.entries(carrier)) set(key, value);
+}
+
+/** Reads a remote parent out of a string map and runs `work` under it. */
+export function withExtractedContext<T>(get: (key: string) => string | undefined, work: () => T): T {
+  const carrier: Record<string, string> = {};
+  for (const key of propagation.fields()) {
+    const value = get(key);
+    if (value !== undefined) carrier[key] = value;
+  }
+  return context.with(propagation.extract(context.active(), carrier), work);
+}

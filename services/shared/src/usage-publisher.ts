@@ -1,0 +1,126 @@
+import { fileURLToPath } from "node:url";
+import { type UsageEvent, UsageEvent as UsageEventCodec } from "@gateway/proto/events/v1/events";
+import { type JetStreamClient, type MsgHdrs, headers as natsHeaders } from "nats";
+import { z } from "zod";
+import type { Logger } from "./logger.js";
+import { natsNames, tracedHeaders } from "./nats.js";
+import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
+
+/** Settings of the spool every usage publisher keeps, read from the environment with a service's own size bound. */
+export const usageSpoolConfig = (defaultMaxBytes: number) => ({
+  // A persistent volume in production; empty means .gateway/spool/<namespace>/<service> in the checkout.
+  USAGE_SPOOL_DIR: z.string().default(""),
+  USAGE_SPOOL_MAX_BYTES: z.coerce.number().int().positive().default(defaultMaxBytes),
+  USAGE_SPOOL_RETRY_MS: z.coerce.number().int().positive().default(2_000),
+});
+
+export function usageSpoolSettings(
+  config: {
+    GATEWAY_NAMESPACE: string;
+    USAGE_SPOOL_DIR: string;
+    USAGE_SPOOL_MAX_BYTES: number;
+    USAGE_SPOOL_RETRY_MS: number;
+  },
+  service: string,
+): SpoolSettings {
+  const checkoutDirectory = new URL(`../../../.gateway/spool/${config.GATEWAY_NAMESPACE}/${service}`, import.meta.url);
+  return {
+    directory: config.USAGE_SPOOL_DIR || fileURLToPath(checkoutDirectory),
+    maxBytes: config.USAGE_SPOOL_MAX_BYTES,
+    retryIntervalMs: config.USAGE_SPOOL_RETRY_MS,
+  };
+}
+
+export interface SpoolSettings {
+  directory: string;
+  maxBytes: number;
+  // How often the spool is offered to NATS again while it holds events.
+  retryIntervalMs: number;
+}
+
+/**
+ * Publishes one usage event per finished request (router calls, finished video tasks). The JetStream message id is the
+ * request id, so a repeated publish is dropped by the server and ledger stays exact.
+ * Publishing never delays or fails the client's answer, and no event is lost: one NATS
+ * does not take is spooled to disk and published again when NATS is back.
+ */
+export class UsagePublisher {
+  private readonly names;
+  private readonly spool: UsageSpool;
+  private readonly retry: NodeJS.Timeout;
+  private drainRunning = false;
+
+  constructor(
+    private readonly jetStream: JetStreamClient,
+    namespace: string,
+    private readonly logger: Logger,
+    spool: SpoolSettings,
+  ) {
+    this.names = natsNames(namespace);
+    this.spool = new UsageSpool(spool.directory, spool.maxBytes);
+    this.retry = setInterval(() => void this.drainSpool(), spool.retryIntervalMs);
+    this.retry.unref();
+    void this.drainSpool();
+  }
+
+  close(): void {
+    clearInterval(this.retry);
+  }
+
+  private pending: Array<() => void> = [];
+
+  /**
+   * Queues the event and sends the queue on the next turn of the event loop: the client's
+   * answer is written first, and events of requests finishing together leave in one socket
+   * write (socket writes dominate the hot path's cost).
+   */
+  publish(event: UsageEvent): void {
+    const headers = tracedHeaders();
+    const data = UsageEventCodec.encode(event).finish();
+    if (this.pending.length === 0) setImmediate(() => this.flush());
+    const message: SpooledMessage = {
+      subject: this.names.usageSubject(event.vendor),
+      msgID: event.requestId,
+      data: Buffer.from(data).toString("base64"),
+      headers: Object.fromEntries([...headers.keys()].map((key) => [key, headers.get(key)])),
+    };
+    this.pending.push(() => {
+      this.send(message).catch((error: unknown) => this.keep(message, error));
+    });
+  }
+
+  private async send(message: SpooledMessage): Promise<void> {
+    const headers: MsgHdrs = natsHeaders();
+    for (const [key, value] of Object.entries(message.headers)) headers.set(key, value);
+    await this.jetStream.publish(message.subject, Buffer.from(message.data, "base64"), {
+      msgID: message.msgID,
+      headers,
+    });
+  }
+
+  private keep(message: SpooledMessage, error: unknown): void {
+    if (this.spool.add(message)) {
+      this.logger.warn({ err: error, request_id: message.msgID }, "usage event spooled until NATS takes it");
+    } else {
+      // Full spool: the event goes to the log whole, so an operator can replay it.
+      this.logger.fatal({ err: error, usage_event: message }, "usage spool is full; usage event only in this log");
+    }
+  }
+
+  private async drainSpool(): Promise<void> {
+    if (this.drainRunning || this.spool.size() === 0) return;
+    this.drainRunning = true;
+    try {
+      const { sent, kept } = await this.spool.drain((message) => this.send(message));
+      if (sent > 0 || kept > 0) this.logger.info({ sent, kept }, "usage spool drained");
+    } finally {
+      this.drainRunning = false;
+    }
+  }
+
+  private flush(): void {
+    const sends = this.pending;
+    this.pending = [];
+    for (const send of sends) send();
+  }
+}

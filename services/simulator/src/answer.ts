@@ -1,0 +1,237 @@
+import { stripDirectives } from "./faults.js";
+import { isRecord } from "./json.js";
+
+/** A vendor-neutral message, so each wire protocol only translates its own shapes. */
+export interface ConversationMessage {
+  role: string;
+  /** The text parts, in order; a plain string content is one part. */
+  parts: string[];
+  /** Images carry no text but still cost prompt tokens. */
+  images: number;
+}
+
+export interface ToolDefinition {
+  name: string;
+  /** JSON schema of the arguments. */
+  parameters?: unknown;
+}
+
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+
+export interface AnswerRequest {
+  model: string;
+  messages: ConversationMessage[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  /** Cap on answer tokens; reaching it ends the answer with reason "length". */
+  maxTokens?: number;
+  stop?: string[];
+  /** Answer length before any cap, in tokens; the `[sim:tokens=n]` directive sets it. */
+  length?: number;
+  /** Which of several alternative answers (OpenAI's `n`) this is; each differs a little. */
+  choice?: number;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as a JSON text, the way vendors send them. */
+  arguments: string;
+}
+
+export interface Answer {
+  /** Visible text, token by token; each token is a word with its trailing space. */
+  tokens: string[];
+  reasoning: string[];
+  toolCalls: ToolCall[];
+  finishReason: "stop" | "length" | "tool_calls";
+  completionTokens: number;
+}
+
+export const defaultAnswerLength = 24;
+export const imagePromptTokens = 85;
+const longestAnswer = 100_000;
+// Bounds the work per request however long the prompt is.
+const scannedCharacters = 4096;
+const toolResultPreview = 40;
+const maximumParallelCalls = 3;
+// biome-ignore format: one table reads better than a column of words
+const paddingWords = [
+  "the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "simulated", "vendors",
+  "answer", "every", "request", "with", "calm", "and", "steady", "words", "so", "tests", "stay", "predictable",
+];
+
+export function promptCharacters(messages: ConversationMessage[]): number {
+  let characters = 0;
+  for (const message of messages) for (const part of message.parts) characters += part.length;
+  return characters;
+}
+
+/** A rough stand-in for a tokenizer: four characters a token, a fixed price per image. */
+export function countPromptTokens(messages: ConversationMessage[]): number {
+  let images = 0;
+  for (const message of messages) images += message.images;
+  return Math.ceil(promptCharacters(messages) / 4) + images * imagePromptTokens;
+}
+
+export function lastUserText(messages: ConversationMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === "user") return message.parts.join(" ");
+  }
+  return "";
+}
+
+/** Splits text into tokens the simulator's way: a word with the whitespace after it. */
+export function tokenize(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** Cuts text into about `count` pieces that join back to it, the way vendors stream tool arguments. */
+export function splitPieces(text: string, count: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / count));
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
+  return pieces;
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((word) => word.length > 0);
+}
+
+export function fnv1a(text: string, hash = 0x811c9dc5): number {
+  let value = hash;
+  for (let index = 0; index < text.length; index++) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193);
+  }
+  return value >>> 0;
+}
+
+/** A hash of what decides the answer; cheap because it reads at most a few kilobytes of the prompt. */
+function seedOf(request: AnswerRequest): number {
+  const messages = request.messages;
+  const lastText = messages.at(-1)?.parts.join(" ") ?? "";
+  const shape = `${messages.length}|${promptCharacters(messages)}|${lastText.slice(0, scannedCharacters)}|`;
+  const seed = fnv1a(shape + lastUserText(messages).slice(0, scannedCharacters), fnv1a(request.model));
+  return request.choice ? fnv1a(String(request.choice), seed) : seed;
+}
+
+export function answer(request: AnswerRequest): Answer {
+  const seed = seedOf(request);
+  const userText = stripDirectives(lastUserText(request.messages).slice(0, scannedCharacters));
+  const reasoning = reasoningTokens(request.model, userText);
+  const toolCalls = toolCallsFor(request, seed);
+  if (toolCalls.length > 0) {
+    const completionTokens = reasoning.length + toolCallTokens(toolCalls);
+    return { tokens: [], reasoning, toolCalls, finishReason: "tool_calls", completionTokens };
+  }
+  const { tokens, finishReason } = limitText(textTokens(request, userText, seed), request);
+  return { tokens, reasoning, toolCalls, finishReason, completionTokens: reasoning.length + tokens.length };
+}
+
+// DeepSeek's reasoner models think aloud before answering; the others do not.
+function reasoningTokens(model: string, userText: string): string[] {
+  if (!model.includes("reasoner")) return [];
+  const topic = words(userText).slice(0, 5).join(" ") || "nothing in particular";
+  return tokenize(`The user asks about ${topic}. A short simulated answer will do.`);
+}
+
+function leadWords(request: AnswerRequest, userText: string): string[] {
+  const last = request.messages.at(-1);
+  if (last?.role === "tool") {
+    return words(`Received tool result: ${last.parts.join(" ").slice(0, toolResultPreview)}`);
+  }
+  return words(`Simulated answer from ${request.model}: ${userText}`);
+}
+
+function textTokens(request: AnswerRequest, userText: string, seed: number): string[] {
+  const length = Math.min(request.length ?? defaultAnswerLength, longestAnswer);
+  const lead = leadWords(request, userText);
+  const tokens: string[] = [];
+  for (let index = 0; index < length; index++) {
+    const word = lead[index] ?? paddingWords[(seed + index) % paddingWords.length]!;
+    tokens.push(index < length - 1 ? `${word} ` : word);
+  }
+  return tokens;
+}
+
+/** Applies stop strings first, then the token cap: a stop beyond the cap is never reached. */
+function limitText(tokens: string[], request: AnswerRequest): Pick<Answer, "tokens" | "finishReason"> {
+  const stopped = truncateAtStop(tokens, request.stop ?? []);
+  const cap = request.maxTokens;
+  if (cap !== undefined && stopped.length > cap) return { tokens: stopped.slice(0, cap), finishReason: "length" };
+  return { tokens: stopped, finishReason: "stop" };
+}
+
+function truncateAtStop(tokens: string[], stop: string[]): string[] {
+  if (stop.length === 0) return tokens;
+  const text = tokens.join("");
+  let cut = -1;
+  for (const sequence of stop) {
+    const index = sequence === "" ? -1 : text.indexOf(sequence);
+    if (index >= 0 && (cut < 0 || index < cut)) cut = index;
+  }
+  return cut < 0 ? tokens : tokenize(text.slice(0, cut));
+}
+
+function chooseTools(request: AnswerRequest): ToolDefinition[] {
+  const tools = request.tools ?? [];
+  const choice = request.toolChoice ?? "auto";
+  // Only a fresh user turn asks for tools; after a tool result the model answers in text.
+  if (tools.length === 0 || choice === "none" || request.messages.at(-1)?.role !== "user") return [];
+  if (typeof choice === "object") return tools.filter((tool) => tool.name === choice.name).slice(0, 1);
+  if (request.parallelToolCalls !== false) return tools.slice(0, maximumParallelCalls);
+  return tools.slice(0, 1);
+}
+
+function toolCallsFor(request: AnswerRequest, seed: number): ToolCall[] {
+  const hash = seed.toString(16).padStart(8, "0");
+  return chooseTools(request).map((tool, index) => ({
+    id: `call_${hash}_${index}`,
+    name: tool.name,
+    arguments: JSON.stringify(argumentsFromSchema(tool.parameters)),
+  }));
+}
+
+function toolCallTokens(calls: ToolCall[]): number {
+  let characters = 0;
+  for (const call of calls) characters += call.name.length + call.arguments.length;
+  return Math.ceil(characters / 4);
+}
+
+/** Builds arguments that satisfy the top level of a JSON schema, the same every time. */
+export function argumentsFromSchema(schema: unknown): Record<string, unknown> {
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  const result: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) result[name] = sampleValue(name, property);
+  return result;
+}
+
+function sampleValue(name: string, property: unknown): unknown {
+  if (!isRecord(property)) return null;
+  if (Array.isArray(property.enum) && property.enum.length > 0) return property.enum[0];
+  if ("const" in property) return property.const;
+  if (Array.isArray(property.anyOf) && property.anyOf.length > 0) return sampleValue(name, property.anyOf[0]);
+  switch (schemaType(property.type)) {
+    case "string":
+      return `sample-${name}`;
+    case "number":
+    case "integer":
+      return 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return {};
+    default:
+      return null;
+  }
+}
+
+// A type may be a list such as ["string", "null"]; the first real type decides.
+function schemaType(type: unknown): unknown {
+  return Array.isArray(type) ? type.find((entry) => entry !== "null") : type;
+}

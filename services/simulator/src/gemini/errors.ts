@@ -1,0 +1,63 @@
+import { type Exchange, sendJson } from "../http.js";
+
+// google.rpc status names for the HTTP codes Gemini answers with.
+const statusNames: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  409: "ABORTED",
+  429: "RESOURCE_EXHAUSTED",
+  499: "CANCELLED",
+  500: "INTERNAL",
+  501: "NOT_IMPLEMENTED",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+};
+
+/** Sends Google's error shape: `{"error":{"code","message","status","details"?}}`. */
+export function sendGeminiError(exchange: Exchange, code: number, message: string, details?: unknown[]): void {
+  const status = statusNames[code] ?? (code >= 500 ? "INTERNAL" : "FAILED_PRECONDITION");
+  sendJson(exchange, code, { error: { code, message, status, ...(details && { details }) } });
+}
+
+// What Gemini says for the statuses clients handle specially; others get a generic message.
+const statusErrors: Record<number, [string, unknown[]?]> = {
+  400: ["Simulated bad request."],
+  403: ["Simulated permission denied."],
+  404: ["Simulated: the model is not found for API version v1beta."],
+  429: [
+    "Resource has been exhausted (e.g. check quota).",
+    [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }],
+  ],
+  500: [
+    "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  ],
+  503: ["The model is overloaded. Please try again later."],
+  504: ["The request timed out. Please try again."],
+};
+
+export function sendStatusFault(exchange: Exchange, code: number): void {
+  const [message, details] = statusErrors[code] ?? [`Simulated HTTP ${code} error.`];
+  sendGeminiError(exchange, code, message, details);
+}
+
+/** The caller's key: the x-goog-api-key header, or the `key` query parameter. */
+export function apiKeyOf(exchange: Exchange): string | undefined {
+  const header = exchange.request.headers["x-goog-api-key"];
+  if (typeof header === "string" && header.trim() !== "") return header.trim();
+  const key = new URL(exchange.request.url ?? "/", "http://simulator").searchParams.get("key");
+  return key ? key : undefined;
+}
+
+/** Any non-empty key passes; a missing one gets an UNAUTHENTICATED error. */
+export function requireApiKey(exchange: Exchange): string | undefined {
+  const key = apiKeyOf(exchange);
+  if (key) return key;
+  sendGeminiError(
+    exchange,
+    401,
+    "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+  );
+  return undefined;
+}

@@ -1,0 +1,189 @@
+import type { ConversationMessage, ToolChoice, ToolDefinition } from "../answer.js";
+import { isRecord } from "../json.js";
+
+/** A Gemini generateContent request, validated and translated to the simulator's neutral terms. */
+export interface GenerateContentRequest {
+  model: string;
+  messages: ConversationMessage[];
+  candidates: number;
+  maxTokens: number | undefined;
+  stop: string[];
+  tools: ToolDefinition[];
+  toolChoice: ToolChoice;
+}
+
+/** A request Gemini would refuse with 400 INVALID_ARGUMENT. */
+export class GeminiRequestError extends Error {}
+
+const functionName = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/;
+const dataFields = [
+  "text",
+  "inlineData",
+  "fileData",
+  "functionCall",
+  "functionResponse",
+  "executableCode",
+  "codeExecutionResult",
+];
+
+/** Gemini takes camelCase and snake_case field names alike. */
+function field(record: Record<string, unknown>, name: string): unknown {
+  return record[name] ?? record[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
+}
+
+const invalid = (path: string, problem: string) =>
+  new GeminiRequestError(`* GenerateContentRequest.${path}: ${problem}\n`);
+
+export function parseGenerateContentRequest(model: string, body: unknown): GenerateContentRequest {
+  if (body === undefined) throw new GeminiRequestError("Invalid JSON payload received. Unexpected token.");
+  if (!isRecord(body)) throw new GeminiRequestError("Invalid JSON payload received. Expected an object.");
+  const system = systemOf(field(body, "systemInstruction"));
+  const messages = [...system, ...contentsOf(field(body, "contents"))];
+  const { tools, toolChoice } = toolChoiceOf(field(body, "toolConfig"), toolsOf(field(body, "tools")));
+  const config = field(body, "generationConfig");
+  const generation = isRecord(config) ? config : {};
+  return {
+    model,
+    messages,
+    candidates: integer(generation, "candidateCount", 1, 8) ?? 1,
+    maxTokens: integer(generation, "maxOutputTokens", 1, Infinity),
+    stop: stopOf(field(generation, "stopSequences")),
+    tools,
+    toolChoice,
+  };
+}
+
+function integer(record: Record<string, unknown>, name: string, lowest: number, highest: number) {
+  const value = field(record, name);
+  if (value == null) return undefined;
+  if (!Number.isInteger(value) || (value as number) < lowest || (value as number) > highest) {
+    const range = highest === Infinity ? `at least ${lowest}` : `between ${lowest} and ${highest}`;
+    throw invalid(`generation_config.${name}`, `must be an integer ${range}.`);
+  }
+  return value as number;
+}
+
+function stopOf(value: unknown): string[] {
+  if (value == null) return [];
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === "string") || value.length > 5) {
+    throw invalid("generation_config.stop_sequences", "must be a list of at most 5 strings.");
+  }
+  return value;
+}
+
+function systemOf(value: unknown): ConversationMessage[] {
+  if (value == null) return [];
+  const parts = isRecord(value) ? field(value, "parts") : undefined;
+  if (!Array.isArray(parts)) throw invalid("system_instruction.parts", "must be a list of parts.");
+  const texts = parts.filter(isRecord).flatMap((part) => (typeof part.text === "string" ? [part.text] : []));
+  return [{ role: "system", parts: texts, images: 0 }];
+}
+
+function contentsOf(value: unknown): ConversationMessage[] {
+  if (value == null || (Array.isArray(value) && value.length === 0)) {
+    throw invalid("contents", "contents is not specified");
+  }
+  if (!Array.isArray(value)) throw new GeminiRequestError('Invalid JSON payload received. "contents" must be a list.');
+  return value.flatMap(contentOf);
+}
+
+/** One Content becomes one message, except that function responses become tool messages of their own. */
+function contentOf(content: unknown, index: number): ConversationMessage[] {
+  if (!isRecord(content)) throw invalid(`contents[${index}]`, "must be an object.");
+  const role = content.role ?? "user";
+  if (role !== "user" && role !== "model") throw new GeminiRequestError("Please use a valid role: user, model.");
+  const parts = field(content, "parts");
+  if (!Array.isArray(parts) || parts.length === 0) {
+    throw invalid(`contents[${index}].parts`, "contents.parts must not be empty.");
+  }
+  const tools: ConversationMessage[] = [];
+  const message: ConversationMessage = { role: role === "model" ? "assistant" : "user", parts: [], images: 0 };
+  for (const [partIndex, part] of parts.entries()) {
+    const path = `contents[${index}].parts[${partIndex}]`;
+    if (!isRecord(part) || !dataFields.some((name) => field(part, name) !== undefined)) {
+      throw invalid(`${path}.data`, "required oneof field 'data' must have one initialized field");
+    }
+    const response = field(part, "functionResponse");
+    if (typeof part.text === "string") {
+      if (part.text === "") {
+        throw new GeminiRequestError(
+          "Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.",
+        );
+      }
+      message.parts.push(part.text);
+    } else if (field(part, "inlineData") !== undefined || field(part, "fileData") !== undefined) {
+      message.images += 1;
+    } else if (response !== undefined) {
+      tools.push({ role: "tool", parts: [functionResult(response, path)], images: 0 });
+    }
+  }
+  const hasContent = message.parts.length > 0 || message.images > 0 || role === "model";
+  return hasContent ? [...tools, message] : tools;
+}
+
+/** What the model "read" back from a function: the `result` when that is all there is, else the JSON. */
+function functionResult(value: unknown, path: string): string {
+  const response = isRecord(value) ? value.response : undefined;
+  if (!isRecord(value) || typeof value.name !== "string" || !isRecord(response)) {
+    throw invalid(`${path}.function_response`, "needs a name and a response object.");
+  }
+  const keys = Object.keys(response);
+  if (keys.length === 1 && keys[0] === "result") {
+    return typeof response.result === "string" ? response.result : JSON.stringify(response.result);
+  }
+  return JSON.stringify(response);
+}
+
+function toolsOf(value: unknown): ToolDefinition[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) throw new GeminiRequestError('Invalid JSON payload received. "tools" must be a list.');
+  const tools: ToolDefinition[] = [];
+  for (const [index, tool] of value.entries()) {
+    // Other tools (googleSearch, codeExecution, urlContext) exist; the simulator only calls functions.
+    const declarations = isRecord(tool) ? field(tool, "functionDeclarations") : undefined;
+    if (!Array.isArray(declarations)) continue;
+    for (const [position, declaration] of declarations.entries()) {
+      const path = `tools[${index}].function_declarations[${position}]`;
+      if (!isRecord(declaration) || typeof declaration.name !== "string" || !functionName.test(declaration.name)) {
+        throw invalid(
+          `${path}.name`,
+          "Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 128.",
+        );
+      }
+      const parameters = declaration.parameters ?? field(declaration, "parametersJsonSchema");
+      const properties = isRecord(parameters) ? parameters.properties : undefined;
+      if (
+        declaration.parameters !== undefined &&
+        isRecord(parameters) &&
+        String(parameters.type).toUpperCase() === "OBJECT" &&
+        (!isRecord(properties) || Object.keys(properties).length === 0)
+      ) {
+        throw invalid(`${path}.parameters.properties`, "should be non-empty for OBJECT type");
+      }
+      tools.push({ name: declaration.name, parameters });
+    }
+  }
+  return tools;
+}
+
+/** Reads toolConfig; allowedFunctionNames narrows the tools the simulated model may call. */
+function toolChoiceOf(value: unknown, tools: ToolDefinition[]): { tools: ToolDefinition[]; toolChoice: ToolChoice } {
+  const config = isRecord(value) ? field(value, "functionCallingConfig") : undefined;
+  if (!isRecord(config)) return { tools, toolChoice: "auto" };
+  const mode = config.mode ?? "AUTO";
+  const allowed = field(config, "allowedFunctionNames");
+  if (mode === "AUTO" || mode === "VALIDATED") return { tools, toolChoice: "auto" };
+  if (mode === "NONE") return { tools, toolChoice: "none" };
+  if (mode !== "ANY") {
+    throw invalid("tool_config.function_calling_config.mode", `invalid value "${String(mode)}".`);
+  }
+  if (allowed === undefined) return { tools, toolChoice: "required" };
+  if (!Array.isArray(allowed) || allowed.some((name) => !tools.some((tool) => tool.name === name))) {
+    throw invalid(
+      "tool_config.function_calling_config.allowed_function_names",
+      "every name must be one of the declared functions.",
+    );
+  }
+  if (allowed.length === 1) return { tools, toolChoice: { name: allowed[0] as string } };
+  return { tools: tools.filter((tool) => allowed.includes(tool.name)), toolChoice: "required" };
+}

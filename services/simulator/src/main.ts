@@ -1,0 +1,50 @@
+import { startSimulator } from "./server.js";
+
+function integerFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function numberFromEnv(name: string): number | undefined {
+  const raw = process.env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+function log(line: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+async function main(): Promise<void> {
+  const simulator = await startSimulator({
+    host: process.env.SIMULATOR_HOST?.trim() || "127.0.0.1",
+    port: integerFromEnv("SIMULATOR_PORT", 8090),
+    requestLogCapacity: integerFromEnv("SIMULATOR_REQUEST_LOG_CAPACITY", 200),
+    tokenLatencyMs: integerFromEnv("SIMULATOR_TOKEN_LATENCY_MS", 0),
+    firstTokenLatencyMs: integerFromEnv("SIMULATOR_FIRST_TOKEN_LATENCY_MS", 0),
+    videoSecondsPerSecond: numberFromEnv("SIMULATOR_VIDEO_SECONDS_PER_SECOND"),
+  });
+  log({ msg: "ready", service: "simulator", ports: { http: simulator.port } });
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal means the caller is done waiting.
+    if (stopping) process.exit(1);
+    stopping = true;
+    log({ msg: "stopping", service: "simulator", signal });
+    void simulator.close().then(() => {
+      process.exitCode = 0;
+    });
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${JSON.stringify({ msg: "failed to start", service: "simulator", error: String(error) })}\n`);
+  process.exit(1);
+});

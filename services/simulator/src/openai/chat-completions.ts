@@ -1,0 +1,220 @@
+import { randomUUID } from "node:crypto";
+import { type Answer, answer, countPromptTokens, lastUserText, splitPieces, type ToolCall } from "../answer.js";
+import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
+import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
+import { type ChatRequest, parseChatRequest, RequestError } from "./chat-request.js";
+import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
+
+interface Pacing {
+  firstTokenMs: number;
+  tokenMs: number;
+}
+
+/** What all chunks or the one completion of a response share. */
+interface Reply {
+  id: string;
+  created: number;
+  model: string;
+  answers: Answer[];
+  usage: ReturnType<typeof usageOf> | undefined;
+}
+
+interface Step {
+  delta: Record<string, unknown>;
+  /** Whether the step carries generated text, which is what latency and cut_after count. */
+  token: boolean;
+}
+
+const fingerprint = "fp_sim";
+
+/** POST /v1/chat/completions, answered as OpenAI would, JSON or SSE. */
+export async function chatCompletions(exchange: Exchange, state: SimulatorState): Promise<void> {
+  if (!requireApiKey(exchange)) return;
+  const chat = parseOrRefuse(exchange);
+  if (!chat) return;
+  const apiKey = exchange.request.headers.authorization?.replace(/^Bearer\s+/i, "");
+  const fault = resolveFault(state.faults, chat.model, lastUserText(chat.messages), apiKey);
+  if (!(await applyLeadingFaults(exchange, fault, sendStatusFault))) return;
+  const reply = replyFor(chat, fault);
+  const pacing = {
+    firstTokenMs: state.config.firstTokenLatencyMs,
+    tokenMs: fault.tokenLatencyMs ?? state.config.tokenLatencyMs,
+  };
+  if (chat.stream) await streamReply(exchange, reply, fault, pacing);
+  else await sendReply(exchange, reply, fault, pacing);
+}
+
+function parseOrRefuse(exchange: Exchange): ChatRequest | undefined {
+  try {
+    return parseChatRequest(exchange.body);
+  } catch (error) {
+    if (!(error instanceof RequestError)) throw error;
+    sendOpenAIError(exchange, 400, error.message, { param: error.param, code: error.code });
+    return undefined;
+  }
+}
+
+function replyFor(chat: ChatRequest, fault: Fault): Reply {
+  const answers: Answer[] = [];
+  for (let choice = 0; choice < chat.choices; choice++) answers.push(answer({ ...chat, length: fault.tokens, choice }));
+  const wantsUsage = (!chat.stream || chat.includeUsage) && !fault.noUsage;
+  return {
+    id: `chatcmpl-${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+    created: Math.floor(Date.now() / 1000),
+    model: chat.model,
+    answers,
+    usage: wantsUsage ? usageOf(countPromptTokens(chat.messages), answers) : undefined,
+  };
+}
+
+function usageOf(promptTokens: number, answers: Answer[]) {
+  let completionTokens = 0;
+  let reasoningTokens = 0;
+  for (const { completionTokens: tokens, reasoning } of answers) {
+    completionTokens += tokens;
+    reasoningTokens += reasoning.length;
+  }
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+  };
+}
+
+function toolCallsOf(calls: ToolCall[]) {
+  return calls.map(({ id, name, arguments: text }) => ({ id, type: "function", function: { name, arguments: text } }));
+}
+
+function messageOf(result: Answer): Record<string, unknown> {
+  const calling = result.toolCalls.length > 0;
+  const message: Record<string, unknown> = { role: "assistant", content: calling ? null : result.tokens.join("") };
+  if (result.reasoning.length > 0) message.reasoning_content = result.reasoning.join("");
+  message.refusal = null;
+  if (calling) message.tool_calls = toolCallsOf(result.toolCalls);
+  return message;
+}
+
+/** The non-streaming answer; it waits as long as streaming the longest answer would have taken. */
+async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing: Pacing): Promise<void> {
+  const longest = Math.max(...reply.answers.map((result) => result.completionTokens));
+  const generationMs = pacing.firstTokenMs + pacing.tokenMs * Math.max(0, longest - 1);
+  if (generationMs > 0 && !(await wait(exchange, generationMs))) return;
+  const body = {
+    id: reply.id,
+    object: "chat.completion",
+    created: reply.created,
+    model: reply.model,
+    choices: reply.answers.map((result, index) => ({
+      index,
+      message: messageOf(result),
+      logprobs: null,
+      finish_reason: result.finishReason,
+    })),
+    usage: reply.usage,
+    system_fingerprint: fingerprint,
+  };
+  if (fault.cutAfter === undefined) return sendJson(exchange, 200, body);
+  // A body cut in half: the closest a non-streaming response gets to a dropped stream.
+  const text = JSON.stringify(body);
+  writeHead(exchange, 200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  writeThenSever(exchange, text.slice(0, Math.floor(text.length / 2)));
+}
+
+function stepsOf(result: Answer): Step[] {
+  const reasoning = result.reasoning.map((piece) => ({
+    delta: { content: null, reasoning_content: piece },
+    token: true,
+  }));
+  if (result.toolCalls.length === 0) {
+    const content = result.tokens.map((token) => ({ delta: { content: token }, token: true }));
+    return [{ delta: { role: "assistant", content: "" }, token: false }, ...reasoning, ...content];
+  }
+  const calls = result.toolCalls.flatMap(toolCallSteps);
+  const role = { role: "assistant", content: null };
+  if (reasoning.length > 0) return [{ delta: role, token: false }, ...reasoning, ...calls];
+  // OpenAI announces the role in the same chunk as the first call.
+  calls[0]!.delta = { ...role, ...calls[0]!.delta };
+  return calls;
+}
+
+/** OpenAI's fragment pattern: id and name with empty arguments, then pieces of the arguments. */
+function toolCallSteps(call: ToolCall, index: number): Step[] {
+  const opening = { index, id: call.id, type: "function", function: { name: call.name, arguments: "" } };
+  const pieces = splitPieces(call.arguments, 3).map((piece) => ({
+    delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+    token: true,
+  }));
+  return [{ delta: { tool_calls: [opening] }, token: false }, ...pieces];
+}
+
+/** Serialises the shared part of every chunk once; each frame only adds its choices (and usage). */
+function frameWriter(reply: Reply) {
+  const head = JSON.stringify({
+    id: reply.id,
+    object: "chat.completion.chunk",
+    created: reply.created,
+    model: reply.model,
+    system_fingerprint: fingerprint,
+  }).slice(0, -1);
+  // OpenAI marks every chunk with "usage":null only when a usage chunk will follow.
+  return (choices: unknown[], usage: unknown = null) => {
+    const usageField = reply.usage ? `,"usage":${JSON.stringify(usage)}` : "";
+    return `data: ${head},"choices":${JSON.stringify(choices)}${usageField}}\n\n`;
+  };
+}
+
+async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacing: Pacing): Promise<void> {
+  writeHead(exchange, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  exchange.response.flushHeaders();
+  if (pacing.firstTokenMs > 0 && !(await wait(exchange, pacing.firstTokenMs))) return;
+  const frame = frameWriter(reply);
+  if (!(await streamSteps(exchange, reply.answers.map(stepsOf), frame, fault, pacing.tokenMs))) return;
+  const response = exchange.response;
+  for (const [index, result] of reply.answers.entries()) {
+    response.write(frame([{ index, delta: {}, logprobs: null, finish_reason: result.finishReason }]));
+  }
+  if (reply.usage) response.write(frame([], reply.usage));
+  response.end("data: [DONE]\n\n");
+}
+
+/**
+ * Writes the choices' steps round by round, interleaved as OpenAI does for `n` > 1. Returns false
+ * when the stream ended early: the client left, or cut_after severed it (at the latest after the
+ * last token, so a cut stream never finishes).
+ */
+async function streamSteps(
+  exchange: Exchange,
+  plans: Step[][],
+  frame: (choices: unknown[]) => string,
+  fault: Fault,
+  tokenMs: number,
+): Promise<boolean> {
+  const rounds = Math.max(...plans.map((steps) => steps.length));
+  const cutAt = fault.cutAfter === undefined ? Infinity : Math.min(fault.cutAfter, countTokens(plans));
+  let sent = 0;
+  for (let round = 0; round < rounds; round++) {
+    // The role chunk and the first token leave together; each later round is one token's time apart.
+    if (round > 1 && tokenMs > 0 && !(await wait(exchange, tokenMs))) return false;
+    if (exchange.closed) return false;
+    for (const [index, steps] of plans.entries()) {
+      const step = steps[round];
+      if (!step) continue;
+      if (step.token) sent += 1;
+      const data = frame([{ index, delta: step.delta, logprobs: null, finish_reason: null }]);
+      if (sent >= cutAt) {
+        writeThenSever(exchange, data);
+        return false;
+      }
+      exchange.response.write(data);
+    }
+  }
+  return true;
+}
+
+function countTokens(plans: Step[][]): number {
+  let tokens = 0;
+  for (const steps of plans) for (const step of steps) if (step.token) tokens += 1;
+  return tokens;
+}

@@ -1,0 +1,55 @@
+import type { OutgoingHttpHeaders } from "node:http";
+import { type Exchange, sendJson } from "../http.js";
+
+export interface OpenAIErrorDetails {
+  type?: string;
+  param?: string | null;
+  code?: string | null;
+  headers?: OutgoingHttpHeaders;
+}
+
+/** Sends OpenAI's error shape: `{"error":{"message","type","param","code"}}`. */
+export function sendOpenAIError(
+  exchange: Exchange,
+  status: number,
+  message: string,
+  details: OpenAIErrorDetails = {},
+): void {
+  const type = details.type ?? (status >= 500 ? "server_error" : "invalid_request_error");
+  const error = { message, type, param: details.param ?? null, code: details.code ?? null };
+  sendJson(exchange, status, { error }, details.headers);
+}
+
+// What OpenAI says for the statuses clients handle specially; others get a generic message.
+const statusErrors: Record<number, [string, OpenAIErrorDetails]> = {
+  400: ["Simulated bad request.", {}],
+  401: ["Incorrect API key provided.", { code: "invalid_api_key" }],
+  403: ["Simulated permission denied.", { code: "permission_denied" }],
+  404: ["The model does not exist or you do not have access to it.", { code: "model_not_found" }],
+  429: [
+    "Rate limit reached for requests (simulated). Please try again in 1s.",
+    { type: "requests", code: "rate_limit_exceeded", headers: { "retry-after": "1" } },
+  ],
+  500: ["The server had an error while processing your request. Sorry about that!", {}],
+  503: ["The engine is currently overloaded, please try again later.", { code: "overloaded" }],
+  529: ["The engine is currently overloaded, please try again later.", { code: "overloaded" }],
+};
+
+export function sendStatusFault(exchange: Exchange, status: number): void {
+  const [message, details] = statusErrors[status] ?? [`Simulated HTTP ${status} error.`, {}];
+  sendOpenAIError(exchange, status, message, details);
+}
+
+/** Any non-empty bearer key passes; a missing one gets OpenAI's 401. */
+export function requireApiKey(exchange: Exchange): boolean {
+  const header = exchange.request.headers.authorization;
+  if (header && /^Bearer\s+\S/i.test(header)) return true;
+  const message =
+    "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+  sendOpenAIError(exchange, 401, message, { code: "invalid_api_key" });
+  return false;
+}
+
+export function sendNotFound(exchange: Exchange): void {
+  sendOpenAIError(exchange, 404, `Invalid URL (${exchange.method} ${exchange.path})`);
+}

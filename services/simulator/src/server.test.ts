@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "./server.js";
+
+let simulator: Simulator;
+const auth = { authorization: "Bearer sk-test-key", "content-type": "application/json" };
+const tools = [
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      description: "Weather for a city",
+      parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+    },
+  },
+  { type: "function", function: { name: "get_time", parameters: { type: "object", properties: {} } } },
+];
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0 });
+});
+
+afterAll(async () => {
+  await simulator.close();
+});
+
+beforeEach(async () => {
+  await fetch(`${simulator.url}/_sim/faults`, { method: "DELETE" });
+  await fetch(`${simulator.url}/_sim/requests`, { method: "DELETE" });
+});
+
+function chat(body: unknown, init: RequestInit = {}): Promise<Response> {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return fetch(`${simulator.url}/v1/chat/completions`, { method: "POST", headers: auth, body: text, ...init });
+}
+
+const ask = (content: string, extra: Record<string, unknown> = {}) => ({
+  model: "gpt-4o-mini",
+  messages: [{ role: "user", content }],
+  ...extra,
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: the assertions themselves check the shape of response bodies
+type Body = any;
+
+function json(response: Response): Promise<Body> {
+  return response.json();
+}
+
+/** Reads an SSE body to its end, or until the connection breaks; says which. */
+async function readEvents(response: Response): Promise<{ events: string[]; broken: boolean }> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let broken = false;
+  try {
+    for await (const chunk of response.body!) text += decoder.decode(chunk, { stream: true });
+  } catch {
+    broken = true;
+  }
+  const events = text
+    .split("\n\n")
+    .filter((frame) => frame.startsWith("data: "))
+    .map((frame) => frame.slice(6));
+  return { events, broken };
+}
+
+async function requests() {
+  const response = await fetch(`${simulator.url}/_sim/requests`);
+  return (
+    (await response.json()) as { data: { aborted: boolean; status: number | null; headers: Record<string, string> }[] }
+  ).data;
+}
+
+describe("chat completions", () => {
+  it("answers in OpenAI's JSON shape", async () => {
+    const response = await chat(ask("Hello there", { n: 2 }));
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({
+      object: "chat.completion",
+      model: "gpt-4o-mini",
+      system_fingerprint: "fp_sim",
+      usage: {
+        prompt_tokens: 3,
+        completion_tokens: 48,
+        total_tokens: 51,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
+    });
+    expect(body.id).toMatch(/^chatcmpl-/);
+    expect(body.created).toBeTypeOf("number");
+    expect(body.choices).toHaveLength(2);
+    expect(body.choices[0]).toEqual({
+      index: 0,
+      message: {
+        role: "assistant",
+        content: expect.stringMatching(/^Simulated answer from gpt-4o-mini: Hello there /),
+        refusal: null,
+      },
+      logprobs: null,
+      finish_reason: "stop",
+    });
+  });
+
+  it("streams role, tokens, finish, usage and [DONE] frames", async () => {
+    const response = await chat(ask("Hi", { stream: true, stream_options: { include_usage: true }, max_tokens: 5 }));
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const { events, broken } = await readEvents(response);
+    expect(broken).toBe(false);
+    expect(events.at(-1)).toBe("[DONE]");
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
+    expect(chunks).toHaveLength(1 + 5 + 1 + 1);
+    expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
+    expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
+    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "" });
+    const text = chunks.slice(1, 6).map((chunk) => chunk.choices[0].delta.content);
+    expect(text.join("")).toBe("Simulated answer from gpt-4o-mini: Hi ");
+    expect(chunks[6].choices[0]).toEqual({ index: 0, delta: {}, logprobs: null, finish_reason: "length" });
+    expect(chunks.slice(0, 7).every((chunk) => chunk.usage === null)).toBe(true);
+    expect(chunks[7].choices).toEqual([]);
+    expect(chunks[7].usage).toMatchObject({ prompt_tokens: 1, completion_tokens: 5, total_tokens: 6 });
+  });
+
+  it("streams tool-call fragments that join into valid JSON arguments", async () => {
+    const response = await chat(ask("What is the weather?", { stream: true, tools }));
+    const { events } = await readEvents(response);
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
+    const calls: { id?: string; name?: string; arguments: string }[] = [];
+    for (const chunk of chunks) {
+      for (const fragment of chunk.choices[0]?.delta.tool_calls ?? []) {
+        calls[fragment.index] ??= { arguments: "" };
+        const call = calls[fragment.index]!;
+        call.id ??= fragment.id;
+        call.name ??= fragment.function?.name;
+        call.arguments += fragment.function?.arguments ?? "";
+      }
+    }
+    expect(calls.map((call) => call.name)).toEqual(["get_weather", "get_time"]);
+    expect(calls[0]!.id).toMatch(/^call_[0-9a-f]{8}_0$/);
+    expect(JSON.parse(calls[0]!.arguments)).toEqual({ city: "sample-city", days: 1 });
+    expect(JSON.parse(calls[1]!.arguments)).toEqual({});
+    expect(chunks.at(-1).choices[0].finish_reason).toBe("tool_calls");
+  });
+
+  it("answers with tool calls and no content when tools are offered", async () => {
+    const body = await json(await chat(ask("Weather?", { tools, parallel_tool_calls: false })));
+    expect(body.choices[0].finish_reason).toBe("tool_calls");
+    expect(body.choices[0].message.content).toBeNull();
+    expect(body.choices[0].message.tool_calls).toEqual([
+      {
+        id: expect.any(String),
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"sample-city","days":1}' },
+      },
+    ]);
+  });
+
+  it("refuses requests without a bearer key", async () => {
+    const response = await chat(ask("Hi"), { headers: { "content-type": "application/json" } });
+    expect(response.status).toBe(401);
+    expect((await json(response)).error).toMatchObject({
+      type: "invalid_request_error",
+      param: null,
+      code: "invalid_api_key",
+    });
+  });
+
+  it("refuses malformed JSON, a missing model and empty messages", async () => {
+    for (const body of ["{not json", { messages: [{ role: "user", content: "x" }] }, { model: "m", messages: [] }]) {
+      const response = await chat(body);
+      expect(response.status).toBe(400);
+      expect((await json(response)).error.type).toBe("invalid_request_error");
+    }
+  });
+
+  it("answers unknown paths with OpenAI's 404", async () => {
+    const response = await fetch(`${simulator.url}/v1/nothing`, { headers: auth });
+    expect(response.status).toBe(404);
+    expect((await json(response)).error.message).toBe("Invalid URL (GET /v1/nothing)");
+  });
+
+  it("lists recently requested models", async () => {
+    await chat({ model: "my-model", messages: [{ role: "user", content: "x" }] });
+    const body = await json(await fetch(`${simulator.url}/v1/models`, { headers: auth }));
+    expect(body.object).toBe("list");
+    expect(body.data.map((model: { id: string }) => model.id)).toEqual(["my-model", "gpt-4o-mini"]);
+  });
+});
+
+describe("faults", () => {
+  it("answers the status a directive asks for, with retry-after on 429", async () => {
+    const response = await chat(ask("Hi [sim:status=429]"));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect((await json(response)).error).toMatchObject({ code: "rate_limit_exceeded", param: null });
+  });
+
+  it("cuts a stream after the asked number of tokens, without finish or [DONE]", async () => {
+    const response = await chat(ask("Hi [sim:cut_after=2]", { stream: true }));
+    const { events, broken } = await readEvents(response);
+    expect(broken).toBe(true);
+    expect(events).not.toContain("[DONE]");
+    const deltas = events.map((event) => JSON.parse(event).choices[0]);
+    expect(deltas.map((choice) => choice.delta.content)).toEqual(["", "Simulated ", "answer "]);
+    expect(deltas.every((choice) => choice.finish_reason === null)).toBe(true);
+    const [record] = await requests();
+    expect(record).toMatchObject({ aborted: false, status: 200 });
+  });
+
+  it("omits usage when told to", async () => {
+    const body = await json(await chat(ask("Hi [sim:no_usage]")));
+    expect(body).not.toHaveProperty("usage");
+  });
+
+  it("applies a queued fault to the next count matching requests", async () => {
+    const queued = await fetch(`${simulator.url}/_sim/faults`, {
+      method: "POST",
+      body: JSON.stringify({ status: 503, count: 2, model: "gpt-4o-mini" }),
+    });
+    expect(queued.status).toBe(200);
+    expect((await chat({ model: "other", messages: [{ role: "user", content: "x" }] })).status).toBe(200);
+    expect((await chat(ask("x"))).status).toBe(503);
+    expect((await chat(ask("x"))).status).toBe(503);
+    expect((await chat(ask("x"))).status).toBe(200);
+  });
+
+  it("refuses malformed queued faults", async () => {
+    const response = await fetch(`${simulator.url}/_sim/faults`, { method: "POST", body: '{"status":"bad"}' });
+    expect(response.status).toBe(400);
+  });
+
+  it("records a client that leaves mid-stream as aborted", async () => {
+    const controller = new AbortController();
+    const response = await chat(ask("Hi [sim:token_latency_ms=50] [sim:tokens=200]", { stream: true }), {
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await expect.poll(async () => (await requests())[0]?.aborted, { timeout: 2000 }).toBe(true);
+  });
+
+  it("records a hanging request as aborted once the client gives up", async () => {
+    const signal = AbortSignal.timeout(100);
+    await expect(chat(ask("Hi [sim:hang]"), { signal })).rejects.toThrow();
+    await expect.poll(async () => (await requests())[0]?.aborted, { timeout: 2000 }).toBe(true);
+    expect((await requests())[0]?.status).toBeNull();
+  });
+});
+
+describe("request log", () => {
+  it("records requests with the key redacted", async () => {
+    await chat(ask("Hi"));
+    const [record] = await requests();
+    expect(record?.headers.authorization).toBe("Bearer sk-t...");
+    expect(record).toMatchObject({ aborted: false, status: 200 });
+  });
+
+  it("reports health", async () => {
+    expect(await json(await fetch(`${simulator.url}/_sim/health`))).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,76 @@
+import type { Logger } from "@gateway/shared";
+import { renderVideoTask } from "@gateway/shared";
+import type { Clock } from "../clock.js";
+import type { Database, VideoTask } from "../database.js";
+import { type LinkSettings, renderTask } from "../tasks/render-task.js";
+import { type CallbackPolicy, postCallback } from "./post-callback.js";
+import { SIGNATURE_HEADER, signCallback } from "./sign-callback.js";
+
+export interface CallbackDependencies {
+  database: Database;
+  clock: Clock;
+  links: LinkSettings;
+  logger: Logger;
+  signingKey: string;
+  policy: CallbackPolicy;
+  maxAttempts: number;
+  baseDelayMs: number;
+}
+
+// How long a claimed delivery is reserved for its worker before another may try it.
+const CLAIM_MS = 60_000;
+
+/**
+ * Claims deliveries that are due (a finished task with a callback_url) the way tasks are
+ * claimed, so two workers never post the same attempt, by pushing their next time ahead.
+ */
+async function claimDue(database: Database, now: Date, limit: number): Promise<VideoTask[]> {
+  const reservedUntil = new Date(now.getTime() + CLAIM_MS);
+  const rows = await database.$queryRaw<{ id: string }[]>`
+    UPDATE video.tasks SET callback_next_at = ${reservedUntil}
+    WHERE id IN (
+      SELECT id FROM video.tasks
+      WHERE callback_state = 'pending' AND callback_next_at <= ${now}
+      ORDER BY callback_next_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id`;
+  if (rows.length === 0) return [];
+  return database.videoTask.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
+}
+
+/**
+ * Posts the finished task (the same JSON as GET /v1/videos/generations/{id}) to its
+ * callback_url, signed with HMAC-SHA256. A 2xx answer ends it; anything else is retried after
+ * base, 2×base, 4×base, … up to maxAttempts, then given up (the client can still poll).
+ */
+export async function deliverCallbacks(deps: CallbackDependencies, limit = 20): Promise<number> {
+  const due = await claimDue(deps.database, deps.clock.now(), limit);
+  await Promise.all(due.map((task) => deliverOne(deps, task)));
+  return due.length;
+}
+
+async function deliverOne(deps: CallbackDependencies, task: VideoTask): Promise<void> {
+  const now = deps.clock.now();
+  const body = JSON.stringify(renderVideoTask(renderTask(task, deps.links, now.getTime(), "")));
+  const headers = { [SIGNATURE_HEADER]: signCallback(deps.signingKey, body, Math.floor(now.getTime() / 1000)) };
+  let delivered = false;
+  try {
+    const status = await postCallback(task.callbackUrl!, body, headers, deps.policy);
+    delivered = status >= 200 && status < 300;
+    if (!delivered) deps.logger.info({ task_id: task.id, status }, "callback refused; will retry");
+  } catch (error) {
+    deps.logger.info({ task_id: task.id, err: error }, "callback failed; will retry");
+  }
+  const attempts = task.callbackAttempts + 1;
+  const gaveUp = !delivered && attempts >= deps.maxAttempts;
+  await deps.database.videoTask.update({
+    where: { id: task.id },
+    data: {
+      callbackAttempts: attempts,
+      callbackState: delivered ? "delivered" : gaveUp ? "gave_up" : "pending",
+      callbackNextAt: delivered || gaveUp ? null : new Date(now.getTime() + deps.baseDelayMs * 2 ** (attempts - 1)),
+    },
+  });
+}

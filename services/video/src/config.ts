@@ -1,0 +1,71 @@
+import { hostname } from "node:os";
+import { fileURLToPath } from "node:url";
+import { commonConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
+import { z } from "zod";
+
+const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
+const databaseUrlHint = "set it to the Postgres URL, e.g. postgresql://postgres@127.0.0.1:5432/gateway";
+const secretHint = "set it to a secret of at least 16 characters";
+const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const flag = (fallback: boolean) =>
+  z
+    .enum(["0", "1", "true", "false"])
+    .default(fallback ? "1" : "0")
+    .transform((value) => value === "1" || value === "true");
+const hostList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((host) => host.trim())
+      .filter(Boolean),
+  );
+
+const configSchema = z.object({
+  ...commonConfig,
+  DATABASE_URL: z.string({ error: databaseUrlHint }).min(1, databaseUrlHint),
+  VIDEO_HOST: z.string().default("127.0.0.1"),
+  // 0 asks the system for any free port; the real one is printed in the "ready" line.
+  VIDEO_GRPC_PORT: port(50053),
+  CATALOGUE_PATH: z.string().default(defaultCataloguePath),
+  // Where channels without a vendor key send their requests.
+  SIMULATOR_URL: z.string().url().default("http://127.0.0.1:8090"),
+  // Finished videos are copied here (filesystem storage; see storage/video-storage.ts).
+  VIDEO_STORAGE_DIR: z.string().default(".gateway/videos"),
+  // Signs video_url links; never shared with clients.
+  VIDEO_URL_SIGNING_KEY: z.string({ error: secretHint }).min(16, secretHint),
+  VIDEO_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3_600),
+  // Signs callback POSTs (X-Gateway-Signature); receivers verify with it.
+  VIDEO_CALLBACK_SIGNING_KEY: z.string({ error: secretHint }).min(16, secretHint),
+  // Callback URLs may not point at private or loopback addresses, except these host[:port] values.
+  VIDEO_CALLBACK_ALLOWED_PRIVATE_HOSTS: hostList,
+  VIDEO_CALLBACK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  VIDEO_CALLBACK_BASE_DELAY_MS: milliseconds(2_000),
+  // An unfinished task is failed (and its vendor job cancelled) this long after submission.
+  VIDEO_TASK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 60_000),
+  // Whether this process runs workers; a replica may serve the API only.
+  VIDEO_WORKERS: flag(true),
+  VIDEO_WORKER_ID: z.string().min(1).default(`${hostname()}-${process.pid}`),
+  VIDEO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  // How often an idle worker looks for work, timed-out tasks, callbacks and expired tasks.
+  VIDEO_WORKER_TICK_MS: z.coerce.number().int().positive().default(500),
+  // A claimed task belongs to its worker this long, renewed while it works on it.
+  VIDEO_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  // Vendor job polling backoff.
+  VIDEO_POLL_INITIAL_MS: z.coerce.number().int().positive().default(1_000),
+  VIDEO_POLL_MAX_MS: z.coerce.number().int().positive().default(10_000),
+  VIDEO_VENDOR_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  ...usageSpoolConfig(64 * 1024 * 1024),
+  // The controllable clock: a fixed offset, and (test mode only) a gRPC call that moves it.
+  VIDEO_CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
+  VIDEO_TEST_MODE: flag(false),
+});
+
+export type VideoConfig = z.infer<typeof configSchema>;
+
+export const loadVideoConfig = (env: NodeJS.ProcessEnv = process.env): VideoConfig => loadConfig(configSchema, env);

@@ -1,0 +1,102 @@
+import { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
+import {
+  beginService,
+  connectNats,
+  ensureUsageStream,
+  loadUsageDefinition,
+  requireMigrated,
+  stopGrpcServer,
+  stopOnSignal,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/shared";
+import { Clock } from "./clock.js";
+import { loadVideoConfig } from "./config.js";
+import { connectDatabase } from "./database.js";
+import { startGrpcServer } from "./grpc-server.js";
+import { pendingMigrations } from "./migrate.js";
+import { FilesystemStorage } from "./storage/filesystem-storage.js";
+import { OpenAIVideosClient } from "./vendor/openai-videos-client.js";
+import { startWorkerLoop, type WorkerLoop } from "./worker/worker-loop.js";
+
+const start = beginService("video", loadVideoConfig);
+const { config, logger } = start;
+// Annotated so the compiler knows a call ends the process.
+const fail: (message: string, error?: unknown) => never = start.fail;
+await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/video migrate");
+
+let catalogue: CatalogueHolder;
+try {
+  catalogue = new CatalogueHolder(
+    config.CATALOGUE_PATH,
+    { env: process.env, simulatorUrl: config.SIMULATOR_URL },
+    logger,
+  );
+} catch (error) {
+  fail("cannot load the catalogue", error);
+}
+const clock = new Clock(config.VIDEO_CLOCK_OFFSET_MS);
+const database = connectDatabase(config.DATABASE_URL);
+const storage = new FilesystemStorage(config.VIDEO_STORAGE_DIR);
+const links = { signingKey: config.VIDEO_URL_SIGNING_KEY, ttlSeconds: config.VIDEO_URL_TTL_SECONDS };
+const nats = await connectNats(config.NATS_URL, "video").catch((error: unknown) =>
+  fail("cannot reach NATS at NATS_URL", error),
+);
+await ensureUsageStream(await nats.jetstreamManager(), loadUsageDefinition(config.GATEWAY_NAMESPACE));
+const usage = new UsagePublisher(
+  nats.jetstream(),
+  config.GATEWAY_NAMESPACE,
+  logger,
+  usageSpoolSettings(config, "video"),
+);
+
+const grpc = await startGrpcServer(
+  { database, clock, catalogue, links, storage, signingKey: config.VIDEO_URL_SIGNING_KEY },
+  { host: config.VIDEO_HOST, port: config.VIDEO_GRPC_PORT, testMode: config.VIDEO_TEST_MODE },
+).catch((error: unknown) => fail("cannot start the gRPC server", error));
+
+let worker: WorkerLoop | undefined;
+if (config.VIDEO_WORKERS) {
+  worker = startWorkerLoop(
+    {
+      database,
+      clock,
+      catalogue,
+      storage,
+      vendor: new OpenAIVideosClient(config.VIDEO_VENDOR_TIMEOUT_MS),
+      usage,
+      logger,
+      workerId: config.VIDEO_WORKER_ID,
+      leaseMs: config.VIDEO_LEASE_MS,
+      pollInitialMs: config.VIDEO_POLL_INITIAL_MS,
+      pollMaxMs: config.VIDEO_POLL_MAX_MS,
+    },
+    {
+      database,
+      clock,
+      links,
+      logger,
+      signingKey: config.VIDEO_CALLBACK_SIGNING_KEY,
+      policy: { allowedPrivateHosts: config.VIDEO_CALLBACK_ALLOWED_PRIVATE_HOSTS, timeoutMs: 10_000 },
+      maxAttempts: config.VIDEO_CALLBACK_MAX_ATTEMPTS,
+      baseDelayMs: config.VIDEO_CALLBACK_BASE_DELAY_MS,
+    },
+    {
+      concurrency: config.VIDEO_WORKER_CONCURRENCY,
+      tickMs: config.VIDEO_WORKER_TICK_MS,
+      taskTimeoutMs: config.VIDEO_TASK_TIMEOUT_MS,
+    },
+  );
+}
+
+// Operators reload the catalogue without a restart; a broken file keeps the old one.
+process.on("SIGHUP", () => catalogue.reload());
+logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null }, "ready");
+
+stopOnSignal(logger, async () => {
+  await worker?.stop();
+  await stopGrpcServer(grpc.server);
+  usage.close();
+  await nats.drain();
+  await database.$disconnect();
+});

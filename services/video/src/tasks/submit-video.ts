@@ -1,0 +1,91 @@
+import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
+import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
+import { GatewayError, invalidRequest, serverError } from "@gateway/shared";
+import type { Clock } from "../clock.js";
+import type { Database, VideoTask } from "../database.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { findVideoModel } from "./find-video-model.js";
+import { type LinkSettings, renderTask } from "./render-task.js";
+import { DURATIONS, newTaskId, TASK_LIFETIME_MS } from "./task-rules.js";
+
+export interface SubmitDependencies {
+  database: Database;
+  clock: Clock;
+  catalogue: CatalogueHolder;
+  links: LinkSettings;
+}
+
+const idempotencyConflict = () =>
+  new GatewayError(
+    409,
+    "invalid_request_error",
+    "idempotency_key_reused",
+    "This Idempotency-Key was already used for a different video request.",
+    "Idempotency-Key",
+  );
+
+const sameRequest = (task: VideoTask, request: SubmitVideoRequest) =>
+  task.model === request.model &&
+  task.prompt === request.prompt &&
+  task.durationSeconds === request.durationSeconds &&
+  (task.callbackUrl ?? "") === request.callbackUrl;
+
+/**
+ * Records a new pending task (workers pick it up) and answers at once. Edge has validated the
+ * body; the checks here guard the contract for any other caller. With an Idempotency-Key the
+ * account's earlier task of that key is returned instead, and a concurrent duplicate loses the
+ * unique (account_id, idempotency_key) race and returns the winner's task.
+ */
+export function submitVideo(deps: SubmitDependencies) {
+  return async (request: SubmitVideoRequest): Promise<VideoTaskMessage> => {
+    const caller = request.caller;
+    if (!caller?.requestId || !caller.modelGroup) throw serverError("Request arrived without a caller.");
+    const video = findVideoModel(deps.catalogue, request.model, caller.modelGroup);
+    if (!request.prompt.trim()) throw invalidRequest("Invalid 'prompt': must not be empty.", "prompt");
+    if (!(DURATIONS as readonly number[]).includes(request.durationSeconds)) {
+      throw invalidRequest(`Invalid 'duration': must be one of ${DURATIONS.join(", ")}.`, "duration");
+    }
+    const idempotencyKey = request.idempotencyKey || null;
+    const render = (task: VideoTask) => renderTask(task, deps.links, deps.clock.nowMs(), request.publicBaseUrl);
+    const earlier = async () => {
+      if (!idempotencyKey) return undefined;
+      const task = await deps.database.videoTask.findUnique({
+        where: { accountId_idempotencyKey: { accountId: caller.accountId, idempotencyKey } },
+      });
+      if (task && !sameRequest(task, request)) throw idempotencyConflict();
+      return task ?? undefined;
+    };
+
+    const replay = await earlier();
+    if (replay) return render(replay);
+    const now = deps.clock.now();
+    try {
+      const task = await deps.database.videoTask.create({
+        data: {
+          id: newTaskId(),
+          requestId: caller.requestId,
+          accountId: caller.accountId,
+          keyId: caller.keyId,
+          modelGroup: caller.modelGroup,
+          model: video.model.id,
+          vendor: video.model.vendor,
+          channel: video.channel.name,
+          prompt: request.prompt,
+          durationSeconds: request.durationSeconds,
+          size: video.rules.size,
+          idempotencyKey,
+          callbackUrl: request.callbackUrl || null,
+          publicBaseUrl: request.publicBaseUrl,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + TASK_LIFETIME_MS),
+        },
+      });
+      return render(task);
+    } catch (error) {
+      const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+      const winner = duplicate ? await earlier() : undefined;
+      if (winner) return render(winner);
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,25 @@
+import type { Database } from "../database.js";
+import type { VideoStorage } from "../storage/video-storage.js";
+
+/**
+ * Deletes tasks past their 24-hour lifetime and then their files. The row goes first, so a
+ * link can never point at a task whose file is half gone; a file whose removal fails is
+ * logged by the caller and is unreachable (no row names it).
+ */
+export async function purgeExpired(
+  database: Database,
+  storage: VideoStorage,
+  options: { now: Date; limit: number },
+): Promise<{ purged: number; fileErrors: unknown[] }> {
+  const rows = await database.$queryRaw<{ storageKey: string | null }[]>`
+    DELETE FROM video.tasks
+    WHERE id IN (
+      SELECT id FROM video.tasks WHERE expires_at <= ${options.now} LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
+    )
+    RETURNING storage_key AS "storageKey"`;
+  const removals = await Promise.allSettled(
+    rows.flatMap((row) => (row.storageKey ? [storage.remove(row.storageKey)] : [])),
+  );
+  const fileErrors = removals.flatMap((removal) => (removal.status === "rejected" ? [removal.reason] : []));
+  return { purged: rows.length, fileErrors };
+}

@@ -1,0 +1,38 @@
+import type { Database } from "../database.js";
+
+export interface TimedOutTask {
+  id: string;
+  vendorJobId: string | null;
+  model: string;
+  modelGroup: string;
+  channel: string;
+}
+
+export const timeoutMessage = (timeoutMs: number) =>
+  `The video task timed out: it did not finish within ${Math.round(timeoutMs / 1000)} seconds and was cancelled.`;
+
+/**
+ * Fails every unfinished task older than the time-out, whoever holds it. The holder notices
+ * at its next write (which requires status = processing and its worker id) and stops; the
+ * caller cancels the returned vendor jobs.
+ */
+export async function timeOutTasks(
+  database: Database,
+  options: { now: Date; timeoutMs: number; limit: number },
+): Promise<TimedOutTask[]> {
+  const cutoff = new Date(options.now.getTime() - options.timeoutMs);
+  return database.$queryRaw<TimedOutTask[]>`
+    UPDATE video.tasks
+    SET status = 'failed', error = ${timeoutMessage(options.timeoutMs)}, finished_at = ${options.now},
+        worker_id = NULL, lease_until = NULL,
+        callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END,
+        callback_next_at = ${options.now}
+    WHERE id IN (
+      SELECT id FROM video.tasks
+      WHERE status IN ('pending', 'processing') AND created_at < ${cutoff}
+      ORDER BY created_at
+      LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, vendor_job_id AS "vendorJobId", model, model_group AS "modelGroup", channel`;
+}

@@ -1,0 +1,20 @@
+import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
+import type { Logger, UsagePublisher } from "@gateway/shared";
+import type { Clock } from "../clock.js";
+import type { Database } from "../database.js";
+import type { VideoStorage } from "../storage/video-storage.js";
+import type { OpenAIVideosClient } from "../vendor/openai-videos-client.js";
+
+export interface WorkerDependencies {
+  database: Database;
+  clock: Clock;
+  catalogue: CatalogueHolder;
+  storage: VideoStorage;
+  vendor: OpenAIVideosClient;
+  usage: UsagePublisher;
+  logger: Logger;
+  workerId: string;
+  leaseMs: number;
+  pollInitialMs: number;
+  pollMaxMs: number;
+}

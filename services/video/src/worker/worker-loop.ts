@@ -1,0 +1,121 @@
+import { type CallbackDependencies, deliverCallbacks } from "../callbacks/deliver-callbacks.js";
+import { findVideoModel } from "../tasks/find-video-model.js";
+import { claimTasks } from "./claim-tasks.js";
+import { purgeExpired } from "./purge-expired.js";
+import { runTask } from "./run-task.js";
+import { timeOutTasks } from "./time-out-tasks.js";
+import type { WorkerDependencies } from "./worker-dependencies.js";
+
+export interface WorkerSettings {
+  concurrency: number;
+  tickMs: number;
+  taskTimeoutMs: number;
+}
+
+export interface WorkerLoop {
+  /** Stops claiming and hands the tasks in hand back for other workers (their vendor jobs keep running). */
+  stop(): Promise<void>;
+}
+
+const SWEEP_LIMIT = 100;
+
+/**
+ * One worker: every tick it fails timed-out tasks (cancelling their vendor jobs), claims as
+ * many tasks as it has free slots and runs each on its own, delivers due callbacks and purges
+ * tasks older than 24 hours. Any number of these may run, in one process or many.
+ */
+export function startWorkerLoop(
+  deps: WorkerDependencies,
+  callbacks: CallbackDependencies,
+  settings: WorkerSettings,
+): WorkerLoop {
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  const stopping = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> = Promise.resolve();
+
+  const sweepTimeouts = async () => {
+    const timedOut = await timeOutTasks(deps.database, {
+      now: deps.clock.now(),
+      timeoutMs: settings.taskTimeoutMs,
+      limit: SWEEP_LIMIT,
+    });
+    await Promise.all(
+      timedOut.map(async (task) => {
+        deps.logger.info({ task_id: task.id, vendor_job_id: task.vendorJobId }, "video task timed out");
+        if (!task.vendorJobId) return;
+        try {
+          const video = findVideoModel(deps.catalogue, task.model, task.modelGroup);
+          const channel = video.model.channels.find((candidate) => candidate.name === task.channel) ?? video.channel;
+          await deps.vendor.cancel(channel, task.vendorJobId, AbortSignal.timeout(10_000));
+        } catch (error) {
+          deps.logger.warn({ err: error, task_id: task.id }, "could not cancel the vendor job of a timed-out task");
+        }
+      }),
+    );
+  };
+
+  const claim = async () => {
+    const free = settings.concurrency - running.size;
+    if (free <= 0) return;
+    const ids = await claimTasks(deps.database, {
+      workerId: deps.workerId,
+      now: deps.clock.now(),
+      leaseMs: deps.leaseMs,
+      limit: free,
+    });
+    if (ids.length === 0) return;
+    const tasks = await deps.database.videoTask.findMany({ where: { id: { in: ids } } });
+    for (const task of tasks) {
+      const run = runTask(deps, task, stopping.signal).finally(() => {
+        running.delete(run);
+        // A free slot: look for more work now rather than at the next tick.
+        if (!stopped) schedule(0);
+      });
+      running.add(run);
+    }
+  };
+
+  const purge = async () => {
+    const { purged, fileErrors } = await purgeExpired(deps.database, deps.storage, {
+      now: deps.clock.now(),
+      limit: SWEEP_LIMIT,
+    });
+    if (purged > 0) deps.logger.info({ purged }, "purged expired video tasks");
+    for (const error of fileErrors) deps.logger.warn({ err: error }, "could not remove an expired video file");
+  };
+
+  const tick = async () => {
+    for (const step of [sweepTimeouts, claim, () => deliverCallbacks(callbacks), purge]) {
+      if (stopped) return;
+      try {
+        await step();
+      } catch (error) {
+        deps.logger.error({ err: error }, "video worker step failed; retrying next tick");
+      }
+    }
+  };
+
+  function schedule(delayMs: number) {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      // One tick at a time: a tick requested during another runs right after it.
+      ticking = ticking.then(tick).finally(() => {
+        if (!stopped && !timer) schedule(settings.tickMs);
+      });
+    }, delayMs);
+  }
+
+  schedule(0);
+  return {
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      if (timer) clearTimeout(timer);
+      await ticking;
+      await Promise.allSettled(running);
+    },
+  };
+}

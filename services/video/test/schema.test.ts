@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { createTemporaryDatabase, queryRows, type TemporaryDatabase } from "@gateway/stack";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectDatabase, type Database } from "../src/database.js";
+import { migrate, pendingMigrations } from "../src/migrate.js";
+import { claimTasks } from "../src/worker/claim-tasks.js";
+import { timeOutTasks } from "../src/worker/time-out-tasks.js";
+
+let database: TemporaryDatabase;
+let client: Database;
+
+beforeAll(async () => {
+  database = await createTemporaryDatabase();
+  const [first, second] = await Promise.all([migrate(database.url), migrate(database.url)]);
+  expect([first.applied.length, second.applied.length].sort()).toEqual([0, 1]);
+  client = connectDatabase(database.url);
+});
+afterAll(async () => {
+  await client?.$disconnect();
+  await database?.drop();
+});
+
+const now = new Date("2030-01-01T00:00:00Z");
+
+async function newTask(fields: { createdAt?: Date } = {}) {
+  const createdAt = fields.createdAt ?? now;
+  return client.videoTask.create({
+    data: {
+      id: `task_${randomUUID().replaceAll("-", "")}`,
+      requestId: randomUUID(),
+      accountId: randomUUID(),
+      keyId: randomUUID(),
+      modelGroup: "premium",
+      model: "sora-2",
+      vendor: "openai",
+      channel: "openai-main",
+      prompt: "a test",
+      durationSeconds: 5,
+      size: "720x1280",
+      publicBaseUrl: "http://127.0.0.1",
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 86_400_000),
+    },
+  });
+}
+
+const setStatus = (id: string, status: string, extra = "") =>
+  queryRows(database.url, `UPDATE video.tasks SET status = $2 ${extra} WHERE id = $1`, [id, status]);
+
+describe("the video schema", () => {
+  it("is fully migrated and matches the generated client", async () => {
+    expect(await pendingMigrations(database.url)).toEqual([]);
+    const task = await newTask();
+    const read = await client.videoTask.findUniqueOrThrow({ where: { id: task.id } });
+    expect(read).toMatchObject({ status: "pending", attempts: 0, progress: null, callbackState: null });
+  });
+
+  it("allows only pending -> processing -> completed | failed", async () => {
+    const finished = "finished_at = now()";
+    const skipped = await newTask();
+    await expect(setStatus(skipped.id, "completed", `, storage_key = 'x.mp4', ${finished}`)).rejects.toThrow(
+      /pending -> completed is not an allowed transition/,
+    );
+
+    const normal = await newTask();
+    await setStatus(normal.id, "processing");
+    await expect(setStatus(normal.id, "pending")).rejects.toThrow(/processing -> pending/);
+    await setStatus(normal.id, "completed", `, storage_key = 'x.mp4', ${finished}`);
+    await expect(setStatus(normal.id, "failed", `, error = 'late', ${finished}`)).rejects.toThrow(
+      /completed -> failed/,
+    );
+    await expect(setStatus(normal.id, "processing")).rejects.toThrow(/completed -> processing/);
+
+    const early = await newTask();
+    await setStatus(early.id, "failed", `, error = 'timed out', ${finished}`);
+    await expect(setStatus(early.id, "processing")).rejects.toThrow(/failed -> processing/);
+  });
+
+  it("requires a file for completed tasks and a reason for failed ones, and pending at birth", async () => {
+    const task = await newTask();
+    await setStatus(task.id, "processing");
+    await expect(setStatus(task.id, "completed", ", finished_at = now()")).rejects.toThrow(/tasks_completed_has_video/);
+    await expect(setStatus(task.id, "failed", ", finished_at = now()")).rejects.toThrow(/tasks_failed_has_error/);
+    await expect(
+      queryRows(
+        database.url,
+        `INSERT INTO video.tasks (id, request_id, account_id, key_id, model_group, model, vendor, channel, prompt,
+           duration_seconds, size, status, public_base_url, created_at, expires_at)
+         VALUES ('task_born_done', 'r', gen_random_uuid(), gen_random_uuid(), 'g', 'm', 'v', 'c', 'p', 5, 's',
+           'processing', 'u', now(), now())`,
+      ),
+    ).rejects.toThrow(/must start pending/);
+  });
+
+  it("lets concurrent claimers take disjoint tasks and retakes only expired leases", async () => {
+    const claimAt = new Date(now.getTime() + 1_000);
+    await queryRows(database.url, "DELETE FROM video.tasks");
+    await Promise.all(Array.from({ length: 30 }, () => newTask()));
+    const claims = await Promise.all(
+      ["a", "b", "c"].map((workerId) => claimTasks(client, { workerId, now: claimAt, leaseMs: 10_000, limit: 15 })),
+    );
+    const all = claims.flat();
+    expect(all).toHaveLength(30);
+    expect(new Set(all).size).toBe(30);
+    // Nothing is free while the leases run; everything is once they lapse.
+    expect(await claimTasks(client, { workerId: "d", now: claimAt, leaseMs: 10_000, limit: 50 })).toEqual([]);
+    const later = new Date(claimAt.getTime() + 10_001);
+    expect(await claimTasks(client, { workerId: "d", now: later, leaseMs: 10_000, limit: 50 })).toHaveLength(30);
+  });
+
+  it("times out unfinished tasks only", async () => {
+    await queryRows(database.url, "DELETE FROM video.tasks");
+    const old = await newTask({ createdAt: new Date(now.getTime() - 60_000) });
+    const fresh = await newTask();
+    const timedOut = await timeOutTasks(client, { now, timeoutMs: 30_000, limit: 10 });
+    expect(timedOut.map((task) => task.id)).toEqual([old.id]);
+    const [row] = await queryRows<{ status: string; error: string }>(
+      database.url,
+      "SELECT status, error FROM video.tasks WHERE id = $1",
+      [old.id],
+    );
+    expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/timed out/) });
+    expect((await client.videoTask.findUniqueOrThrow({ where: { id: fresh.id } })).status).toBe("pending");
+  });
+});

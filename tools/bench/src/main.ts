@@ -1,0 +1,262 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { repoRoot, startTestStack, type TestStack, testServers } from "@gateway/stack";
+import { measureFirstByte } from "./first-byte.js";
+import { measureLedgerIngest } from "./ledger-ingest.js";
+import { checkTarget, runLoad, type Target } from "./load.js";
+import { type PortkeyGateway, startPortkey } from "./portkey.js";
+import {
+  difference,
+  type FamilyComparison,
+  type LatencyComparison,
+  machine,
+  renderMarkdown,
+  type Settings,
+  type Summary,
+  updateReadme,
+  writeJson,
+} from "./report.js";
+import { measureReservationCost } from "./reservation-cost.js";
+import { startRssSampler } from "./rss-sampler.js";
+import { waitForIdle } from "./settle.js";
+import { type FamilyTargets, familyTargets } from "./vendor-families.js";
+
+// `pnpm bench [--quick] [--write-readme]`: the gateway's overhead over calling the vendor directly.
+
+const usage = "usage: pnpm bench [--quick] [--write-readme]";
+const latencyConnections = [1, 32];
+const saturationConnections = 64;
+const resultsPath = `${repoRoot}tools/bench/results/latest.json`;
+const readmePath = `${repoRoot}README.md`;
+
+interface Flags {
+  quick: boolean;
+  writeReadme: boolean;
+}
+
+function parseFlags(args: string[]): Flags {
+  const known = new Set(["--quick", "--write-readme"]);
+  const unknown = args.filter((arg) => !known.has(arg));
+  if (unknown.length > 0) throw new Error(`unknown argument ${unknown.join(" ")}\n${usage}`);
+  return { quick: args.includes("--quick"), writeReadme: args.includes("--write-readme") };
+}
+
+// --quick only proves every step works end to end; its numbers are too short-lived to quote.
+const settingsFor = (quick: boolean): Settings =>
+  quick
+    ? { warmUpSeconds: 1, seconds: 2, streamWarmUp: 10, streamRequests: 30 }
+    : { warmUpSeconds: 2, seconds: 8, streamWarmUp: 50, streamRequests: 200 };
+
+interface Targets {
+  direct: Target;
+  gateway: Target;
+  portkey: Target;
+}
+
+/** What every measurement needs: where to send requests, for how long, and whose CPU must be quiet first. */
+interface Run {
+  targets: Targets;
+  settings: Settings;
+  pids: number[];
+}
+
+function targetsFor(stack: TestStack, portkey: PortkeyGateway, apiKey: string): Targets {
+  return {
+    direct: {
+      name: "direct",
+      url: `${stack.simulatorUrl}/v1/chat/completions`,
+      headers: { authorization: "Bearer sk-bench" },
+    },
+    gateway: {
+      name: "gateway",
+      url: `${stack.baseUrl}/chat/completions`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+    portkey: portkey.target("portkey"),
+  };
+}
+
+/** The shipped catalogue without the groups' rate limits: the bench measures capacity, not limits. */
+function catalogueWithoutLimits(): string {
+  const shipped = readFileSync(`${repoRoot}infra/catalogue/models.yaml`, "utf8");
+  const path = join(mkdtempSync(join(tmpdir(), "gw-bench-")), "models.yaml");
+  writeFileSync(path, shipped.replace(/^\s+limits: .*\n/gm, ""));
+  return path;
+}
+
+/** Logs the step and waits for the previous one's leftover work (usage events) to finish first. */
+async function begin(run: Run, step: string): Promise<void> {
+  progress(step);
+  if (!(await waitForIdle(run.pids))) progress("services still busy after 30 s; measuring anyway");
+}
+
+async function compareLatency(run: Run): Promise<LatencyComparison[]> {
+  const { targets, settings } = run;
+  const comparisons: LatencyComparison[] = [];
+  for (const connections of latencyConnections) {
+    const options = { connections, warmUpSeconds: settings.warmUpSeconds, seconds: settings.seconds };
+    await begin(run, `latency at ${connections} connection(s): direct`);
+    const direct = await runLoad(targets.direct, options);
+    await begin(run, `latency at ${connections} connection(s): gateway`);
+    const gateway = await runLoad(targets.gateway, options);
+    comparisons.push({ connections, direct, gateway, addedMs: difference(gateway.latencyMs, direct.latencyMs) });
+  }
+  return comparisons;
+}
+
+async function compareThroughput(run: Run): Promise<Summary["throughput"]> {
+  const { targets, settings } = run;
+  const options = {
+    connections: saturationConnections,
+    warmUpSeconds: settings.warmUpSeconds,
+    seconds: settings.seconds,
+  };
+  const measure = async (target: Target) => {
+    await begin(run, `throughput at ${saturationConnections} connections: ${target.name}`);
+    return runLoad(target, options);
+  };
+  const direct = await measure(targets.direct);
+  const portkey = await measure(targets.portkey);
+  const gateway = await measure(targets.gateway);
+  return { connections: saturationConnections, direct, gateway, portkey };
+}
+
+async function compareFirstByte(run: Run): Promise<Summary["firstByte"]> {
+  const { targets, settings } = run;
+  const options = { warmUp: settings.streamWarmUp, requests: settings.streamRequests };
+  await begin(run, "streaming first frame: direct");
+  const direct = await measureFirstByte(targets.direct, options);
+  await begin(run, "streaming first frame: gateway");
+  const gateway = await measureFirstByte(targets.gateway, options);
+  return { direct, gateway, overheadMs: difference(gateway.firstFrameMs, direct.firstFrameMs) };
+}
+
+/** Added latency at one connection and streaming first-frame overhead, per vendor family. */
+async function compareFamilies(run: Run, families: FamilyTargets[]): Promise<FamilyComparison[]> {
+  const { settings } = run;
+  const load = { connections: 1, warmUpSeconds: settings.warmUpSeconds, seconds: settings.seconds / 2 };
+  const stream = { warmUp: settings.streamWarmUp, requests: settings.streamRequests / 2 };
+  const results: FamilyComparison[] = [];
+  for (const { family, direct, gateway } of families) {
+    await begin(run, `family ${family}: latency`);
+    const directLoad = await runLoad(direct, load);
+    const gatewayLoad = await runLoad(gateway, load);
+    await begin(run, `family ${family}: streaming first frame`);
+    const directStream = await measureFirstByte(direct, stream);
+    const gatewayStream = await measureFirstByte(gateway, stream);
+    results.push({
+      family,
+      addedMs: difference(gatewayLoad.latencyMs, directLoad.latencyMs),
+      firstFrameOverheadMs: difference(gatewayStream.firstFrameMs, directStream.firstFrameMs),
+    });
+  }
+  return results;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/** Everything started so far, stopped in reverse order exactly once, whatever ends the run. */
+class Cleanup {
+  private readonly steps: Array<() => Promise<void>> = [];
+  private running: Promise<void> | undefined;
+
+  add(step: () => Promise<void>): void {
+    this.steps.push(step);
+  }
+
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        await step().catch((error: unknown) => progress(`cleanup failed: ${String(error)}`));
+      }
+    })();
+    return this.running;
+  }
+}
+
+async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
+  const settings = settingsFor(flags.quick);
+  const host = machine();
+  progress("starting the stack");
+  const catalogue = catalogueWithoutLimits();
+  cleanup.add(async () => rmSync(dirname(catalogue), { recursive: true, force: true }));
+  const stack = await startTestStack({ env: { CATALOGUE_PATH: catalogue } });
+  cleanup.add(() => stack.teardown());
+  progress("starting Portkey");
+  const portkey = await startPortkey(`${stack.simulatorUrl}/v1`);
+  cleanup.add(() => portkey.stop());
+  // Ample credit in the premium group, so billing never refuses a request mid-run.
+  const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
+  const targets = targetsFor(stack, portkey, apiKey);
+  const families = familyTargets(stack.simulatorUrl, stack.baseUrl, apiKey);
+  for (const target of families.flatMap((family) => [family.direct, family.gateway])) await checkTarget(target);
+  for (const target of Object.values(targets)) await checkTarget(target);
+
+  const pids: Record<string, number> = {};
+  for (const service of [...Object.values(stack.processes), { name: "portkey", child: portkey.child }]) {
+    if (service.child.pid !== undefined) pids[service.name] = service.child.pid;
+  }
+  const run: Run = { targets, settings, pids: Object.values(pids) };
+  const sampler = startRssSampler(pids);
+  const latency = await compareLatency(run);
+  const throughput = await compareThroughput(run);
+  const firstByte = await compareFirstByte(run);
+  const memory = sampler.stop();
+  const familyResults = await compareFamilies(run, families);
+  await begin(run, "ledger ingest");
+  const ingestAccount = await stack.createAccount({ creditYuan: 1_000_000 });
+  const ingest = await measureLedgerIngest(
+    testServers.natsUrl,
+    stack.namespace,
+    { accountId: ingestAccount.account_id, keyId: ingestAccount.key_id },
+    flags.quick ? 2_000 : 20_000,
+  );
+  await begin(run, "reservation cost");
+  const reservationMs = await measureReservationCost(testServers.redisUrl, stack.namespace, flags.quick ? 500 : 5_000);
+
+  const command = ["pnpm bench", flags.quick && "--quick", flags.writeReadme && "--write-readme"].filter(Boolean);
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    machine: host,
+    command: command.join(" "),
+    settings,
+    latency,
+    throughput,
+    firstByte,
+    memory,
+    families: familyResults,
+    billing: { ingest, reservationMs },
+  };
+}
+
+async function main(): Promise<number> {
+  const cleanup = new Cleanup();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void cleanup.run().finally(() => process.exit(130)));
+  }
+  try {
+    const flags = parseFlags(process.argv.slice(2));
+    const summary = await bench(flags, cleanup);
+    await cleanup.run();
+    const markdown = renderMarkdown(summary);
+    console.log(markdown);
+    writeJson(resultsPath, summary);
+    progress(`wrote ${resultsPath}`);
+    if (flags.writeReadme) {
+      updateReadme(readmePath, markdown);
+      progress(`updated ${readmePath}`);
+    }
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    return 1;
+  } finally {
+    await cleanup.run();
+  }
+}
+
+// Exit explicitly: a client library's lingering handle must not keep a finished run alive.
+process.exit(await main());

@@ -1,0 +1,152 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname } from "node:path";
+import type { FirstByteResult } from "./first-byte.js";
+import type { IngestResult } from "./ledger-ingest.js";
+import type { LoadResult } from "./load.js";
+import type { MemoryResult } from "./rss-sampler.js";
+import { type Percentiles, round2 } from "./stats.js";
+
+export interface LatencyComparison {
+  connections: number;
+  direct: LoadResult;
+  gateway: LoadResult;
+  addedMs: Percentiles;
+}
+
+export interface Settings {
+  warmUpSeconds: number;
+  seconds: number;
+  streamWarmUp: number;
+  streamRequests: number;
+}
+
+export interface Summary {
+  date: string;
+  /** The 1-minute load average just before the run: other work on the machine skews every number. */
+  machine: { cpus: number; cpuModel: string; node: string; loadAverage: number };
+  command: string;
+  settings: Settings;
+  latency: LatencyComparison[];
+  throughput: { connections: number; direct: LoadResult; gateway: LoadResult; portkey: LoadResult };
+  firstByte: { direct: FirstByteResult; gateway: FirstByteResult; overheadMs: Percentiles };
+  memory: MemoryResult[];
+  families: FamilyComparison[];
+  billing: { ingest: IngestResult; reservationMs: Percentiles };
+}
+
+export interface FamilyComparison {
+  family: string;
+  addedMs: Percentiles;
+  firstFrameOverheadMs: Percentiles;
+}
+
+function familyRow({ family, addedMs, firstFrameOverheadMs }: FamilyComparison): string {
+  return `| ${family} | ${signedMs(addedMs.p50)} / ${signedMs(addedMs.p99)} | ${signedMs(firstFrameOverheadMs.p50)} / ${signedMs(firstFrameOverheadMs.p99)} |`;
+}
+
+export function machine(): Summary["machine"] {
+  const cores = cpus();
+  return {
+    cpus: cores.length,
+    cpuModel: cores[0]?.model.trim() ?? "unknown",
+    node: process.version,
+    loadAverage: round2(loadavg()[0] ?? 0),
+  };
+}
+
+export function difference(gateway: Percentiles, direct: Percentiles): Percentiles {
+  return { p50: round2(gateway.p50 - direct.p50), p99: round2(gateway.p99 - direct.p99) };
+}
+
+const ms = (value: number) => value.toFixed(2);
+const signedMs = (value: number) => `${value >= 0 ? "+" : ""}${ms(value)} ms`;
+const perSecond = (value: number) => Math.round(value).toLocaleString("en-US");
+
+function latencyRows(comparison: LatencyComparison): string[] {
+  const { connections, direct, gateway, addedMs } = comparison;
+  return (["p50", "p99"] as const).map(
+    (p) =>
+      `| Non-streaming latency ${p}, ${connections} conn (ms) | ${ms(direct.latencyMs[p])} | ${ms(gateway.latencyMs[p])} | — | ${signedMs(addedMs[p])} |`,
+  );
+}
+
+function throughputRow({ connections, direct, gateway, portkey }: Summary["throughput"]): string {
+  const change = ((gateway.requestsPerSecond - direct.requestsPerSecond) / direct.requestsPerSecond) * 100;
+  return `| Saturation throughput, ${connections} conn (req/s) | ${perSecond(direct.requestsPerSecond)} | ${perSecond(gateway.requestsPerSecond)} | ${perSecond(portkey.requestsPerSecond)} | ${change.toFixed(1)} % |`;
+}
+
+function firstByteRows({ direct, gateway, overheadMs }: Summary["firstByte"]): string[] {
+  return (["p50", "p99"] as const).map(
+    (p) =>
+      `| Streaming time to first \`data:\` frame ${p} (ms) | ${ms(direct.firstFrameMs[p])} | ${ms(gateway.firstFrameMs[p])} | n/a¹ | ${signedMs(overheadMs[p])} |`,
+  );
+}
+
+/** Requests that failed are excluded from the numbers, so say so whenever there were any. */
+function failureNote(summary: Summary): string[] {
+  const { direct, gateway, portkey } = summary.throughput;
+  const runs = [...summary.latency.flatMap((l) => [l.direct, l.gateway]), direct, gateway, portkey];
+  return runs
+    .filter((run) => run.failed > 0)
+    .map(
+      (run) => `- ${run.target} at ${run.connections} conn: ${run.failed} failed requests (non-2xx or socket errors).`,
+    );
+}
+
+export function renderMarkdown(summary: Summary): string {
+  const { cpus: cores, cpuModel, node, loadAverage } = summary.machine;
+  return [
+    `Measured ${summary.date} on ${cores} × ${cpuModel}, Node ${node}, with \`${summary.command}\`.`,
+    `The load generator shares the machine's cores with every service; the 1-minute load average before the run was ${loadAverage}.`,
+    "",
+    "| Measurement | Direct (simulator) | Gateway | Portkey | Gateway vs direct |",
+    "|---|---:|---:|---:|---:|",
+    ...summary.latency.flatMap(latencyRows),
+    throughputRow(summary.throughput),
+    ...firstByteRows(summary.firstByte),
+    "",
+    "| Vendor family (1 connection, vs its own protocol on the simulator) | Added latency p50 / p99 | Streaming first-frame overhead p50 / p99 |",
+    "|---|---:|---:|",
+    ...summary.families.map(familyRow),
+    "",
+    "| Ledger and billing | Result | Target |",
+    "|---|---:|---:|",
+    `| Usage events committed by ledger (${summary.billing.ingest.events.toLocaleString("en-US")} events) | ${perSecond(summary.billing.ingest.eventsPerSecond)} /s | ≥ 5,000 /s |`,
+    `| Cost reservation on the hot path, p50 / p99 | ${ms(summary.billing.reservationMs.p50)} / ${ms(summary.billing.reservationMs.p99)} ms | p50 < 0.3 ms |`,
+    "",
+    "| Process | Peak VmRSS under load (MB) | VmHWM at end (MB) |",
+    "|---|---:|---:|",
+    ...summary.memory.map((m) => `| ${m.process} | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`),
+    "",
+    "- Latency percentiles come from each response's own timing; autocannon's histogram has only 1 ms resolution (its figures are in tools/bench/results/latest.json).",
+    `- Each load run follows a ${summary.settings.warmUpSeconds} s warm-up and lasts ${summary.settings.seconds} s; every run starts once the services are idle again.`,
+    `- Streaming: ${summary.settings.streamRequests} sequential requests over one keep-alive connection, after ${summary.settings.streamWarmUp} unmeasured ones.`,
+    "- The stack runs with the catalogue's per-group rate limits removed: they would cap a saturation run by design.",
+    "- ¹ Portkey's streaming path to a custom host does not work, so streaming is compared with the upstream only.",
+    ...failureNote(summary),
+  ].join("\n");
+}
+
+export function writeJson(path: string, summary: Summary): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+const startMarker = "<!-- bench:start -->";
+const endMarker = "<!-- bench:end -->";
+
+/** Replaces the marked section of the README, or appends a Benchmark section holding the markers. */
+export function updateReadme(path: string, markdown: string): void {
+  const readme = readFileSync(path, "utf8");
+  const block = `${startMarker}\n${markdown}\n${endMarker}`;
+  const start = readme.indexOf(startMarker);
+  const end = readme.indexOf(endMarker);
+  if (start === -1 && end === -1) {
+    writeFileSync(path, `${readme.trimEnd()}\n\n## Benchmark\n\n${block}\n`);
+    return;
+  }
+  // A lone or reversed marker means someone edited by hand; guessing could eat their text.
+  if (start === -1 || end < start) throw new Error(`${path} has a broken ${startMarker} … ${endMarker} pair`);
+  writeFileSync(path, `${readme.slice(0, start)}${block}${readme.slice(end + endMarker.length)}`);
+}

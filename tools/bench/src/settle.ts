@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+
+// USER_HZ, the unit of the CPU times in /proc/<pid>/stat, is 100 on every mainstream Linux architecture.
+const ticksPerSecond = 100;
+
+/** utime + stime of one process in ticks, or 0 once it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    // The command name (field 2) may contain spaces, so count fields from after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+const totalTicks = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+
+/**
+ * Waits until the processes together use less than `maxCoreShare` of one core over a window:
+ * work a previous run left behind (usage events still being written) must not be billed to the next one.
+ * Resolves false when they stay busy past the timeout, so the caller can say the numbers may be skewed.
+ */
+export async function waitForIdle(pids: number[], maxCoreShare = 0.1, windowMs = 500, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let before = totalTicks(pids);
+  while (Date.now() < deadline) {
+    await sleep(windowMs);
+    const after = totalTicks(pids);
+    if ((after - before) / ticksPerSecond < (maxCoreShare * windowMs) / 1000) return true;
+    before = after;
+  }
+  return false;
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { ensureDatabase, unreachableServers } from "./check-servers.js";
+import { repoRoot } from "./repo-paths.js";
+import { type DemoAccount, migrateLedger, migrateVideo, type RunningStack, startStack } from "./stack.js";
+
+// `pnpm start`: the whole gateway with the vendor simulator on this machine.
+
+interface StackFile {
+  adminUrl: string;
+  adminToken: string;
+  baseUrl: string;
+  demo?: DemoAccount;
+}
+
+const stateDirectory = `${repoRoot}.gateway`;
+const stateFile = `${stateDirectory}/stack.json`;
+const env = process.env;
+const databaseUrl = env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/gateway";
+const postgresAdminUrl = env.POSTGRES_ADMIN_URL ?? new URL("/postgres", databaseUrl).toString();
+const redisUrl = env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const natsUrl = env.NATS_URL ?? "nats://127.0.0.1:4222";
+const numberFrom = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
+
+function previousState(): Partial<StackFile> {
+  try {
+    return JSON.parse(readFileSync(stateFile, "utf8")) as StackFile;
+  } catch {
+    return {};
+  }
+}
+
+async function demoAccount(stack: RunningStack, previous: Partial<StackFile>): Promise<DemoAccount> {
+  const wanted = env.GATEWAY_DEMO_KEY;
+  if (previous.demo && (!wanted || wanted === previous.demo.api_key)) {
+    const check = await fetch(`${stack.baseUrl}/models`, {
+      headers: { authorization: `Bearer ${previous.demo.api_key}` },
+    });
+    if (check.ok) return previous.demo;
+  }
+  return stack.createAccount({ name: "demo", group: "premium", creditYuan: 100, ...(wanted && { apiKey: wanted }) });
+}
+
+async function main() {
+  const problems = await unreachableServers({ postgresAdminUrl, redisUrl, natsUrl });
+  if (problems.length > 0) {
+    console.error(`The gateway cannot start:\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+  await ensureDatabase(databaseUrl, postgresAdminUrl);
+  await migrateLedger(databaseUrl);
+  await migrateVideo(databaseUrl);
+  const previous = previousState();
+  const adminToken = env.GATEWAY_ADMIN_TOKEN ?? previous.adminToken ?? randomBytes(24).toString("hex");
+  const stack = await startStack({
+    databaseUrl,
+    redisUrl,
+    natsUrl,
+    namespace: env.GATEWAY_NAMESPACE ?? "gw",
+    adminToken,
+    host: env.GATEWAY_HOST ?? "127.0.0.1",
+    ports: {
+      edge: numberFrom(env.GATEWAY_PORT, 8080),
+      router: numberFrom(env.ROUTER_PORT, 50051),
+      ledgerGrpc: numberFrom(env.LEDGER_GRPC_PORT, 50052),
+      ledgerAdmin: numberFrom(env.LEDGER_ADMIN_PORT, 8082),
+      simulator: numberFrom(env.SIMULATOR_PORT, 8090),
+      video: numberFrom(env.VIDEO_GRPC_PORT, 50053),
+    },
+    env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env },
+    echo: env.GATEWAY_ECHO_LOGS === "1",
+  });
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await stack.stop();
+    process.exit(code);
+  };
+  for (const service of Object.values(stack.processes)) {
+    service.child.once("exit", (code) => {
+      if (stopping) return;
+      console.error(
+        `${service.name} exited (${code}); stopping the gateway. Its last lines:\n${service.output.slice(-20).join("\n")}`,
+      );
+      void stop(1);
+    });
+  }
+  process.once("SIGINT", () => void stop(0));
+  process.once("SIGTERM", () => void stop(0));
+
+  const demo = await demoAccount(stack, previous);
+  mkdirSync(stateDirectory, { recursive: true });
+  const state: StackFile = { adminUrl: stack.adminUrl, adminToken, baseUrl: stack.baseUrl, demo };
+  writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  console.log(`
+Unified model gateway is running (vendor simulator at ${stack.simulatorUrl}).
+
+  Base URL:  ${stack.baseUrl}
+  Demo key:  ${demo.api_key}   (account ${demo.account_id}, group premium)
+
+  curl ${stack.baseUrl}/chat/completions -H "Authorization: Bearer ${demo.api_key}" \\
+    -H "Content-Type: application/json" -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'
+
+Operator CLI: pnpm gw --help     Stop: Ctrl-C
+`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

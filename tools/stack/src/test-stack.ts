@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { connect } from "nats";
+import { repoRoot } from "./repo-paths.js";
+import { migrateLedger, migrateVideo, type RunningStack, type StackOptions, startStack } from "./stack.js";
+import { createTemporaryDatabase, testServers, uniqueNamespace } from "./test-resources.js";
+
+export interface TestStack extends RunningStack {
+  namespace: string;
+  databaseUrl: string;
+  adminToken: string;
+  /** Stops every process, drops the database and deletes the run's NATS stream. */
+  teardown(): Promise<void>;
+}
+
+/** A whole gateway for one test file: its own database, namespace and ports. */
+export async function startTestStack(
+  options: Partial<Pick<StackOptions, "env" | "echo" | "redisUrl" | "natsUrl">> = {},
+): Promise<TestStack> {
+  const database = await createTemporaryDatabase();
+  const namespace = uniqueNamespace();
+  const adminToken = randomBytes(24).toString("hex");
+  try {
+    await Promise.all([migrateLedger(database.url), migrateVideo(database.url)]);
+    const videoDirectory = `${repoRoot}.gateway/test-videos/${namespace}`;
+    const stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: testServers.redisUrl,
+      natsUrl: testServers.natsUrl,
+      namespace,
+      adminToken,
+      ...options,
+      // Test mode lets tests move the video service's clock; each run stores its videos apart.
+      env: { VIDEO_TEST_MODE: "1", VIDEO_STORAGE_DIR: videoDirectory, ...options.env },
+    });
+    return {
+      ...stack,
+      namespace,
+      databaseUrl: database.url,
+      adminToken,
+      async teardown() {
+        await stack.stop();
+        await database.drop();
+        await deleteStream(namespace, options.natsUrl);
+        rmSync(`${repoRoot}.gateway/spool/${namespace}`, { recursive: true, force: true });
+        rmSync(`${repoRoot}.gateway/spool/${namespace}-video`, { recursive: true, force: true });
+        rmSync(videoDirectory, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
+
+export async function deleteStream(namespace: string, natsUrl = testServers.natsUrl): Promise<void> {
+  const nats = await connect({ servers: natsUrl });
+  try {
+    await (await nats.jetstreamManager()).streams.delete(`${namespace.toUpperCase()}_USAGE`);
+  } catch {
+    // Never created: nothing to delete.
+  } finally {
+    await nats.close();
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["services/*/src/**/*.test.ts", "services/*/test/**/*.test.ts", "tools/*/src/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Integration tests each start their own processes; two cores do not gain from more.
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
