@@ -11,6 +11,10 @@ export function billingKeys(namespace: string, accountId: string) {
     reservations: `${prefix}:reservations`,
     // request id, scored by when its reservation lapses if no usage event settles it.
     expiries: `${prefix}:reservation-expiries`,
+    // What a key with a spending cap has spent, as ledger last committed it.
+    keySpent: (keyId: string) => `${prefix}:key:${keyId}:spent`,
+    // request id → micro-yuan reserved against a capped key (the same ids as `reservations`).
+    keyReservations: (keyId: string) => `${prefix}:key:${keyId}:reservations`,
   };
 }
 
