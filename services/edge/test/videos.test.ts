@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eventually, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import { eventually, openReservations, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billedRows, multiplierOf, unitCost } from "./media-fixtures.js";
 import { mp4DurationSeconds, setVideoClockOffset, simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
@@ -282,6 +282,58 @@ describe("failed video tasks", () => {
     );
     expect(job?.deleted).toBe(true);
     expect(await billedRows(stack.databaseUrl, await requestIdOf(done.id))).toEqual([]);
+  });
+});
+
+describe("video reservations", () => {
+  const reservationsOf = (accountId: string) => openReservations(stack.redisUrl, stack.namespace, accountId);
+
+  it("reserves every requested second at submit and settles it with the delivered seconds", async () => {
+    const account = await stack.createAccount({ group: "premium" });
+    const client = videoApi(stack.baseUrl, account.api_key);
+    const submitted = await client.submit({
+      model: "sora-2",
+      prompt: "reserved video [sim:video_ms=1500]",
+      async: true,
+      duration: 10,
+    });
+    const requestId = await requestIdOf(submitted.body.id);
+    expect(await reservationsOf(account.account_id)).toEqual({
+      [requestId]: unitCost(10, PRICE_PER_SECOND, multiplier),
+    });
+    expect((await client.finished(submitted.body.id)).status).toBe("completed");
+    await eventually(async () => ((await billedRows(stack.databaseUrl, requestId)).length === 1 ? true : undefined));
+    await eventually(async () =>
+      Object.keys(await reservationsOf(account.account_id)).length === 0 ? true : undefined,
+    );
+  });
+
+  it("releases the reservation of a failed task at once", async () => {
+    const account = await stack.createAccount({ group: "premium" });
+    const client = videoApi(stack.baseUrl, account.api_key);
+    const submitted = await client.submit({ model: "sora-2", prompt: "released [sim:video_fail]", async: true });
+    expect((await client.finished(submitted.body.id)).status).toBe("failed");
+    await eventually(async () =>
+      Object.keys(await reservationsOf(account.account_id)).length === 0 ? true : undefined,
+    );
+    expect(await billedRows(stack.databaseUrl, await requestIdOf(submitted.body.id))).toEqual([]);
+  });
+
+  it("refuses a video the balance cannot cover with 429 insufficient_quota, before any task or vendor job", async () => {
+    // 20 s at the premium multiplier costs more than 10 yuan; 5 s does not.
+    const account = await stack.createAccount({ group: "premium", creditYuan: 10 });
+    const client = videoApi(stack.baseUrl, account.api_key);
+    const refused = await client.submit({ model: "sora-2", prompt: "too long to afford", async: true, duration: 20 });
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("x-should-retry")).toBe("false");
+    expect(refused.body.error).toMatchObject({ code: "insufficient_quota", type: "insufficient_quota" });
+    expect(await taskRows(stack.databaseUrl, "account_id = $1", [account.account_id])).toEqual([]);
+    const upstream = (await simulatorRequests(stack.simulatorUrl)).filter((request) =>
+      JSON.stringify(request.body).includes("too long to afford"),
+    );
+    expect(upstream).toEqual([]);
+    const affordable = await client.submit({ model: "sora-2", prompt: "short and affordable", async: true });
+    expect(affordable.response.status).toBe(200);
   });
 });
 

@@ -29,6 +29,9 @@ const configSchema = z.object({
   // 0 asks the system for any free port; the real one is printed in the "ready" line.
   VIDEO_GRPC_PORT: port(50053),
   CATALOGUE_PATH: z.string().default(defaultCataloguePath),
+  // A submit reserves the task's cost in Redis (as router does); ledger loads balances there on request.
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  LEDGER_URL: z.string().default("127.0.0.1:50052"),
   // Where channels without a vendor key send their requests.
   SIMULATOR_URL: z.string().url().default("http://127.0.0.1:8090"),
   // Finished videos are copied here (filesystem storage; see storage/video-storage.ts).

@@ -1,8 +1,13 @@
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { Reservations } from "@gateway/router/billing/reservations";
 import { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import {
   beginService,
+  channelOptions,
   connectNats,
+  createRedis,
   ensureUsageStream,
+  insecureChannel,
   loadUsageDefinition,
   requireMigrated,
   stopGrpcServer,
@@ -50,8 +55,23 @@ const usage = new UsagePublisher(
   usageSpoolSettings(config, "video"),
 );
 
+const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
+const ledger = new LedgerServiceClient(config.LEDGER_URL, insecureChannel(), channelOptions);
+// Held past the task time-out, so a task that finishes at the last moment is still covered until ledger settles it.
+const reservationTtlMs = config.VIDEO_TASK_TIMEOUT_MS + 10 * 60_000;
+const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, reservationTtlMs, logger);
+
 const grpc = await startGrpcServer(
-  { database, clock, catalogue, links, storage, signingKey: config.VIDEO_URL_SIGNING_KEY },
+  {
+    database,
+    clock,
+    catalogue,
+    links,
+    storage,
+    reservations,
+    reservationTtlMs,
+    signingKey: config.VIDEO_URL_SIGNING_KEY,
+  },
   { host: config.VIDEO_HOST, port: config.VIDEO_GRPC_PORT, testMode: config.VIDEO_TEST_MODE },
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));
 
@@ -65,6 +85,7 @@ if (config.VIDEO_WORKERS) {
       storage,
       vendor: new OpenAIVideosClient(config.VIDEO_VENDOR_TIMEOUT_MS),
       usage,
+      reservations,
       logger,
       workerId: config.VIDEO_WORKER_ID,
       leaseMs: config.VIDEO_LEASE_MS,
@@ -98,5 +119,7 @@ stopOnSignal(logger, async () => {
   await stopGrpcServer(grpc.server);
   usage.close();
   await nats.drain();
+  ledger.close();
+  await redis.quit().catch(() => undefined);
   await database.$disconnect();
 });

@@ -1,4 +1,5 @@
 export * from "./nats-server.js";
+export * from "./open-reservations.js";
 export * from "./redis-server.js";
 export * from "./repo-paths.js";
 export * from "./service-process.js";

@@ -113,6 +113,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...common,
       DATABASE_URL: options.databaseUrl,
       SIMULATOR_URL: simulatorUrl,
+      REDIS_URL: options.redisUrl,
+      LEDGER_URL: `${host}:${ledger.ports.grpc}`,
       VIDEO_HOST: host,
       VIDEO_GRPC_PORT: String(ports.video ?? 0),
       VIDEO_STORAGE_DIR: options.env?.VIDEO_STORAGE_DIR ?? `${repoRoot}.gateway/videos`,

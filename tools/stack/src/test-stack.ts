@@ -8,6 +8,7 @@ import { createTemporaryDatabase, testServers, uniqueNamespace } from "./test-re
 export interface TestStack extends RunningStack {
   namespace: string;
   databaseUrl: string;
+  redisUrl: string;
   adminToken: string;
   /** Stops every process, drops the database and deletes the run's NATS stream. */
   teardown(): Promise<void>;
@@ -37,6 +38,7 @@ export async function startTestStack(
       ...stack,
       namespace,
       databaseUrl: database.url,
+      redisUrl: options.redisUrl ?? testServers.redisUrl,
       adminToken,
       async teardown() {
         await stack.stop();

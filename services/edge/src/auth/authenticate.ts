@@ -57,6 +57,8 @@ export function authenticate(
       keyId: resolved.keyId,
       modelGroup: resolved.modelGroup,
       multiplierBasisPoints: resolved.multiplierBasisPoints,
+      logCapture: resolved.logCapture,
+      keySpendCapMicros: resolved.spendCapMicros,
     };
     response.locals.caller = caller;
     response.locals.keyHash = hash;

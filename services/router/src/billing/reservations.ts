@@ -2,25 +2,50 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { billingKeys, callUnary, GatewayError, type Logger, type Redis, serviceUnavailable } from "@gateway/shared";
 
-// Atomically: drop lapsed reservations, then reserve `amount` only if the balance minus
-// what is still reserved covers it. Replies 1 (reserved), 0 (not enough) or -1 (no balance
-// loaded yet). Amounts are micro-yuan, exact in Lua's doubles up to 2^53.
+// Atomically: drop lapsed reservations, then reserve `amount` only if the balance minus what
+// is still reserved covers it and, for a key with a spending cap, the cap minus what the key
+// spent and still has reserved covers it too. A capped key's reservations are also kept in
+// its own hash as "amount:expiry", so they can be summed and swept without the account's
+// expiry index (another key's call sweeps that one).
+// KEYS: balance, reservations, expiries, key spent, key reservations.
+// ARGV: request id, amount, now, expiry, key cap ('' = no cap).
+// Replies {1, available} reserved, {0, available} balance short, {2, available} cap reached,
+// {-1, 0} balance (or the key's spent total) not loaded yet. Amounts are micro-yuan, exact in
+// Lua's doubles up to 2^53.
 const reserveScript = `
+local now, amount, cap = tonumber(ARGV[3]), tonumber(ARGV[2]), ARGV[5]
 local balance = redis.call('GET', KEYS[1])
 if not balance then return {-1, 0} end
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+local spent
+if cap ~= '' then
+  spent = redis.call('GET', KEYS[4])
+  if not spent then return {-1, 0} end
+end
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
 for _, id in ipairs(lapsed) do redis.call('HDEL', KEYS[2], id) end
-if #lapsed > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3]) end
+if #lapsed > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) end
 local reserved = 0
-for _, amount in ipairs(redis.call('HVALS', KEYS[2])) do reserved = reserved + tonumber(amount) end
+for _, held in ipairs(redis.call('HVALS', KEYS[2])) do reserved = reserved + tonumber(held) end
 local available = tonumber(balance) - reserved
-if available < tonumber(ARGV[2]) then return {0, tostring(available)} end
+if available < amount then return {0, tostring(available)} end
+if cap ~= '' then
+  local keyReserved = 0
+  local held = redis.call('HGETALL', KEYS[5])
+  for i = 1, #held, 2 do
+    local value, expiry = string.match(held[i + 1], '^(%d+):(%d+)$')
+    if tonumber(expiry) <= now then redis.call('HDEL', KEYS[5], held[i]) else keyReserved = keyReserved + tonumber(value) end
+  end
+  local left = tonumber(cap) - tonumber(spent) - keyReserved
+  if left < amount then return {2, tostring(left)} end
+  redis.call('HSET', KEYS[5], ARGV[1], ARGV[2] .. ':' .. ARGV[4])
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return {1, tostring(available)}
 `;
 
 const formatYuan = (micros: bigint) => `${micros / 1_000_000n}.${(micros % 1_000_000n).toString().padStart(6, "0")}`;
+const nonNegative = (micros: bigint) => (micros > 0n ? micros : 0n);
 
 function insufficientQuota(costMicros: bigint, availableMicros: bigint): GatewayError {
   return new GatewayError(
@@ -28,14 +53,33 @@ function insufficientQuota(costMicros: bigint, availableMicros: bigint): Gateway
     "insufficient_quota",
     "insufficient_quota",
     `You exceeded your current quota: this request may cost up to ${formatYuan(costMicros)} yuan and ` +
-      `${formatYuan(availableMicros > 0n ? availableMicros : 0n)} yuan is available. Top up your balance, or lower max_tokens.`,
+      `${formatYuan(nonNegative(availableMicros))} yuan is available. Top up your balance, or lower max_tokens.`,
   );
+}
+
+function spendCapReached(costMicros: bigint, leftMicros: bigint, capMicros: bigint): GatewayError {
+  return new GatewayError(
+    429,
+    "insufficient_quota",
+    "insufficient_quota",
+    `This API key reached its spending cap of ${formatYuan(capMicros)} yuan: this request may cost up to ` +
+      `${formatYuan(costMicros)} yuan and ${formatYuan(nonNegative(leftMicros))} yuan is left under the cap. ` +
+      "Raise the key's cap or use another key.",
+  );
+}
+
+/** The request whose reservation is settled or released. */
+export interface ReservationHolder {
+  requestId: string;
+  accountId: string;
+  keyId: string;
 }
 
 /**
  * Reserves each request's worst-case cost before any vendor is called, so concurrent
- * requests cannot spend more than the account holds. Ledger frees a reservation when the
- * request's usage event is committed; one whose request died lapses after `ttlMs`.
+ * requests cannot spend more than the account holds, nor more than a capped key may. Ledger
+ * frees a reservation when the request's usage event is committed; one whose request died
+ * lapses after its time to live; one whose work ended unbilled is released at once.
  */
 export class Reservations {
   constructor(
@@ -46,22 +90,51 @@ export class Reservations {
     private readonly logger: Logger,
   ) {}
 
-  async reserve(caller: Caller, costMicros: bigint): Promise<void> {
-    let [outcome, available] = await this.tryReserve(caller, costMicros);
+  /** Reserves `costMicros` for the caller's request, or throws the 429 (or 503) the client should see. */
+  async reserve(caller: Caller, costMicros: bigint, ttlMs = this.ttlMs): Promise<void> {
+    let [outcome, available] = await this.tryReserve(caller, costMicros, ttlMs);
     if (outcome === -1) {
-      await this.loadBalance(caller.accountId);
-      [outcome, available] = await this.tryReserve(caller, costMicros);
+      await this.load(caller);
+      [outcome, available] = await this.tryReserve(caller, costMicros, ttlMs);
     }
+    if (outcome === 2) throw spendCapReached(costMicros, available, BigInt(caller.keySpendCapMicros ?? 0));
     if (outcome !== 1) throw insufficientQuota(costMicros, available);
   }
 
-  private async tryReserve(caller: Caller, costMicros: bigint): Promise<[number, bigint]> {
+  /** Frees a reservation whose work ended without a charge; a failure leaves it to lapse. */
+  async release(holder: ReservationHolder): Promise<void> {
+    const keys = billingKeys(this.namespace, holder.accountId);
+    try {
+      await this.redis
+        .multi()
+        .hDel(keys.reservations, holder.requestId)
+        .zRem(keys.expiries, holder.requestId)
+        .hDel(keys.keyReservations(holder.keyId), holder.requestId)
+        .exec();
+    } catch (error) {
+      this.logger.warn({ err: error, request_id: holder.requestId }, "could not release a reservation");
+    }
+  }
+
+  private async tryReserve(caller: Caller, costMicros: bigint, ttlMs: number): Promise<[number, bigint]> {
     const keys = billingKeys(this.namespace, caller.accountId);
     const now = Date.now();
     try {
       const [outcome, available] = (await this.redis.eval(reserveScript, {
-        keys: [keys.balance, keys.reservations, keys.expiries],
-        arguments: [caller.requestId, costMicros.toString(), String(now), String(now + this.ttlMs)],
+        keys: [
+          keys.balance,
+          keys.reservations,
+          keys.expiries,
+          keys.keySpent(caller.keyId),
+          keys.keyReservations(caller.keyId),
+        ],
+        arguments: [
+          caller.requestId,
+          costMicros.toString(),
+          String(now),
+          String(now + ttlMs),
+          caller.keySpendCapMicros === undefined ? "" : String(caller.keySpendCapMicros),
+        ],
       })) as [number, string];
       return [Number(outcome), BigInt(available)];
     } catch (error) {
@@ -71,11 +144,16 @@ export class Reservations {
     }
   }
 
-  private async loadBalance(accountId: string): Promise<void> {
+  /** Asks ledger to put the account's balance (and a capped key's spent total) where the script reads them. */
+  private async load(caller: Caller): Promise<void> {
+    const request = {
+      accountId: caller.accountId,
+      keyId: caller.keySpendCapMicros === undefined ? undefined : caller.keyId,
+    };
     try {
-      await callUnary(this.ledger.loadBalance.bind(this.ledger), { accountId }, 5_000);
+      await callUnary(this.ledger.loadBalance.bind(this.ledger), request, 5_000);
     } catch (error) {
-      this.logger.error({ err: error, account_id: accountId }, "could not load the balance");
+      this.logger.error({ err: error, account_id: caller.accountId }, "could not load the balance");
       throw serviceUnavailable("Billing is temporarily unavailable. Please retry shortly.", 2_000);
     }
   }

@@ -1,6 +1,8 @@
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
+import type { Reservations } from "@gateway/router/billing/reservations";
 import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import { GatewayError, invalidRequest, serverError } from "@gateway/shared";
+import { videoWorstCaseMicros } from "../billing/video-reservation.js";
 import type { Clock } from "../clock.js";
 import type { Database, VideoTask } from "../database.js";
 import { Prisma } from "../generated/prisma/client.js";
@@ -13,6 +15,9 @@ export interface SubmitDependencies {
   clock: Clock;
   catalogue: CatalogueHolder;
   links: LinkSettings;
+  reservations: Pick<Reservations, "reserve" | "release">;
+  // How long a task's reservation holds: past the task time-out, so it lasts until the task is settled.
+  reservationTtlMs: number;
 }
 
 const idempotencyConflict = () =>
@@ -31,10 +36,11 @@ const sameRequest = (task: VideoTask, request: SubmitVideoRequest) =>
   (task.callbackUrl ?? "") === request.callbackUrl;
 
 /**
- * Records a new pending task (workers pick it up) and answers at once. Edge has validated the
- * body; the checks here guard the contract for any other caller. With an Idempotency-Key the
- * account's earlier task of that key is returned instead, and a concurrent duplicate loses the
- * unique (account_id, idempotency_key) race and returns the winner's task.
+ * Reserves the cost of every requested second, records a new pending task (workers pick it
+ * up) and answers at once. Edge has validated the body; the checks here guard the contract for
+ * any other caller. With an Idempotency-Key the account's earlier task of that key is returned
+ * instead (nothing reserved twice), and a concurrent duplicate loses the unique
+ * (account_id, idempotency_key) race, releases its reservation and returns the winner's task.
  */
 export function submitVideo(deps: SubmitDependencies) {
   return async (request: SubmitVideoRequest): Promise<VideoTaskMessage> => {
@@ -58,6 +64,8 @@ export function submitVideo(deps: SubmitDependencies) {
 
     const replay = await earlier();
     if (replay) return render(replay);
+    const cost = videoWorstCaseMicros(video, request.durationSeconds, caller);
+    await deps.reservations.reserve(caller, cost, deps.reservationTtlMs);
     const now = deps.clock.now();
     try {
       const task = await deps.database.videoTask.create({
@@ -82,6 +90,7 @@ export function submitVideo(deps: SubmitDependencies) {
       });
       return render(task);
     } catch (error) {
+      await deps.reservations.release(caller);
       const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
       const winner = duplicate ? await earlier() : undefined;
       if (winner) return render(winner);

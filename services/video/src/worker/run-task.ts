@@ -154,10 +154,12 @@ async function finish(
   },
 ): Promise<boolean> {
   const now = deps.clock.now();
-  return lease.update({
+  const written = await lease.update({
     ...data,
     finishedAt: now,
     leaseUntil: null,
     ...(task.callbackUrl && { callbackState: "pending", callbackNextAt: now }),
   });
+  if (written && data.status === "failed") await deps.reservations.release(task);
+  return written;
 }

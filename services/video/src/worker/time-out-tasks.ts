@@ -6,6 +6,9 @@ export interface TimedOutTask {
   model: string;
   modelGroup: string;
   channel: string;
+  requestId: string;
+  accountId: string;
+  keyId: string;
 }
 
 export const timeoutMessage = (timeoutMs: number) =>
@@ -34,5 +37,6 @@ export async function timeOutTasks(
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, vendor_job_id AS "vendorJobId", model, model_group AS "modelGroup", channel`;
+    RETURNING id, vendor_job_id AS "vendorJobId", model, model_group AS "modelGroup", channel,
+      request_id AS "requestId", account_id AS "accountId", key_id AS "keyId"`;
 }

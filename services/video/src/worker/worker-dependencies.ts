@@ -1,3 +1,4 @@
+import type { Reservations } from "@gateway/router/billing/reservations";
 import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { Clock } from "../clock.js";
@@ -12,6 +13,8 @@ export interface WorkerDependencies {
   storage: VideoStorage;
   vendor: OpenAIVideosClient;
   usage: UsagePublisher;
+  // A failed task's submit-time reservation is released: failures are not billed.
+  reservations: Pick<Reservations, "release">;
   logger: Logger;
   workerId: string;
   leaseMs: number;

@@ -44,6 +44,7 @@ export function startWorkerLoop(
     await Promise.all(
       timedOut.map(async (task) => {
         deps.logger.info({ task_id: task.id, vendor_job_id: task.vendorJobId }, "video task timed out");
+        await deps.reservations.release(task);
         if (!task.vendorJobId) return;
         try {
           const video = findVideoModel(deps.catalogue, task.model, task.modelGroup);
