@@ -44,7 +44,7 @@ async function post(key: string, body: string) {
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body,
   });
-  return { response, body: (await response.json()) as { error?: { code: string; type: string } } };
+  return { response, body: (await response.json()) as { error?: { code: string; type: string; message: string } } };
 }
 
 describe("prepaid balance", () => {
@@ -151,5 +151,59 @@ describe("prepaid balance", () => {
     await eventually(async () =>
       (await post(account.api_key, chatBody("after outage"))).response.status === 200 ? true : undefined,
     );
+  });
+});
+
+describe("key spending caps", () => {
+  async function createKey(accountId: string, spendCapYuan: string) {
+    const response = await fetch(`${stack.adminUrl}/admin/accounts/${accountId}/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ group: "default", name: "capped", spend_cap_yuan: spendCapYuan }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { key_id: string; api_key: string };
+  }
+  const spentByKey = async (keyId: string) =>
+    queryRows<{ records: string; spent: string; recorded: string }>(
+      stack.databaseUrl,
+      `SELECT count(*) AS records, COALESCE(sum(cost_micros), 0) AS recorded,
+              (SELECT spent_micros FROM ledger.api_keys WHERE id = $1) AS spent
+       FROM ledger.usage_records WHERE key_id = $1`,
+      [keyId],
+    );
+
+  it("refuses a key whose cap is used up with insufficient_quota naming the cap, before any vendor call", async () => {
+    const account = await stack.createAccount({ creditYuan: 100 });
+    const capped = await createKey(account.account_id, "0");
+    await clearSimulatorRequests(stack.simulatorUrl);
+    const { response, body } = await post(capped.api_key, chatBody("over the cap"));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("x-should-retry")).toBe("false");
+    expect(body.error).toMatchObject({ code: "insufficient_quota", type: "insufficient_quota" });
+    expect(body.error?.message).toContain("spending cap of 0.000000 yuan");
+    expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
+    expect((await post(account.api_key, chatBody("the account's other key still works"))).response.status).toBe(200);
+  });
+
+  it("never lets concurrent requests spend past the cap, and keeps the key's spent total exact", async () => {
+    const account = await stack.createAccount({ creditYuan: 100 });
+    // Each request reserves its worst case (2,000 output tokens ≈ 0.0087 yuan): two fit under 0.02 yuan at once.
+    const capYuan = 0.02;
+    const capped = await createKey(account.account_id, String(capYuan));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => post(capped.api_key, chatBody(`burst ${index}`, { max_tokens: 2000 }))),
+    );
+    const statuses = answers.map(({ response }) => response.status);
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(429);
+    expect(new Set(statuses)).toEqual(new Set([200, 429]));
+    const served = statuses.filter((status) => status === 200).length;
+    const [totals] = await eventually(async () => {
+      const rows = await spentByKey(capped.key_id);
+      return Number(rows[0]!.records) === served && rows[0]!.spent === rows[0]!.recorded ? rows : undefined;
+    });
+    expect(Number(totals!.spent)).toBeGreaterThan(0);
+    expect(Number(totals!.spent)).toBeLessThanOrEqual(capYuan * 1_000_000);
   });
 });

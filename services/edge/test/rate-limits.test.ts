@@ -86,6 +86,49 @@ describe("rate limits", () => {
     expect(await vendorCalls(marker)).toBe(3);
   });
 
+  it("sends the x-ratelimit headers on successful answers too, JSON and streamed", async () => {
+    await awayFromWindowEdge();
+    const { client } = await newClient();
+    const request = { model: "gpt-4o-mini", max_tokens: 50, messages: [{ role: "user" as const, content: "Hi" }] };
+    const { response: json } = await client.chat.completions.create(request).withResponse();
+    const { data: stream, response: streamed } = await client.chat.completions
+      .create({ ...request, stream: true })
+      .withResponse();
+    for await (const _chunk of stream);
+    for (const response of [json, streamed]) {
+      expect(response.headers.get("x-ratelimit-limit-requests")).toBe("3");
+      expect(response.headers.get("x-ratelimit-reset-requests")).toMatch(/^[\d.]+m?s$/);
+      expect(response.headers.get("x-ratelimit-limit-tokens")).toBe("5000");
+      expect(response.headers.get("x-ratelimit-reset-tokens")).toMatch(/^[\d.]+m?s$/);
+    }
+    expect(json.headers.get("x-ratelimit-remaining-requests")).toBe("2");
+    expect(streamed.headers.get("x-ratelimit-remaining-requests")).toBe("1");
+    // Each request counts its estimated prompt tokens plus max_tokens.
+    const tokensLeft = [json, streamed].map((response) => Number(response.headers.get("x-ratelimit-remaining-tokens")));
+    expect(tokensLeft[0]).toBeLessThanOrEqual(5000 - 50);
+    expect(tokensLeft[1]).toBeLessThanOrEqual(tokensLeft[0]! - 50);
+  });
+
+  it("sends them from the other endpoints too: embeddings, streamed completions and streamed responses", async () => {
+    await awayFromWindowEdge();
+    const { client } = await newClient();
+    const { response: embeddings } = await client.embeddings
+      .create({ model: "text-embedding-3-small", input: "hello" })
+      .withResponse();
+    const { data: completion, response: completions } = await client.completions
+      .create({ model: "gpt-4o-mini", prompt: "Say hi", max_tokens: 20, stream: true })
+      .withResponse();
+    for await (const _chunk of completion);
+    const { data: answer, response: responses } = await client.responses
+      .create({ model: "gpt-4o-mini", input: "Say hi", max_output_tokens: 20, stream: true })
+      .withResponse();
+    for await (const _event of answer);
+    const remaining = [embeddings, completions, responses].map((response) =>
+      response.headers.get("x-ratelimit-remaining-requests"),
+    );
+    expect(remaining).toEqual(["2", "1", "0"]);
+  });
+
   it("refuses a request whose max_tokens passes tokens per minute", async () => {
     await awayFromWindowEdge();
     const { client } = await newClient();

@@ -48,15 +48,6 @@ export function videoApi(baseUrl: string, apiKey: string) {
   };
 }
 
-/** The duration in an MP4's mvhd box, read straight from the bytes. */
-export function mp4DurationSeconds(file: Buffer): number {
-  const at = file.indexOf("mvhd");
-  if (at < 0) throw new Error("no mvhd box");
-  const version = file[at + 4];
-  if (version !== 0) throw new Error("only version 0 mvhd is read here");
-  return file.readUInt32BE(at + 20) / file.readUInt32BE(at + 16);
-}
-
 export interface TaskRow {
   id: string;
   request_id: string;

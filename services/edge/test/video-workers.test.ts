@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   eventually,
   queryRows,
@@ -42,7 +43,8 @@ beforeAll(async () => {
       VIDEO_POLL_MAX_MS: "200",
     },
   });
-  const account = await stack.createAccount({ group: "premium" });
+  // Every submit reserves its seconds: enough credit for 50 tasks at once.
+  const account = await stack.createAccount({ group: "premium", creditYuan: 1_000 });
   api = videoApi(stack.baseUrl, account.api_key);
 });
 afterEach(async () => {
@@ -60,6 +62,38 @@ const usageCount = async (requestIds: string[]) =>
       [requestIds],
     )
   )[0]!.count;
+
+const usagePublishedAt = async (taskId: string) =>
+  (
+    await queryRows<{ usage_published_at: Date | null }>(
+      stack.databaseUrl,
+      "SELECT usage_published_at FROM video.tasks WHERE id = $1",
+      [taskId],
+    )
+  )[0]?.usage_published_at ?? undefined;
+
+/**
+ * The row a worker leaves when it dies between completing a task and publishing its usage: a
+ * copy of `taskId` under new ids, completed two minutes ago, never published. One implicit
+ * transaction, so no running worker sees it pending.
+ */
+async function insertCompletedUnpublished(taskId: string) {
+  const id = `task_${randomUUID().replaceAll("-", "")}`;
+  const requestId = randomUUID();
+  await queryRows(
+    stack.databaseUrl,
+    `INSERT INTO video.tasks (id, request_id, account_id, key_id, model_group, model, vendor, channel, prompt,
+       duration_seconds, size, public_base_url, created_at, expires_at)
+     SELECT '${id}', '${requestId}', account_id, key_id, model_group, model, vendor, channel, prompt,
+       duration_seconds, size, public_base_url, created_at, expires_at
+     FROM video.tasks WHERE id = '${taskId}';
+     UPDATE video.tasks SET status = 'processing' WHERE id = '${id}';
+     UPDATE video.tasks SET status = 'completed', storage_key = 'lost.mp4', billed_seconds = duration_seconds,
+       finished_at = now() - interval '2 minutes'
+     WHERE id = '${id}';`,
+  );
+  return { id, requestId };
+}
 
 describe("video workers", () => {
   it("lets another worker finish the task of a worker killed mid-task, with one vendor job and one charge", async () => {
@@ -118,5 +152,29 @@ describe("video workers", () => {
     expect(new Set(rows.map((row) => row.vendor_job_id)).size).toBe(50);
 
     await eventually(async () => ((await usageCount(rows.map((row) => row.request_id))) === 50 ? true : undefined));
+  });
+
+  it("bills, once, a completed task whose usage a dead worker never published", async () => {
+    // Its own account, so the balance other tests spent does not matter.
+    const owner = videoApi(stack.baseUrl, (await stack.createAccount({ group: "premium" })).api_key);
+    const worker = await startWorker("worker-publisher");
+    const submitted = await owner.submit({ model: "sora-2", prompt: "billed despite a crash", async: true });
+    expect((await owner.finished(submitted.body.id)).status).toBe("completed");
+    const [original] = await taskRows(stack.databaseUrl, "id = $1", [submitted.body.id]);
+    await eventually(() => usagePublishedAt(submitted.body.id));
+    await eventually(async () => ((await usageCount([original!.request_id])) === 1 ? true : undefined));
+    await worker.stop("SIGKILL");
+
+    // A task whose charge was lost, and the original with its marker lost (its event went out).
+    const lost = await insertCompletedUnpublished(submitted.body.id);
+    await queryRows(
+      stack.databaseUrl,
+      "UPDATE video.tasks SET usage_published_at = NULL, finished_at = finished_at - interval '2 minutes' WHERE id = $1",
+      [submitted.body.id],
+    );
+    await startWorker("worker-sweeper");
+    await eventually(async () => (await usagePublishedAt(lost.id)) && (await usagePublishedAt(submitted.body.id)));
+    await eventually(async () => ((await usageCount([lost.requestId])) === 1 ? true : undefined));
+    expect(await usageCount([lost.requestId, original!.request_id])).toBe(2);
   });
 });

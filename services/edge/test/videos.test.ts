@@ -4,8 +4,9 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eventually, openReservations, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeMp4 } from "../../simulator/test/mp4-probe.js";
 import { billedRows, multiplierOf, unitCost } from "./media-fixtures.js";
-import { mp4DurationSeconds, setVideoClockOffset, simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
+import { setVideoClockOffset, simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
 
 const CALLBACK_KEY = "callback-signing-key-for-tests";
 const PRICE_PER_SECOND = 700_000;
@@ -80,7 +81,12 @@ describe("video generation lifecycle", () => {
     const file = Buffer.from(await whole.arrayBuffer());
     expect(Number(whole.headers.get("content-length"))).toBe(file.length);
     expect(file.toString("ascii", 4, 8)).toBe("ftyp");
-    expect(mp4DurationSeconds(file)).toBe(5);
+    // A playable H.264 video as long as the task's seconds, as a demuxer reads it.
+    const probed = probeMp4(file);
+    expect(probed.movieSeconds).toBe(5);
+    expect(probed.video).toEqual([
+      expect.objectContaining({ codec: expect.stringMatching(/^avc1\./), durationSeconds: 5, firstSampleIsSync: true }),
+    ]);
 
     const part = await fetch(url, { headers: { range: "bytes=100-1123" } });
     expect(part.status).toBe(206);
@@ -129,7 +135,9 @@ describe("video generation lifecycle", () => {
     );
     expect(upstream?.body).toMatchObject({ model: "sora-2", seconds: "15", size: "1280x720" });
     const file = Buffer.from(await (await fetch(done.video_url!)).arrayBuffer());
-    expect(mp4DurationSeconds(file)).toBe(15);
+    expect(probeMp4(file).video).toEqual([
+      expect.objectContaining({ durationSeconds: 15, samplesSeconds: 15, width: 256, height: 144 }),
+    ]);
     const billed = await eventually(async () => (await billedRows(stack.databaseUrl, await requestIdOf(done.id)))[0]);
     expect(billed).toMatchObject({ billed_units: 15, unit: "video_second" });
   });

@@ -13,6 +13,8 @@ const configSchema = z.object({
   LEDGER_GRPC_PORT: port(50052),
   LEDGER_ADMIN_PORT: port(8082),
   GATEWAY_ADMIN_TOKEN: z.string({ error: adminTokenHint }).min(16, adminTokenHint),
+  // Request logs older than this many days are deleted.
+  LEDGER_LOG_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
 });
 
 export type LedgerConfig = z.infer<typeof configSchema>;

@@ -6,6 +6,8 @@ export const accountNotFound = (accountId: string) => notFound(`No account with 
 
 export const keyNotFound = (keyId: string) => notFound(`No API key with id ${keyId}.`);
 
+export const requestLogNotFound = (requestId: string) => notFound(`No request log with id ${requestId}.`);
+
 export const unknownModelGroup = (group: string) =>
   invalidRequest(`Unknown model group \`${group}\`.`, "group", "model_group_not_found");
 

@@ -13,6 +13,7 @@ import { KeyCache } from "./keys/key-cache.js";
 import { createKeyResolver } from "./keys/resolve-key.js";
 import { pendingMigrations } from "./migrate.js";
 import { startUsageConsumer } from "./usage/consume-usage.js";
+import { startLogRetention } from "./usage/request-log-retention.js";
 import { settleReservations } from "./usage/settle-reservations.js";
 
 const start = beginService("ledger", loadLedgerConfig);
@@ -27,10 +28,11 @@ const nats = await connectNats(config.NATS_URL, "ledger").catch((error: unknown)
   fail("cannot reach NATS at NATS_URL", error),
 );
 const cache = new KeyCache(redis, config.GATEWAY_NAMESPACE, logger);
+const resolveKey = createKeyResolver(database, cache);
 
 const grpc = await startGrpcServer(
   {
-    resolveKey: createKeyResolver(database, cache),
+    resolveKey,
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
   },
   config.LEDGER_HOST,
@@ -39,8 +41,16 @@ const grpc = await startGrpcServer(
 const app = createAdminApp({
   database,
   announceRevocation: createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE),
+  forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
+  resolveKey,
   publishBalance: (accountId, balanceMicros) =>
-    settleReservations(redis, config.GATEWAY_NAMESPACE, [], new Map([[accountId, balanceMicros]]), logger),
+    settleReservations(
+      redis,
+      config.GATEWAY_NAMESPACE,
+      [],
+      { balances: new Map([[accountId, balanceMicros]]) },
+      logger,
+    ),
   adminToken: config.GATEWAY_ADMIN_TOKEN,
   logger,
 });
@@ -53,12 +63,14 @@ const consumer = await startUsageConsumer({ nats, redis, namespace: config.GATEW
   (error: unknown) => fail("cannot start consuming usage events", error),
 );
 
+const retention = startLogRetention({ database, retentionDays: config.LEDGER_LOG_RETENTION_DAYS, logger });
+
 logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
 
 stopOnSignal(logger, async () => {
   // Finish billing first: the consumer's last batch must commit and be acked while
   // Postgres and NATS are still open.
-  await consumer.stop();
+  await Promise.all([consumer.stop(), retention.stop()]);
   http.closeIdleConnections();
   await Promise.all([stopGrpcServer(grpc.server), new Promise<void>((resolve) => http.close(() => resolve()))]);
   await nats.drain();

@@ -90,6 +90,49 @@ describe("admin API", () => {
     expect([400, 404]).toContain(badLimit.status);
   });
 
+  it("creates keys with an optional spending cap and lists cap, spending and last use", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "erin" });
+    const path = `/accounts/${account.account_id}/keys`;
+    for (const spend_cap_yuan of ["-1", "0.001", "ten", 1e12]) {
+      const refused = await adminCall(ledger, "POST", path, { group: "default", spend_cap_yuan });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.param).toBe("spend_cap_yuan");
+    }
+    const capped = await adminCall(ledger, "POST", path, { group: "default", spend_cap_yuan: "12.5" });
+    expect(capped.status).toBe(201);
+    expect(capped.body).toMatchObject({ spend_cap_micros: "12500000", spent_micros: "0", last_used_at: null });
+    const zero = await adminCall(ledger, "POST", path, { group: "default", spend_cap_yuan: 0 });
+    expect(zero.body.spend_cap_micros).toBe("0");
+
+    const { body: list } = await adminCall(ledger, "GET", path);
+    const caps = Object.fromEntries(list.data.map((key: Record<string, string>) => [key.key_id, key.spend_cap_micros]));
+    expect(caps).toEqual({ [account.key_id]: null, [capped.body.key_id]: "12500000", [zero.body.key_id]: "0" });
+    expect(list.data[0]).toMatchObject({ spent_micros: "0", last_used_at: null });
+  });
+
+  it("sets an account's log capture, and back to the deployment's default", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "frank" });
+    expect(account.log_capture).toBeNull();
+    const path = `/accounts/${account.account_id}/log-capture`;
+    for (const body of [{ log_capture: "everything" }, { log_capture: null }, {}]) {
+      const refused = await adminCall(ledger, "PUT", path, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.param).toBe("log_capture");
+    }
+    const unknown = await adminCall(ledger, "PUT", "/accounts/00000000-0000-4000-8000-000000000000/log-capture", {
+      log_capture: "off",
+    });
+    expect(unknown.status).toBe(404);
+
+    for (const level of ["off", "full", "metadata"]) {
+      const set = await adminCall(ledger, "PUT", path, { log_capture: level });
+      expect(set.status).toBe(200);
+      expect(set.body).toMatchObject({ account_id: account.account_id, log_capture: level });
+      expect((await adminCall(ledger, "GET", `/accounts/${account.account_id}`)).body.log_capture).toBe(level);
+    }
+    expect((await adminCall(ledger, "PUT", path, { log_capture: "default" })).body.log_capture).toBeNull();
+  });
+
   it("lists keys without hashes or clear keys", async () => {
     const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "dave", group: "premium" });
     const { body: list } = await adminCall(ledger, "GET", `/accounts/${account.account_id}/keys`);

@@ -74,6 +74,31 @@ describe("operator CLI", () => {
     const balance = await gw("balance", account.account_id, "--json");
     expect(JSON.parse(balance.stdout).balance_micros).toBe("25500000");
     expect((await gw("usage", account.account_id)).stdout).toContain("No usage yet.");
+    expect(JSON.parse((await gw("usage", account.account_id, "--json")).stdout)).toEqual({ object: "list", data: [] });
+  });
+
+  it("creates a key with a spending cap and shows cap, spending and last use in the list", async () => {
+    const account = JSON.parse((await gw("account", "create", "--name", "capped", "--json")).stdout);
+    const created = await gw("key", "create", account.account_id, "--group", "default", "--spend-cap", "7.25");
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain("spending cap 7.250000 yuan");
+    const table = (await gw("key", "list", account.account_id)).stdout;
+    expect(table).toMatch(/CAP \(YUAN\)\s+SPENT \(YUAN\)\s+LAST USED/);
+    expect(table).toMatch(/7\.250000\s+0\.000000\s+never/);
+    expect(table).toMatch(/-\s+0\.000000\s+never/);
+    const refused = await gw("key", "create", account.account_id, "--group", "default", "--spend-cap", "1.001");
+    expect(refused.code).toBe(2);
+  });
+
+  it("sets an account's log capture and back to the deployment's default", async () => {
+    const account = JSON.parse((await gw("account", "create", "--name", "logged", "--json")).stdout);
+    const off = await gw("account", "log-capture", account.account_id, "off", "--json");
+    expect(off.code, off.stderr).toBe(0);
+    expect(JSON.parse(off.stdout)).toMatchObject({ account_id: account.account_id, log_capture: "off" });
+    const back = await gw("account", "log-capture", account.account_id, "default");
+    expect(back.stdout).toContain("the deployment's default");
+    expect(JSON.parse((await gw("balance", account.account_id, "--json")).stdout).log_capture).toBeNull();
+    expect((await gw("account", "log-capture", account.account_id, "verbose")).code).toBe(2);
   });
 
   it("prints the API's error and exits non-zero", async () => {

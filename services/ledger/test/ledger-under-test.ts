@@ -107,7 +107,7 @@ type AnswerBody = any;
 /** Calls the admin API as an operator would. */
 export async function adminCall(
   ledger: Pick<LedgerUnderTest, "adminUrl" | "adminToken">,
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PUT",
   path: string,
   body?: unknown,
   /** null sends no Authorization header at all. */
@@ -120,6 +120,18 @@ export async function adminCall(
       ...(token === null ? {} : { authorization: `Bearer ${token}` }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Calls the account API as the console would, signed in with one of the account's API keys (null: no header). */
+export async function accountCall(
+  ledger: Pick<LedgerUnderTest, "adminUrl">,
+  apiKey: string | null,
+  path: string,
+): Promise<{ status: number; body: AnswerBody }> {
+  const response = await fetch(`${ledger.adminUrl}/v1/account${path}`, {
+    headers: apiKey === null ? {} : { authorization: `Bearer ${apiKey}` },
   });
   return { status: response.status, body: await response.json() };
 }

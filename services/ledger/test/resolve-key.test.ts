@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { LogCapture } from "@gateway/proto/common/v1/common";
 import { KeyRevoked } from "@gateway/proto/events/v1/events";
-import { KeyStatus, LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { callUnary, natsNames } from "@gateway/shared";
-import { testServers } from "@gateway/stack";
+import { KeyStatus, LedgerServiceClient, type LoadBalanceRequest } from "@gateway/proto/ledger/v1/ledger";
+import { billingKeys, callUnary, natsNames } from "@gateway/shared";
+import { queryRows, testServers } from "@gateway/stack";
 import { credentials } from "@grpc/grpc-js";
 import { connect, type NatsConnection } from "nats";
 import { createClient } from "redis";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../src/keys/api-key.js";
 import { adminCall, type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
 
-describe("ResolveKey and revocation", () => {
+describe("ResolveKey, LoadBalance and revocation", () => {
   let ledger: LedgerUnderTest;
   let client: LedgerServiceClient;
   let nats: NatsConnection;
@@ -18,6 +19,7 @@ describe("ResolveKey and revocation", () => {
 
   const resolve = (keyHash: string, on: LedgerServiceClient = client) =>
     callUnary(on.resolveKey.bind(on), { keyHash }, 5_000);
+  const loadBalance = (request: LoadBalanceRequest) => callUnary(client.loadBalance.bind(client), request, 5_000);
 
   beforeAll(async () => {
     ledger = await startLedger();
@@ -60,6 +62,62 @@ describe("ResolveKey and revocation", () => {
 
     // Not the cached ACTIVE answer: revocation dropped the cache entry.
     expect(await resolve(keyHash)).toMatchObject({ status: KeyStatus.KEY_STATUS_REVOKED, keyId: account.key_id });
+  });
+
+  it("carries the account's log capture and the key's spending cap, and a capture change at once", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "ivy" });
+    const { body: capped } = await adminCall(ledger, "POST", `/accounts/${account.account_id}/keys`, {
+      group: "default",
+      spend_cap_yuan: "2.5",
+    });
+    const keyHashes = [hashApiKey(account.api_key), hashApiKey(capped.api_key)];
+    const [uncapped, withCap] = await Promise.all(keyHashes.map((keyHash) => resolve(keyHash)));
+    expect(withCap).toMatchObject({
+      status: KeyStatus.KEY_STATUS_ACTIVE,
+      keyId: capped.key_id,
+      spendCapMicros: 2_500_000,
+    });
+    expect(uncapped!.spendCapMicros).toBeUndefined();
+    expect(withCap!.logCapture).toBeUndefined();
+
+    // Both answers are cached for a minute now; the change must not wait for that.
+    const path = `/accounts/${account.account_id}/log-capture`;
+    expect((await adminCall(ledger, "PUT", path, { log_capture: "metadata" })).body.log_capture).toBe("metadata");
+    for (const keyHash of keyHashes) {
+      expect(await resolve(keyHash)).toMatchObject({ logCapture: LogCapture.LOG_CAPTURE_METADATA });
+    }
+    await adminCall(ledger, "PUT", path, { log_capture: "default" });
+    for (const keyHash of keyHashes) expect((await resolve(keyHash)).logCapture).toBeUndefined();
+  });
+
+  it("loads a key's spending next to the balance, never over a fresher copy", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "judy", credit_yuan: "3" });
+    const { body: other } = await adminCall(ledger, "POST", "/accounts", { name: "ken" });
+    await queryRows(ledger.database.url, "UPDATE ledger.api_keys SET spent_micros = 1234 WHERE id = $1", [
+      account.key_id,
+    ]);
+    const accountId = account.account_id;
+    const spent = billingKeys(ledger.namespace, accountId).keySpent(account.key_id);
+
+    const balanceOnly = await loadBalance({ accountId });
+    expect(balanceOnly.balanceMicros).toBe(3_000_000);
+    expect(balanceOnly.keySpentMicros).toBeUndefined();
+    expect(await redis.exists(spent)).toBe(0);
+
+    expect(await loadBalance({ accountId, keyId: account.key_id })).toEqual({
+      balanceMicros: 3_000_000,
+      keySpentMicros: 1234,
+    });
+    expect(await redis.get(spent)).toBe("1234");
+    // What ledger wrote after a later commit is newer than Postgres as read here: it stays.
+    await redis.set(spent, "5000");
+    expect((await loadBalance({ accountId, keyId: account.key_id })).keySpentMicros).toBe(5000);
+
+    for (const keyId of [other.key_id, "not-a-key"]) {
+      await expect(loadBalance({ accountId, keyId })).rejects.toMatchObject({
+        details: expect.stringContaining("No API key"),
+      });
+    }
   });
 
   it("answers EXPIRED for a key past its expiry", async () => {

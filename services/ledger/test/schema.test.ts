@@ -1,24 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { createTemporaryDatabase, type TemporaryDatabase } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase, type Database } from "../src/database.js";
-import { migrate } from "../src/migrate.js";
+import type { Database } from "../src/database.js";
+import { type MigratedDatabase, openMigratedDatabase } from "./migrated-database.js";
 
 // The SQL migrations are written by hand (prisma migrate cannot run offline), so this proves
 // they build the database the generated client expects: every model, every field.
 describe("migrated schema matches the Prisma client", () => {
-  let database: TemporaryDatabase;
+  let migrated: MigratedDatabase;
   let prisma: Database;
 
   beforeAll(async () => {
-    database = await createTemporaryDatabase();
-    await migrate(database.url);
-    prisma = connectDatabase(database.url);
+    migrated = await openMigratedDatabase();
+    prisma = migrated.prisma;
   });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await database?.drop();
-  });
+  afterAll(() => migrated?.close());
 
   it("seeds the model groups", async () => {
     const groups = await prisma.modelGroup.findMany({ orderBy: { name: "asc" } });
@@ -33,9 +28,10 @@ describe("migrated schema matches the Prisma client", () => {
     expect(group).toEqual({ name: "test-group", description: "d", multiplierBasisPoints: 10000 });
 
     const account = await prisma.account.create({
-      data: { name: "model check", balanceMicros: 9_007_199_254_740_993n },
+      data: { name: "model check", balanceMicros: 9_007_199_254_740_993n, logCapture: "metadata" },
     });
     expect(account.balanceMicros).toBe(9_007_199_254_740_993n);
+    expect(account.logCapture).toBe("metadata");
     expect(account.createdAt).toBeInstanceOf(Date);
 
     const moment = new Date("2030-01-02T03:04:05.678Z");
@@ -49,6 +45,8 @@ describe("migrated schema matches the Prisma client", () => {
         expiresAt: moment,
         revokedAt: moment,
         lastUsedAt: moment,
+        spendCapMicros: 9_007_199_254_740_995n,
+        spentMicros: 9_007_199_254_740_997n,
       },
     });
     const usage = await prisma.usageRecord.create({
@@ -85,6 +83,51 @@ describe("migrated schema matches the Prisma client", () => {
     expect(read.apiKeys[0]!.expiresAt).toEqual(moment);
     expect(read.credits).toEqual([credit]);
     expect(await prisma.usageRecord.findUniqueOrThrow({ where: { requestId: usage.requestId } })).toEqual(usage);
+
+    const log = await prisma.requestLog.create({
+      data: {
+        requestId: usage.requestId,
+        accountId: account.id,
+        capture: "full",
+        requestBody: '{"messages":[]}',
+        responseBody: '{"content":"hi"}',
+        truncated: true,
+        errorMessage: "upstream said no",
+        createdAt: moment,
+      },
+    });
+    expect(await prisma.requestLog.findUniqueOrThrow({ where: { requestId: usage.requestId } })).toEqual(log);
+    const day = new Date("2030-01-02T00:00:00.000Z");
+    const daily = await prisma.dailyUsage.create({
+      data: {
+        accountId: account.id,
+        day,
+        model: "m",
+        requests: 9_007_199_254_740_993n,
+        promptTokens: 1n,
+        completionTokens: 2n,
+        costMicros: 3n,
+      },
+    });
+    expect(daily.day).toEqual(day);
+    const dailyKey = { accountId_day_model: { accountId: account.id, day, model: "m" } };
+    expect(await prisma.dailyUsage.findUniqueOrThrow({ where: dailyKey })).toEqual(daily);
+  });
+
+  it("defaults the columns usage recording relies on", async () => {
+    const account = await prisma.account.create({ data: { name: "defaults check" } });
+    expect(account.logCapture).toBeNull();
+    const key = await prisma.apiKey.create({
+      data: { accountId: account.id, name: "k", modelGroup: "default", keyHash: "b".repeat(64), keyPrefix: "sk-gw-b" },
+    });
+    expect(key).toMatchObject({ spendCapMicros: null, spentMicros: 0n });
+    const log = await prisma.requestLog.create({
+      data: { requestId: randomUUID(), accountId: account.id, capture: "metadata" },
+    });
+    expect(log).toMatchObject({ requestBody: null, responseBody: null, truncated: false, errorMessage: null });
+    expect(log.createdAt).toBeInstanceOf(Date);
+    const daily = await prisma.dailyUsage.create({ data: { accountId: account.id, day: new Date(0), model: "m" } });
+    expect(daily).toMatchObject({ requests: 0n, promptTokens: 0n, completionTokens: 0n, costMicros: 0n });
   });
 
   it("enforces the unique keys the ledger relies on", async () => {

@@ -63,6 +63,14 @@ export const routerConfigSchema = z.object({
   VENDOR_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   VENDOR_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  // Request logs: the deployment's capture level (an account's own setting wins) and the most
+  // bytes one entry keeps of its request and response bodies together.
+  GATEWAY_REQUEST_LOG_CAPTURE: z.enum(["full", "metadata", "off"]).default("full"),
+  GATEWAY_REQUEST_LOG_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024),
 });
 
 export type RouterConfig = z.infer<typeof routerConfigSchema>;

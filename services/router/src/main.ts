@@ -19,6 +19,7 @@ import { Reservations } from "./billing/reservations.js";
 import { CatalogueHolder } from "./catalogue/catalogue-holder.js";
 import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
+import { captureLevelOf } from "./request-log/capture-level.js";
 import { ChannelHealth } from "./routing/channel-health.js";
 import { startRouterServer } from "./server.js";
 
@@ -76,6 +77,10 @@ const { server, port } = await startRouterServer(
       connectMs: config.VENDOR_CONNECT_TIMEOUT_MS,
       firstByteMs: config.VENDOR_FIRST_BYTE_TIMEOUT_MS,
       idleMs: config.VENDOR_IDLE_TIMEOUT_MS,
+    },
+    requestLog: {
+      capture: captureLevelOf(config.GATEWAY_REQUEST_LOG_CAPTURE),
+      maxBytes: config.GATEWAY_REQUEST_LOG_MAX_BYTES,
     },
   },
   config.ROUTER_HOST,

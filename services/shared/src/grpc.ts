@@ -39,15 +39,25 @@ export function cancellationSignal(call: { on(event: "cancelled", listener: () =
   return controller.signal;
 }
 
+/** What a unary handler knows of its call beyond the request. */
+export interface UnaryContext {
+  metadata: Metadata;
+  signal: AbortSignal;
+  // Response headers (initial metadata), sent ahead of the answer.
+  sendMetadata(metadata: Metadata): void;
+}
+
 /** Adapts an async function to a grpc-js unary handler, with trace context, cancellation and error mapping. */
-export function unaryHandler<Request, Response>(
-  work: (request: Request, context: { metadata: Metadata; signal: AbortSignal }) => Promise<Response>,
-) {
+export function unaryHandler<Request, Response>(work: (request: Request, context: UnaryContext) => Promise<Response>) {
   return (
     call: ServerUnaryCall<Request, Response>,
     callback: (error: ServiceError | null, value?: Response) => void,
   ) => {
-    const context = { metadata: call.metadata, signal: cancellationSignal(call) };
+    const context: UnaryContext = {
+      metadata: call.metadata,
+      signal: cancellationSignal(call),
+      sendMetadata: (metadata) => call.sendMetadata(metadata),
+    };
     runInCallContext(call.metadata, () => work(call.request, context)).then(
       (response) => callback(null, response),
       (error) => callback(toGrpcError(error) as ServiceError),

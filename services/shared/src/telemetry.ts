@@ -45,12 +45,17 @@ export async function inSpan<T>(name: string, attributes: Attributes, work: (spa
     try {
       return await work(span);
     } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      markFailed(span, error);
       throw error;
     } finally {
       span.end();
     }
   });
+}
+
+/** Records on a span that the work it covers threw `error`; ending the span stays the caller's. */
+export function markFailed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
 export function currentTraceId(): string | undefined {

@@ -75,6 +75,14 @@ export class UsagePublisher {
    * write (socket writes dominate the hot path's cost).
    */
   publish(event: UsageEvent): void {
+    void this.publishDurably(event);
+  }
+
+  /**
+   * `publish`, for callers that record the publish: resolves true once JetStream or the spool
+   * holds the event, false when only the log does. Never rejects.
+   */
+  publishDurably(event: UsageEvent): Promise<boolean> {
     const headers = tracedHeaders();
     const data = UsageEventCodec.encode(event).finish();
     if (this.pending.length === 0) setImmediate(() => this.flush());
@@ -84,8 +92,13 @@ export class UsagePublisher {
       data: Buffer.from(data).toString("base64"),
       headers: Object.fromEntries([...headers.keys()].map((key) => [key, headers.get(key)])),
     };
-    this.pending.push(() => {
-      this.send(message).catch((error: unknown) => this.keep(message, error));
+    return new Promise((resolve) => {
+      this.pending.push(() => {
+        this.send(message).then(
+          () => resolve(true),
+          (error: unknown) => resolve(this.keep(message, error)),
+        );
+      });
     });
   }
 
@@ -98,13 +111,15 @@ export class UsagePublisher {
     });
   }
 
-  private keep(message: SpooledMessage, error: unknown): void {
+  /** True when the spool took the message. */
+  private keep(message: SpooledMessage, error: unknown): boolean {
     if (this.spool.add(message)) {
       this.logger.warn({ err: error, request_id: message.msgID }, "usage event spooled until NATS takes it");
-    } else {
-      // Full spool: the event goes to the log whole, so an operator can replay it.
-      this.logger.fatal({ err: error, usage_event: message }, "usage spool is full; usage event only in this log");
+      return true;
     }
+    // Full spool: the event goes to the log whole, so an operator can replay it.
+    this.logger.fatal({ err: error, usage_event: message }, "usage spool is full; usage event only in this log");
+    return false;
   }
 
   private async drainSpool(): Promise<void> {

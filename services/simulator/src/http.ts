@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { FaultQueue } from "./faults.js";
 import type { VideoJobStore } from "./openai/videos/video-jobs.js";
 import type { RequestLog, RequestRecord } from "./request-log.js";
+import type { ObjectStore } from "./s3/object-store.js";
 
 export interface SimulatorConfig {
   /** Delay between streamed tokens: stands for a vendor's generation speed. */
@@ -17,6 +18,7 @@ export interface SimulatorState {
   faults: FaultQueue;
   requests: RequestLog;
   videos: VideoJobStore;
+  objects: ObjectStore;
 }
 
 /** One request and its response, with what every handler needs to answer or give up. */

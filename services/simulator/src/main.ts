@@ -16,6 +16,14 @@ function numberFromEnv(name: string): number | undefined {
   return value;
 }
 
+function listFromEnv(name: string): string[] | undefined {
+  const names = process.env[name]
+    ?.split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return names?.length ? names : undefined;
+}
+
 function log(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
@@ -28,6 +36,12 @@ async function main(): Promise<void> {
     tokenLatencyMs: integerFromEnv("SIMULATOR_TOKEN_LATENCY_MS", 0),
     firstTokenLatencyMs: integerFromEnv("SIMULATOR_FIRST_TOKEN_LATENCY_MS", 0),
     videoSecondsPerSecond: numberFromEnv("SIMULATOR_VIDEO_SECONDS_PER_SECOND"),
+    s3: {
+      accessKeyId: process.env.SIMULATOR_S3_ACCESS_KEY_ID?.trim() || undefined,
+      secretAccessKey: process.env.SIMULATOR_S3_SECRET_ACCESS_KEY?.trim() || undefined,
+      buckets: listFromEnv("SIMULATOR_S3_BUCKETS"),
+      maxBytes: numberFromEnv("SIMULATOR_S3_MAX_BYTES"),
+    },
   });
   log({ msg: "ready", service: "simulator", ports: { http: simulator.port } });
   let stopping = false;

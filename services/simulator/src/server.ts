@@ -23,6 +23,8 @@ import {
   retrieveVideo,
 } from "./openai/videos/videos.js";
 import { clearRequests, listRequests, RequestLog, redactHeaders } from "./request-log.js";
+import { ObjectStore, type ObjectStoreOptions } from "./s3/object-store.js";
+import { clearStoredObjects, listStoredObjects, s3Routes } from "./s3/s3-api.js";
 
 export interface SimulatorOptions extends Partial<SimulatorConfig> {
   host?: string;
@@ -30,6 +32,8 @@ export interface SimulatorOptions extends Partial<SimulatorConfig> {
   port?: number;
   /** How many vendor requests `/_sim/requests` keeps (default 200). */
   requestLogCapacity?: number;
+  /** The simulated S3 (`<url>/s3`): its key pair, buckets and size bound. */
+  s3?: Partial<ObjectStoreOptions>;
 }
 
 export interface Simulator {
@@ -55,6 +59,8 @@ const routes = new Map<string, Handler>([
   ["POST /v1/videos", createVideo],
   ["GET /_sim/videos", listVideoJobs],
   ["DELETE /_sim/videos", clearVideoJobs],
+  ["GET /_sim/s3", listStoredObjects],
+  ["DELETE /_sim/s3", clearStoredObjects],
   ["GET /_sim/health", (exchange) => sendJson(exchange, 200, { ok: true })],
   ["POST /_sim/faults", queueFault],
   ["GET /_sim/faults", listFaults],
@@ -72,6 +78,7 @@ const patternRoutes: [method: string, path: RegExp, handler: Handler][] = [
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+\/content$/, downloadVideo],
   ["DELETE", /^\/v1\/videos\/video_[0-9a-f]+$/, deleteVideo],
   ["GET", /^\/_sim\/generated\/[0-9a-f]{6}-\d+x\d+\.png$/, serveGeneratedImage],
+  ...s3Routes,
 ];
 
 function routeOf({ method, path }: Exchange): Handler {
@@ -92,6 +99,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults: new FaultQueue(),
     requests: new RequestLog(options.requestLogCapacity),
     videos: new VideoJobStore(),
+    objects: new ObjectStore(options.s3),
   };
   // noDelay: every SSE frame leaves at once instead of waiting for Nagle's algorithm.
   const server = createServer({ noDelay: true, keepAlive: true }, (request, response) => {

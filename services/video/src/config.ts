@@ -22,7 +22,33 @@ const hostList = z
       .filter(Boolean),
   );
 
-const configSchema = z.object({
+const required = (hint: string) => z.string({ error: hint }).min(1, hint);
+
+// Where finished videos are copied (see storage/video-storage.ts): a directory, or an S3-compatible bucket.
+const storageSchema = z.discriminatedUnion("VIDEO_STORAGE", [
+  z.object({
+    VIDEO_STORAGE: z.literal("filesystem").default("filesystem"),
+    VIDEO_STORAGE_DIR: z.string().default(".gateway/videos"),
+  }),
+  z.object({
+    VIDEO_STORAGE: z.literal("s3"),
+    // Unset for AWS itself; the URL of any other S3-compatible store (MinIO, R2, Ceph...).
+    VIDEO_S3_ENDPOINT: z.string().url().optional(),
+    VIDEO_S3_REGION: z.string().min(1).default("us-east-1"),
+    VIDEO_S3_BUCKET: required("set it to the bucket videos are stored in (VIDEO_STORAGE=s3)"),
+    VIDEO_S3_ACCESS_KEY_ID: required("set it to the access key for the bucket (VIDEO_STORAGE=s3)"),
+    VIDEO_S3_SECRET_ACCESS_KEY: required("set it to the secret of VIDEO_S3_ACCESS_KEY_ID (VIDEO_STORAGE=s3)"),
+    // Bucket in the path (/bucket/key) instead of the host name; unset means "when an endpoint is set".
+    VIDEO_S3_FORCE_PATH_STYLE: z
+      .enum(["0", "1", "true", "false"])
+      .optional()
+      .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
+    // Prepended to every object key, e.g. "videos/", to share a bucket.
+    VIDEO_S3_PREFIX: z.string().default(""),
+  }),
+]);
+
+const serviceSchema = z.object({
   ...commonConfig,
   DATABASE_URL: z.string({ error: databaseUrlHint }).min(1, databaseUrlHint),
   VIDEO_HOST: z.string().default("127.0.0.1"),
@@ -34,8 +60,6 @@ const configSchema = z.object({
   LEDGER_URL: z.string().default("127.0.0.1:50052"),
   // Where channels without a vendor key send their requests.
   SIMULATOR_URL: z.string().url().default("http://127.0.0.1:8090"),
-  // Finished videos are copied here (filesystem storage; see storage/video-storage.ts).
-  VIDEO_STORAGE_DIR: z.string().default(".gateway/videos"),
   // Signs video_url links; never shared with clients.
   VIDEO_URL_SIGNING_KEY: z.string({ error: secretHint }).min(16, secretHint),
   VIDEO_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3_600),
@@ -69,6 +93,9 @@ const configSchema = z.object({
   VIDEO_TEST_MODE: flag(false),
 });
 
+const configSchema = serviceSchema.and(storageSchema);
+
+export type VideoStorageConfig = z.infer<typeof storageSchema>;
 export type VideoConfig = z.infer<typeof configSchema>;
 
 export const loadVideoConfig = (env: NodeJS.ProcessEnv = process.env): VideoConfig => loadConfig(configSchema, env);

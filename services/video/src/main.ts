@@ -20,7 +20,7 @@ import { loadVideoConfig } from "./config.js";
 import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { pendingMigrations } from "./migrate.js";
-import { FilesystemStorage } from "./storage/filesystem-storage.js";
+import { openVideoStorage } from "./storage/open-video-storage.js";
 import { OpenAIVideosClient } from "./vendor/openai-videos-client.js";
 import { startWorkerLoop, type WorkerLoop } from "./worker/worker-loop.js";
 
@@ -42,7 +42,9 @@ try {
 }
 const clock = new Clock(config.VIDEO_CLOCK_OFFSET_MS);
 const database = connectDatabase(config.DATABASE_URL);
-const storage = new FilesystemStorage(config.VIDEO_STORAGE_DIR);
+const storage = await openVideoStorage(config).catch((error: unknown) =>
+  fail("cannot use the video storage (check the VIDEO_S3_* settings)", error),
+);
 const links = { signingKey: config.VIDEO_URL_SIGNING_KEY, ttlSeconds: config.VIDEO_URL_TTL_SECONDS };
 const nats = await connectNats(config.NATS_URL, "video").catch((error: unknown) =>
   fail("cannot reach NATS at NATS_URL", error),

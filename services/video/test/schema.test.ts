@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTemporaryDatabase, queryRows, type TemporaryDatabase } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type Database } from "../src/database.js";
-import { migrate, pendingMigrations } from "../src/migrate.js";
+import { migrate, migrationsDirectory, pendingMigrations } from "../src/migrate.js";
+import { FilesystemStorage } from "../src/storage/filesystem-storage.js";
 import { claimTasks } from "../src/worker/claim-tasks.js";
+import { purgeExpired } from "../src/worker/purge-expired.js";
 import { timeOutTasks } from "../src/worker/time-out-tasks.js";
 
 let database: TemporaryDatabase;
@@ -12,7 +17,8 @@ let client: Database;
 beforeAll(async () => {
   database = await createTemporaryDatabase();
   const [first, second] = await Promise.all([migrate(database.url), migrate(database.url)]);
-  expect([first.applied.length, second.applied.length].sort()).toEqual([0, 1]);
+  const migrations = readdirSync(migrationsDirectory, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  expect([first.applied.length, second.applied.length].sort()).toEqual([0, migrations.length]);
   client = connectDatabase(database.url);
 });
 afterAll(async () => {
@@ -106,6 +112,22 @@ describe("the video schema", () => {
     expect(await claimTasks(client, { workerId: "d", now: claimAt, leaseMs: 10_000, limit: 50 })).toEqual([]);
     const later = new Date(claimAt.getTime() + 10_001);
     expect(await claimTasks(client, { workerId: "d", now: later, leaseMs: 10_000, limit: 50 })).toHaveLength(30);
+  });
+
+  it("purges expired tasks, except a completed one whose usage is not yet published", async () => {
+    await queryRows(database.url, "DELETE FROM video.tasks");
+    const completed = "storage_key = 'x.mp4', finished_at = now()";
+    const [failed, published, unpublished] = await Promise.all([newTask(), newTask(), newTask()]);
+    await setStatus(failed.id, "failed", ", error = 'no', finished_at = now()");
+    for (const task of [published, unpublished]) await setStatus(task.id, "processing");
+    await setStatus(published.id, "completed", `, ${completed}, usage_published_at = now()`);
+    await setStatus(unpublished.id, "completed", `, ${completed}`);
+    const directory = mkdtempSync(join(tmpdir(), "video-purge-"));
+    const dayLater = new Date(now.getTime() + 86_400_000);
+    const purge = purgeExpired(client, new FilesystemStorage(directory), { now: dayLater, limit: 10 });
+    expect(await purge.finally(() => rmSync(directory, { recursive: true }))).toMatchObject({ purged: 2 });
+    const left = await queryRows<{ id: string }>(database.url, "SELECT id FROM video.tasks");
+    expect(left.map((row) => row.id)).toEqual([unpublished.id]);
   });
 
   it("times out unfinished tasks only", async () => {

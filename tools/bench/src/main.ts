@@ -21,6 +21,7 @@ import { measureReservationCost } from "./reservation-cost.js";
 import { startRssSampler } from "./rss-sampler.js";
 import { waitForIdle } from "./settle.js";
 import { type FamilyTargets, familyTargets } from "./vendor-families.js";
+import { measureVideoTasks } from "./video-tasks.js";
 
 // `pnpm bench [--quick] [--write-readme]`: the gateway's overhead over calling the vendor directly.
 
@@ -45,8 +46,20 @@ function parseFlags(args: string[]): Flags {
 // --quick only proves every step works end to end; its numbers are too short-lived to quote.
 const settingsFor = (quick: boolean): Settings =>
   quick
-    ? { warmUpSeconds: 1, seconds: 2, streamWarmUp: 10, streamRequests: 30 }
-    : { warmUpSeconds: 2, seconds: 8, streamWarmUp: 50, streamRequests: 200 };
+    ? {
+        warmUpSeconds: 1,
+        seconds: 2,
+        streamWarmUp: 10,
+        streamRequests: 30,
+        video: { warmUp: 5, submits: 30, tasks: 40 },
+      }
+    : {
+        warmUpSeconds: 2,
+        seconds: 8,
+        streamWarmUp: 50,
+        streamRequests: 200,
+        video: { warmUp: 20, submits: 200, tasks: 200 },
+      };
 
 interface Targets {
   direct: Target;
@@ -216,6 +229,8 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   );
   await begin(run, "reservation cost");
   const reservationMs = await measureReservationCost(testServers.redisUrl, stack.namespace, flags.quick ? 500 : 5_000);
+  await begin(run, "video submit latency");
+  const video = await measureVideoTasks(stack, apiKey, settings.video, (step) => begin(run, step));
 
   const command = ["pnpm bench", flags.quick && "--quick", flags.writeReadme && "--write-readme"].filter(Boolean);
   return {
@@ -229,6 +244,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
     memory,
     families: familyResults,
     billing: { ingest, reservationMs },
+    video,
   };
 }
 

@@ -6,6 +6,7 @@ import type { IngestResult } from "./ledger-ingest.js";
 import type { LoadResult } from "./load.js";
 import type { MemoryResult } from "./rss-sampler.js";
 import { type Percentiles, round2 } from "./stats.js";
+import type { VideoBenchOptions, VideoResult } from "./video-tasks.js";
 
 export interface LatencyComparison {
   connections: number;
@@ -19,6 +20,7 @@ export interface Settings {
   seconds: number;
   streamWarmUp: number;
   streamRequests: number;
+  video: VideoBenchOptions;
 }
 
 export interface Summary {
@@ -33,6 +35,7 @@ export interface Summary {
   memory: MemoryResult[];
   families: FamilyComparison[];
   billing: { ingest: IngestResult; reservationMs: Percentiles };
+  video: VideoResult;
 }
 
 export interface FamilyComparison {
@@ -94,6 +97,15 @@ function failureNote(summary: Summary): string[] {
     );
 }
 
+function videoRows({ submits, submitMs, tasks, tasksPerSecond }: VideoResult): string[] {
+  return [
+    "| Video tasks | Result |",
+    "|---|---:|",
+    `| Submit latency \`POST /v1/videos/generations\`, 1 conn (${submits} submits), p50 / p99 | ${ms(submitMs.p50)} / ${ms(submitMs.p99)} ms |`,
+    `| Worker pool throughput, submit to completed (${tasks} tasks) | ${tasksPerSecond.toFixed(1)} tasks/s |`,
+  ];
+}
+
 export function renderMarkdown(summary: Summary): string {
   const { cpus: cores, cpuModel, node, loadAverage } = summary.machine;
   return [
@@ -115,6 +127,8 @@ export function renderMarkdown(summary: Summary): string {
     `| Usage events committed by ledger (${summary.billing.ingest.events.toLocaleString("en-US")} events) | ${perSecond(summary.billing.ingest.eventsPerSecond)} /s | ≥ 5,000 /s |`,
     `| Cost reservation on the hot path, p50 / p99 | ${ms(summary.billing.reservationMs.p50)} / ${ms(summary.billing.reservationMs.p99)} ms | p50 < 0.3 ms |`,
     "",
+    ...videoRows(summary.video),
+    "",
     "| Process | Peak VmRSS under load (MB) | VmHWM at end (MB) |",
     "|---|---:|---:|",
     ...summary.memory.map((m) => `| ${m.process} | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`),
@@ -122,6 +136,7 @@ export function renderMarkdown(summary: Summary): string {
     "- Latency percentiles come from each response's own timing; autocannon's histogram has only 1 ms resolution (its figures are in tools/bench/results/latest.json).",
     `- Each load run follows a ${summary.settings.warmUpSeconds} s warm-up and lasts ${summary.settings.seconds} s; every run starts once the services are idle again.`,
     `- Streaming: ${summary.settings.streamRequests} sequential requests over one keep-alive connection, after ${summary.settings.streamWarmUp} unmeasured ones.`,
+    `- Video: ${summary.settings.video.submits} sequential submits after ${summary.settings.video.warmUp} unmeasured ones; throughput runs from the first of ${summary.video.tasks} simultaneous submits to the last task completed, on the video service's default worker pool, with simulated jobs that finish at once.`,
     "- The stack runs with the catalogue's per-group rate limits removed: they would cap a saturation run by design.",
     "- ¹ Portkey's streaming path to a custom host does not work, so streaming is compared with the upstream only.",
     ...failureNote(summary),

@@ -18,6 +18,8 @@ export interface StackOptions {
   // Extra environment for every service (OTLP endpoint, vendor keys, log level).
   env?: NodeJS.ProcessEnv;
   echo?: boolean;
+  /** Points the video service's S3 storage at the simulator's S3 (`<simulator url>/s3`), whose URL is known only here. */
+  videoS3OnSimulator?: boolean;
 }
 
 export interface DemoAccount {
@@ -118,6 +120,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       VIDEO_HOST: host,
       VIDEO_GRPC_PORT: String(ports.video ?? 0),
       VIDEO_STORAGE_DIR: options.env?.VIDEO_STORAGE_DIR ?? `${repoRoot}.gateway/videos`,
+      ...(options.videoS3OnSimulator && { VIDEO_S3_ENDPOINT: `${simulatorUrl}/s3` }),
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
       VIDEO_CALLBACK_SIGNING_KEY: options.env?.VIDEO_CALLBACK_SIGNING_KEY ?? randomBytes(24).toString("hex"),
     };

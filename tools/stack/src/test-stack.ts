@@ -14,7 +14,24 @@ export interface TestStack extends RunningStack {
   teardown(): Promise<void>;
 }
 
-/** A whole gateway for one test file: its own database, namespace and ports. */
+// A bucket and key pair for the simulator's S3 and for the video service that uses it.
+function simulatedS3Env(): NodeJS.ProcessEnv {
+  const accessKeyId = `test-${randomBytes(8).toString("hex")}`;
+  const secret = randomBytes(24).toString("hex");
+  return {
+    SIMULATOR_S3_BUCKETS: "gateway-videos",
+    SIMULATOR_S3_ACCESS_KEY_ID: accessKeyId,
+    SIMULATOR_S3_SECRET_ACCESS_KEY: secret,
+    VIDEO_S3_BUCKET: "gateway-videos",
+    VIDEO_S3_ACCESS_KEY_ID: accessKeyId,
+    VIDEO_S3_SECRET_ACCESS_KEY: secret,
+  };
+}
+
+/**
+ * A whole gateway for one test file: its own database, namespace and ports. With
+ * `VIDEO_STORAGE: "s3"` and no `VIDEO_S3_ENDPOINT`, videos are stored in the simulator's S3.
+ */
 export async function startTestStack(
   options: Partial<Pick<StackOptions, "env" | "echo" | "redisUrl" | "natsUrl">> = {},
 ): Promise<TestStack> {
@@ -24,6 +41,7 @@ export async function startTestStack(
   try {
     await Promise.all([migrateLedger(database.url), migrateVideo(database.url)]);
     const videoDirectory = `${repoRoot}.gateway/test-videos/${namespace}`;
+    const videoS3OnSimulator = options.env?.VIDEO_STORAGE === "s3" && !options.env.VIDEO_S3_ENDPOINT;
     const stack = await startStack({
       databaseUrl: database.url,
       redisUrl: testServers.redisUrl,
@@ -32,7 +50,13 @@ export async function startTestStack(
       adminToken,
       ...options,
       // Test mode lets tests move the video service's clock; each run stores its videos apart.
-      env: { VIDEO_TEST_MODE: "1", VIDEO_STORAGE_DIR: videoDirectory, ...options.env },
+      env: {
+        VIDEO_TEST_MODE: "1",
+        VIDEO_STORAGE_DIR: videoDirectory,
+        ...(videoS3OnSimulator && simulatedS3Env()),
+        ...options.env,
+      },
+      videoS3OnSimulator,
     });
     return {
       ...stack,

@@ -1,11 +1,12 @@
 import { fromGrpcError, tracedMetadata } from "@gateway/shared";
 import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from "@grpc/grpc-js";
 import type { Response } from "express";
+import { copyRateLimitHeaders } from "./rate-limit-headers.js";
 
 /**
  * A unary router call on behalf of an HTTP request: traced, bounded by a deadline, and
  * cancelled when the client goes away (which cancels the vendor request). Failures come
- * back as the OpenAI errors the router chose.
+ * back as the OpenAI errors the router chose; the router's rate-limit headers are copied.
  */
 export function callRouter<Request, Answer>(
   method: (
@@ -22,6 +23,7 @@ export function callRouter<Request, Answer>(
     const call = method(request, tracedMetadata(), { deadline: Date.now() + deadlineMs }, (error, answer) =>
       error ? reject(fromGrpcError(error)) : resolve(answer),
     );
+    copyRateLimitHeaders(call, response);
     response.on("close", () => {
       if (!response.writableFinished) call.cancel();
     });

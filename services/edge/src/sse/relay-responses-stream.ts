@@ -2,6 +2,7 @@ import type { ChatChunk } from "@gateway/proto/router/v1/chat";
 import { fromGrpcError } from "@gateway/shared";
 import type { ClientReadableStream } from "@grpc/grpc-js";
 import type { Response } from "express";
+import { copyRateLimitHeaders } from "../http/rate-limit-headers.js";
 import { sendError } from "../http/send-error.js";
 import type { RenderedResponse } from "../openai-wire/render-response.js";
 import type { ResponseEvent, ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
@@ -42,6 +43,7 @@ export function relayResponsesStream(
     response.end();
   };
 
+  copyRateLimitHeaders(call, response);
   response.on("close", () => {
     if (!finished) call.cancel();
   });

@@ -1,6 +1,7 @@
 import { fromGrpcError } from "@gateway/shared";
 import type { ClientReadableStream } from "@grpc/grpc-js";
 import type { Response } from "express";
+import { copyRateLimitHeaders } from "../http/rate-limit-headers.js";
 import { sendError } from "../http/send-error.js";
 
 export const eventStreamHeaders = {
@@ -37,6 +38,7 @@ export function relayStream<Chunk>(
     response.end();
   };
 
+  copyRateLimitHeaders(call, response);
   response.on("close", () => {
     if (!finished) call.cancel();
   });

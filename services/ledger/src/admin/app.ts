@@ -1,4 +1,6 @@
 import express from "express";
+import { authenticateWithApiKey } from "../account-api/authenticate-with-api-key.js";
+import { accountApiRouter } from "../account-api/router.js";
 import type { AdminDependencies } from "./dependencies.js";
 import { handleErrors, unknownRoute } from "./handle-errors.js";
 import { requireAdminToken } from "./require-admin-token.js";
@@ -7,7 +9,10 @@ import { creditRoutes } from "./routes/credits.js";
 import { keyRoutes } from "./routes/keys.js";
 import { usageRoutes } from "./routes/usage.js";
 
-/** The operators' HTTP API under /admin, every route behind the admin token. */
+/**
+ * The ledger's HTTP API: the operators' routes under /admin, every one behind the admin
+ * token, and the account API under /v1/account, each request signed in as one account.
+ */
 export function createAdminApp(dependencies: AdminDependencies): express.Express {
   const app = express();
   app.disable("x-powered-by");
@@ -20,6 +25,8 @@ export function createAdminApp(dependencies: AdminDependencies): express.Express
   admin.use(express.json({ limit: "64kb" }));
   for (const routes of [accountRoutes, creditRoutes, keyRoutes, usageRoutes]) routes(admin, dependencies);
   app.use("/admin", admin);
+  const { database, resolveKey } = dependencies;
+  app.use("/v1/account", accountApiRouter({ database, authenticate: authenticateWithApiKey(resolveKey) }));
   app.use(unknownRoute);
   app.use(handleErrors(dependencies.logger));
   return app;

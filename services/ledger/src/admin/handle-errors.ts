@@ -2,14 +2,14 @@ import { GatewayError, invalidRequest, type Logger, notFound, serverError } from
 import type { ErrorRequestHandler, RequestHandler } from "express";
 
 export const unknownRoute: RequestHandler = (request, _response, next) => {
-  next(notFound(`Unknown admin route: ${request.method} ${request.path}`));
+  next(notFound(`Unknown route: ${request.method} ${request.path}`));
 };
 
 /** Renders every failure as an OpenAI-shaped error; anything unexpected is logged and hidden. */
 export function handleErrors(logger: Logger): ErrorRequestHandler {
   return (error, request, response, _next) => {
     const gatewayError = toGatewayError(error);
-    if (gatewayError.httpStatus >= 500) logger.error({ err: error, path: request.path }, "admin request failed");
+    if (gatewayError.httpStatus >= 500) logger.error({ err: error, path: request.path }, "HTTP request failed");
     response.status(gatewayError.httpStatus).json(gatewayError.toBody());
   };
 }

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { invalidApiKey } from "@gateway/shared";
 import type { RequestHandler } from "express";
+import { bearerToken } from "../http/bearer-token.js";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
@@ -11,8 +12,7 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
 export function requireAdminToken(adminToken: string): RequestHandler {
   const expected = digest(adminToken);
   return (request, _response, next) => {
-    const header = request.get("authorization") ?? "";
-    const presented = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : "";
+    const presented = bearerToken(request);
     if (presented && timingSafeEqual(digest(presented), expected)) return next();
     next(invalidApiKey("Missing or incorrect admin token: send Authorization: Bearer <GATEWAY_ADMIN_TOKEN>."));
   };

@@ -16,6 +16,8 @@ export const accountJson = (account: Account) => ({
   name: account.name,
   balance_micros: account.balanceMicros.toString(),
   created_at: account.createdAt.toISOString(),
+  // null: the deployment's default.
+  log_capture: account.logCapture,
 });
 
 export const keyJson = (key: Omit<ApiKey, "keyHash">) => ({
@@ -29,6 +31,8 @@ export const keyJson = (key: Omit<ApiKey, "keyHash">) => ({
   expires_at: key.expiresAt?.toISOString() ?? null,
   revoked_at: key.revokedAt?.toISOString() ?? null,
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  spend_cap_micros: key.spendCapMicros?.toString() ?? null,
+  spent_micros: key.spentMicros.toString(),
 });
 
 export const creditJson = (credit: Credit) => ({

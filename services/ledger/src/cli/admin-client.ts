@@ -11,7 +11,7 @@ export class AdminApiError extends Error {
   }
 }
 
-export type AdminRequest = (method: "GET" | "POST", path: string, body?: unknown) => Promise<unknown>;
+export type AdminRequest = (method: "GET" | "POST" | "PUT", path: string, body?: unknown) => Promise<unknown>;
 
 /** A minimal client of the ledger's admin API (paths are relative to /admin). */
 export function createAdminClient({ adminUrl, adminToken }: AdminConnection): AdminRequest {

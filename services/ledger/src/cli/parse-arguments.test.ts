@@ -22,6 +22,17 @@ describe("parseArguments", () => {
       name: "ci",
       json: false,
     });
+    expect(parseArguments(["key", "create", "a1", "--group", "default", "--spend-cap", "12.5"])).toMatchObject({
+      kind: "key-create",
+      spendCapYuan: "12.5",
+    });
+    expect(parseArguments(["account", "log-capture", "a1", "metadata"])).toEqual({
+      kind: "account-log-capture",
+      accountId: "a1",
+      level: "metadata",
+      json: false,
+    });
+    expect(parseArguments(["account", "log-capture", "a1", "default", "--json"])).toMatchObject({ level: "default" });
     expect(parseArguments(["key", "revoke", "k1"])).toEqual({ kind: "key-revoke", keyId: "k1", json: false });
     expect(parseArguments(["key", "list", "a1", "--json"])).toEqual({ kind: "key-list", accountId: "a1", json: true });
     expect(parseArguments(["credit", "a1", "10", "--idempotency-key", "k"])).toEqual({
@@ -57,6 +68,7 @@ describe("parseArguments", () => {
     fails(["key", "revoke"], /key revoke expects KEY_ID/);
     fails(["balance", "a1", "a2"], /balance expects ACCOUNT_ID, got: a1 a2/);
     fails(["credit", "a1"], /credit expects ACCOUNT_ID YUAN/);
+    fails(["account", "log-capture", "a1"], /account log-capture expects ACCOUNT_ID LEVEL/);
   });
 
   it("rejects bad amounts and limits before calling the API", () => {
@@ -64,5 +76,8 @@ describe("parseArguments", () => {
     fails(["credit", "a1", "0.5"], /at least 1 yuan/);
     fails(["account", "create", "--name", "x", "--credit", "ten"], /at most 2 decimals/);
     fails(["usage", "a1", "--limit", "0"], /--limit must be a whole number/);
+    fails(["key", "create", "a1", "--group", "g", "--spend-cap=-1"], /key create: the amount must be an amount/);
+    fails(["key", "create", "a1", "--group", "g", "--spend-cap", "0.001"], /at most 2 decimals/);
+    fails(["account", "log-capture", "a1", "everything"], /LEVEL must be one of full, metadata, off, default/);
   });
 });

@@ -1,15 +1,28 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";
 import { parseYuan } from "../money.js";
 
 export type Command =
   | { kind: "help" }
   | { kind: "account-create"; name: string; group: string | undefined; creditYuan: string | undefined; json: boolean }
-  | { kind: "key-create"; accountId: string; group: string; name: string | undefined; json: boolean }
+  | { kind: "account-log-capture"; accountId: string; level: LogCaptureSetting; json: boolean }
+  | {
+      kind: "key-create";
+      accountId: string;
+      group: string;
+      name: string | undefined;
+      spendCapYuan: string | undefined;
+      json: boolean;
+    }
   | { kind: "key-revoke"; keyId: string; json: boolean }
   | { kind: "key-list"; accountId: string; json: boolean }
   | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
   | { kind: "balance"; accountId: string; json: boolean }
   | { kind: "usage"; accountId: string; limit: number | undefined; json: boolean };
+
+// "default" follows the deployment's level.
+const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
+type LogCaptureSetting = (typeof LOG_CAPTURE_SETTINGS)[number];
 
 /** A mistake in the command line: the CLI prints it with the usage text and exits 2. */
 export class CommandLineError extends Error {
@@ -65,13 +78,29 @@ export function parseArguments(argv: string[]): Command {
         json: values.json === true,
       };
     }
+    case "account log-capture": {
+      const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID", "LEVEL"]);
+      const level = positionals[1]!;
+      if (!(LOG_CAPTURE_SETTINGS as readonly string[]).includes(level)) {
+        throw new CommandLineError(`${word}: LEVEL must be one of ${LOG_CAPTURE_SETTINGS.join(", ")}, got ${level}`);
+      }
+      return {
+        kind: "account-log-capture",
+        accountId: positionals[0]!,
+        level: level as LogCaptureSetting,
+        json: values.json === true,
+      };
+    }
     case "key create": {
-      const { values, positionals } = parseCommand(word, args, { ...json, group: text, name: text }, ["ACCOUNT_ID"]);
+      const options = { ...json, group: text, name: text, "spend-cap": text } satisfies Options;
+      const { values, positionals } = parseCommand(word, args, options, ["ACCOUNT_ID"]);
+      const spendCap = values["spend-cap"];
       return {
         kind: "key-create",
         accountId: positionals[0]!,
         group: required(word, "group", values.group),
         name: values.name,
+        spendCapYuan: spendCap === undefined ? undefined : checkYuan(word, spendCap, 0n),
         json: values.json === true,
       };
     }

@@ -9,6 +9,7 @@ interface AccountAnswer {
   account_id: string;
   name: string;
   balance_micros: string;
+  log_capture: string | null;
 }
 interface KeyAnswer {
   key_id: string;
@@ -18,6 +19,9 @@ interface KeyAnswer {
   status: string;
   created_at: string;
   revoked_at: string | null;
+  last_used_at: string | null;
+  spend_cap_micros: string | null;
+  spent_micros: string;
   api_key?: string;
 }
 interface CreditAnswer {
@@ -38,6 +42,7 @@ interface List<T> {
 }
 
 const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
+const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
 const table = (rows: string[][]) => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -75,13 +80,22 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
         ].join("\n");
       return { answer, render };
     }
+    case "account-log-capture": {
+      const path = `/accounts/${encodeURIComponent(command.accountId)}/log-capture`;
+      const answer = (await request("PUT", path, { log_capture: command.level })) as AccountAnswer;
+      const level = answer.log_capture ?? "the deployment's default";
+      return { answer, render: () => `Request logs of ${answer.account_id} (${answer.name}): ${level}` };
+    }
     case "key-create": {
       const path = `/accounts/${encodeURIComponent(command.accountId)}/keys`;
-      const answer = (await request("POST", path, { group: command.group, name: command.name })) as KeyAnswer;
-      return {
-        answer,
-        render: () => `Created key ${answer.key_id}, group ${answer.group}\n${shownOnce(answer.api_key)}`,
-      };
+      const answer = (await request("POST", path, {
+        group: command.group,
+        name: command.name,
+        spend_cap_yuan: command.spendCapYuan,
+      })) as KeyAnswer;
+      const render = () =>
+        `Created key ${answer.key_id}, group ${answer.group}, ${spendCap(answer.spend_cap_micros)}\n${shownOnce(answer.api_key)}`;
+      return { answer, render };
     }
     case "key-revoke": {
       const answer = (await request("POST", `/keys/${encodeURIComponent(command.keyId)}/revoke`)) as KeyAnswer;
@@ -96,7 +110,7 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
         answer.data.length === 0
           ? "No keys."
           : table([
-              ["KEY ID", "PREFIX", "GROUP", "STATUS", "NAME", "CREATED"],
+              ["KEY ID", "PREFIX", "GROUP", "STATUS", "NAME", "CREATED", "CAP (YUAN)", "SPENT (YUAN)", "LAST USED"],
               ...answer.data.map((key) => [
                 key.key_id,
                 key.key_prefix,
@@ -104,6 +118,9 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
                 key.status,
                 key.name,
                 key.created_at,
+                key.spend_cap_micros === null ? "-" : formatYuan(BigInt(key.spend_cap_micros)),
+                formatYuan(BigInt(key.spent_micros)),
+                key.last_used_at ?? "never",
               ]),
             ]);
       return { answer, render };

@@ -3,12 +3,14 @@ export const USAGE_TEXT = `Usage: pnpm gw <command> [options]
 Commands:
   account create --name NAME [--group GROUP] [--credit YUAN] [--json]
       Create an account and its first API key (shown once).
-  key create ACCOUNT_ID --group GROUP [--name NAME] [--json]
-      Create another API key for an account (shown once).
+  account log-capture ACCOUNT_ID full|metadata|off|default [--json]
+      What the request log keeps of the account's requests (default: the deployment's level).
+  key create ACCOUNT_ID --group GROUP [--name NAME] [--spend-cap YUAN] [--json]
+      Create another API key for an account (shown once); --spend-cap limits what it may spend in all.
   key revoke KEY_ID [--json]
       Revoke a key everywhere within seconds.
   key list ACCOUNT_ID [--json]
-      List an account's keys (prefixes only, never the keys).
+      List an account's keys (prefixes only, never the keys), with caps, spending and last use.
   credit ACCOUNT_ID YUAN [--idempotency-key KEY] [--json]
       Top up an account; YUAN has at most 2 decimals. Retrying with the same key adds nothing.
   balance ACCOUNT_ID [--json]

@@ -9,6 +9,8 @@ export interface NewKey {
   group: string;
   name: string;
   expiresAt?: Date | undefined;
+  // Micro-yuan this key may spend in all; no cap when absent.
+  spendCapMicros?: bigint | undefined;
   // An operator-chosen key (the demo key of `pnpm start`); a random one otherwise.
   apiKey?: string | undefined;
 }
@@ -29,6 +31,7 @@ export async function insertKey(transaction: Prisma.TransactionClient, input: Ne
       keyHash: hashApiKey(apiKey),
       keyPrefix: apiKeyPrefix(apiKey),
       expiresAt: input.expiresAt ?? null,
+      spendCapMicros: input.spendCapMicros ?? null,
     },
   });
   return { key, apiKey };

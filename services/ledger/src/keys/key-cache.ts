@@ -36,12 +36,13 @@ export class KeyCache {
     }
   }
 
-  async delete(keyHash: string): Promise<void> {
+  async delete(...keyHashes: string[]): Promise<void> {
+    if (keyHashes.length === 0) return;
     try {
-      await this.redis.del(this.entry(keyHash));
+      await this.redis.del(keyHashes.map((keyHash) => this.entry(keyHash)));
     } catch (error) {
-      // The entry expires by itself within a minute, and edges also drop the key on KeyRevoked.
-      this.logger.warn({ err: error }, "key cache delete failed; the entry will expire on its own");
+      // The entries expire by themselves within a minute, and edges also drop a key on KeyRevoked.
+      this.logger.warn({ err: error }, "key cache delete failed; the entries will expire on their own");
     }
   }
 }

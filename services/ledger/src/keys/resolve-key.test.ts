@@ -1,3 +1,4 @@
+import { LogCapture } from "@gateway/proto/common/v1/common";
 import { KeyStatus } from "@gateway/proto/ledger/v1/ledger";
 import { describe, expect, it } from "vitest";
 import { cacheSeconds, keyStatusAnswer } from "./resolve-key.js";
@@ -20,6 +21,19 @@ describe("keyStatusAnswer", () => {
     expect(keyStatusAnswer({ ...key, expiresAt: past, revokedAt: past }, now).status).toBe(
       KeyStatus.KEY_STATUS_REVOKED,
     );
+  });
+
+  it("carries the account's log capture and the key's spending cap only when they are set", () => {
+    const capped = { ...key, spendCapMicros: 12_500_000n, account: { logCapture: "metadata" } };
+    expect(keyStatusAnswer(capped, now)).toMatchObject({
+      logCapture: LogCapture.LOG_CAPTURE_METADATA,
+      spendCapMicros: 12_500_000,
+    });
+    const zeroCap = { ...key, spendCapMicros: 0n, account: { logCapture: "off" } };
+    expect(keyStatusAnswer(zeroCap, now)).toMatchObject({ logCapture: LogCapture.LOG_CAPTURE_OFF, spendCapMicros: 0 });
+    const defaults = keyStatusAnswer({ ...key, spendCapMicros: null, account: { logCapture: null } }, now);
+    expect(defaults.logCapture).toBeUndefined();
+    expect(defaults.spendCapMicros).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import { KeyStatus, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import { invalidRequest } from "@gateway/shared";
+import { logCaptureOf } from "../accounts/log-capture.js";
 import type { Database } from "../database.js";
 import { isKeyHash } from "./api-key.js";
 import type { KeyCache } from "./key-cache.js";
@@ -14,7 +15,9 @@ interface StoredKey {
   modelGroup: string;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  spendCapMicros?: bigint | null;
   group?: { multiplierBasisPoints: number };
+  account?: { logCapture: string | null };
 }
 
 const LIST_PRICE_BASIS_POINTS = 10_000;
@@ -35,6 +38,8 @@ export function keyStatusAnswer(key: StoredKey | null, now: Date): ResolveKeyRes
     accountId: key.accountId,
     modelGroup: key.modelGroup,
     multiplierBasisPoints: key.group?.multiplierBasisPoints ?? LIST_PRICE_BASIS_POINTS,
+    logCapture: logCaptureOf(key.account?.logCapture ?? null),
+    spendCapMicros: key.spendCapMicros == null ? undefined : Number(key.spendCapMicros),
   };
 }
 
@@ -62,7 +67,9 @@ export function createKeyResolver(database: Database, cache: KeyCache) {
         modelGroup: true,
         expiresAt: true,
         revokedAt: true,
+        spendCapMicros: true,
         group: { select: { multiplierBasisPoints: true } },
+        account: { select: { logCapture: true } },
       },
     });
     const now = new Date();

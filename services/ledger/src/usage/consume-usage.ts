@@ -3,23 +3,27 @@ import type { Redis } from "@gateway/shared";
 import {
   ensureUsageConsumer,
   ensureUsageStream,
-  inSpan,
   type Logger,
   loadUsageDefinition,
+  markFailed,
+  tracer,
   withMessageContext,
 } from "@gateway/shared";
 import type { JsMsg, NatsConnection } from "nats";
 import type { Database } from "../database.js";
 import { MicroBatcher } from "./micro-batcher.js";
-import { recordUsage, type UsageEntry } from "./record-usage.js";
+import { recordUsage } from "./record-usage.js";
 import { settleReservations } from "./settle-reservations.js";
+import type { UsageEntry } from "./usage-rows.js";
 import { validateUsageEvent } from "./validate-usage-event.js";
 
-const BATCH_SIZE = 500;
+// Measured best on the ingest bench: a batch's round trips and commit are spread over more
+// events than at 500, while larger batches gained nothing.
+const BATCH_SIZE = 1_000;
 // Long enough to gather many events per transaction at modest rates, where per-batch cost dominates.
 const BATCH_WAIT_MS = 100;
 // How many messages the client keeps requested from the server ahead of processing.
-const PULL_AHEAD = 1_000;
+const PULL_AHEAD = 2_000;
 const RETRY_BASE_DELAY_MS = 1_000;
 const RETRY_MAX_DELAY_MS = 60_000;
 
@@ -55,8 +59,12 @@ export async function startUsageConsumer(dependencies: {
     try {
       const recorded = await withEventSpans(batch, () => recordUsage(database, batch));
       for (const { message } of batch) message.ack();
-      const settled = batch.map(({ event }) => ({ accountId: event.accountId, requestId: event.requestId }));
-      await settleReservations(redis, namespace, settled, recorded.balances, logger);
+      const settled = batch.map(({ event }) => ({
+        accountId: event.accountId,
+        keyId: event.keyId,
+        requestId: event.requestId,
+      }));
+      await settleReservations(redis, namespace, settled, recorded, logger);
       logger.debug(
         { received: batch.length, inserted: recorded.inserted, debitedMicros: String(recorded.debitedMicros) },
         "usage batch",
@@ -106,39 +114,30 @@ function decodeUsage(message: JsMsg): { event: UsageEvent } | { problem: string 
  * Runs the batch's work with one "ledger.record_usage" span per event, each a child of the
  * trace its publisher started (so one request is one trace across services) and open until
  * the shared transaction settles. Fills in each entry's trace id before the work starts.
+ * The spans are never made active: nothing runs inside one event's span alone.
  */
 async function withEventSpans<T>(batch: ReceivedUsage[], work: () => Promise<T>): Promise<T> {
-  let settle!: (error?: unknown) => void;
-  const settled = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error === undefined ? resolve() : reject(error));
-  });
-  const spans = batch.map((entry) =>
-    withMessageContext(entry.message.headers, () =>
-      inSpan(
-        "ledger.record_usage",
-        {
+  const spans = batch.map((entry) => {
+    const span = withMessageContext(entry.message.headers, () =>
+      tracer.startSpan("ledger.record_usage", {
+        attributes: {
           "gateway.request_id": entry.event.requestId,
           "gateway.account_id": entry.event.accountId,
           "gateway.model": entry.event.model,
           "gateway.vendor": entry.event.vendor,
           "ledger.batch_size": batch.length,
         },
-        async (span) => {
-          // Runs synchronously up to the await, so every trace id is set before `work` starts.
-          entry.traceId = span.spanContext().traceId;
-          await settled;
-        },
-      ),
-    ),
-  );
+      }),
+    );
+    entry.traceId = span.spanContext().traceId;
+    return span;
+  });
   try {
-    const result = await work();
-    settle();
-    return result;
+    return await work();
   } catch (error) {
-    settle(error);
+    for (const span of spans) markFailed(span, error);
     throw error;
   } finally {
-    await Promise.allSettled(spans);
+    for (const span of spans) span.end();
   }
 }

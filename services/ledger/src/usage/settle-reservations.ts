@@ -1,25 +1,48 @@
 import type { Redis } from "@gateway/shared";
 import { billingKeys, type Logger } from "@gateway/shared";
 
+export interface SettledRequest {
+  accountId: string;
+  keyId: string;
+  requestId: string;
+}
+
+/** What a commit left behind that router checks reservations against. */
+export interface CommittedTotals {
+  // account id → balance.
+  balances: ReadonlyMap<string, bigint>;
+  // key id → what the key has spent; each such key made one of the settled requests.
+  keySpent?: ReadonlyMap<string, bigint>;
+}
+
 /**
- * After a batch commits: frees the reservations its requests held and writes the balances
- * it left where router checks new reservations. Balances are only overwritten, never
- * created (router loads a missing one from Postgres), so a stale copy cannot appear.
- * Failures are logged: unsettled reservations still lapse at their expiry.
+ * After a batch commits: frees the reservations its requests held (on the account and on
+ * the key) and writes the balances and key spending it left where router checks new
+ * reservations. Those copies are only overwritten, never created (router loads a missing
+ * one from Postgres), so a stale copy cannot appear. Failures are logged: unsettled
+ * reservations still lapse at their expiry.
  */
 export async function settleReservations(
   redis: Redis,
   namespace: string,
-  settled: ReadonlyArray<{ accountId: string; requestId: string }>,
-  balances: ReadonlyMap<string, bigint>,
+  settled: readonly SettledRequest[],
+  { balances, keySpent = new Map() }: CommittedTotals,
   logger: Logger,
 ): Promise<void> {
   if (settled.length === 0 && balances.size === 0) return;
   const pipeline = redis.multi();
-  for (const { accountId, requestId } of settled) {
+  // One command per account and per key, not per request. A key's copies live under its
+  // account's hash tag.
+  for (const [accountId, requestsByKey] of groupRequests(settled)) {
     const keys = billingKeys(namespace, accountId);
-    pipeline.hDel(keys.reservations, requestId);
-    pipeline.zRem(keys.expiries, requestId);
+    const requestIds = [...requestsByKey.values()].flat();
+    pipeline.hDel(keys.reservations, requestIds);
+    pipeline.zRem(keys.expiries, requestIds);
+    for (const [keyId, keyRequestIds] of requestsByKey) {
+      pipeline.hDel(keys.keyReservations(keyId), keyRequestIds);
+      const spent = keySpent.get(keyId);
+      if (spent !== undefined) pipeline.set(keys.keySpent(keyId), spent.toString(), { XX: true });
+    }
   }
   for (const [accountId, balance] of balances) {
     pipeline.set(billingKeys(namespace, accountId).balance, balance.toString(), { XX: true });
@@ -29,4 +52,17 @@ export async function settleReservations(
   } catch (error) {
     logger.warn({ err: error, requests: settled.length }, "could not settle reservations in redis");
   }
+}
+
+/** account id → key id → the settled request ids. */
+function groupRequests(settled: readonly SettledRequest[]): Map<string, Map<string, string[]>> {
+  const grouped = new Map<string, Map<string, string[]>>();
+  for (const { accountId, keyId, requestId } of settled) {
+    const requestsByKey = grouped.get(accountId) ?? new Map<string, string[]>();
+    grouped.set(accountId, requestsByKey);
+    const requestIds = requestsByKey.get(keyId) ?? [];
+    requestsByKey.set(keyId, requestIds);
+    requestIds.push(requestId);
+  }
+  return grouped;
 }

@@ -64,6 +64,25 @@ describe("RateLimiter", () => {
     });
   });
 
+  it("answers an admitted request's headers, counting what remains on the busier of key and account", async () => {
+    const { limiter, caller } = await setup();
+    const limits = { requests_per_minute: 5, tokens_per_minute: 1_000 };
+    const first = await limiter.admit(caller("key-a"), limits, 100);
+    expect(first).toMatchObject({
+      "x-ratelimit-limit-requests": "5",
+      "x-ratelimit-remaining-requests": "4",
+      "x-ratelimit-limit-tokens": "1000",
+      "x-ratelimit-remaining-tokens": "900",
+    });
+    expect(first["x-ratelimit-reset-requests"]).toMatch(/^[\d.]+m?s$/);
+    expect(first["x-ratelimit-reset-tokens"]).toMatch(/^[\d.]+m?s$/);
+    // Another key of the account: its own window is fresh, the account's is not.
+    const second = await limiter.admit(caller("key-b"), limits, 50);
+    expect(second).toMatchObject({ "x-ratelimit-remaining-requests": "3", "x-ratelimit-remaining-tokens": "850" });
+    expect(await limiter.admit(caller(), { concurrent_requests: 1 }, 0)).toEqual({});
+    expect(await limiter.admit(caller(), {}, 0)).toEqual({});
+  });
+
   it("refuses a request whose tokens would pass tokens per minute, and counts nothing for it", async () => {
     const { limiter, caller } = await setup();
     const limits = { tokens_per_minute: 100 };

@@ -13,7 +13,8 @@ const concurrencyRetryMs = 1_000;
 // KEYS: key window, account window, key slots, account slots.
 // ARGV: request id, tokens, lease ms, requests per minute, tokens per minute, concurrent (0 = no limit).
 // Replies {refusal, scope, wait ms, requests used, tokens used}: refusal 0 admitted,
-// 1 requests, 2 tokens, 3 concurrency; scope 1 key, 2 account.
+// 1 requests, 2 tokens, 3 concurrency; scope 1 key, 2 account. An admitted request replies the
+// window's reset and the larger count of its two scopes, which is the one nearer its limit.
 const admitScript = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -42,7 +43,7 @@ for scope = 1, 2 do
     redis.call('PEXPIRE', KEYS[scope + 2], ARGV[3])
   end
 end
-return {0, 0, reset, used[1][1] + 1, used[1][2] + tokens}
+return {0, 0, reset, math.max(used[1][1], used[2][1]) + 1, math.max(used[1][2], used[2][2]) + tokens}
 `;
 
 /** Who holds a concurrency slot: the caller at admission, or the usage event when the request ends. */
@@ -112,9 +113,12 @@ export class RateLimiter {
     private readonly logger: Logger,
   ) {}
 
-  /** Counts the request, or throws a 429 naming the limit it would exceed; counts nothing then. */
-  async admit(caller: Caller, limits: GroupLimits, tokens: number): Promise<void> {
-    if (!limits.requests_per_minute && !limits.tokens_per_minute && !limits.concurrent_requests) return;
+  /**
+   * Counts the request and answers its x-ratelimit-* headers (none when the group sets no
+   * per-minute limits), or throws a 429 naming the limit it would exceed; counts nothing then.
+   */
+  async admit(caller: Caller, limits: GroupLimits, tokens: number): Promise<Record<string, string>> {
+    if (!limits.requests_per_minute && !limits.tokens_per_minute && !limits.concurrent_requests) return {};
     const keys = rateLimitKeys(this.namespace, caller.accountId, caller.keyId);
     let reply: number[];
     try {
@@ -133,10 +137,10 @@ export class RateLimiter {
       // Limits protect capacity, not money: the cost reservation that follows still refuses
       // every request it cannot pay for, so an unreachable Redis does not also refuse here.
       this.logger.error({ err: error }, "rate limit check failed; admitting");
-      return;
+      return {};
     }
     const [refusal, scope, waitMs, requests, spent] = reply.map(Number) as [number, number, number, number, number];
-    if (refusal === 0) return;
+    if (refusal === 0) return rateLimitHeaders(limits, requests, spent, waitMs);
     const resetMs = refusal === 3 ? windowMs - (Date.now() % windowMs) : waitMs;
     throw rateLimitExceeded(refusal as 1 | 2 | 3, scope as 1 | 2, waitMs, limits, requests, spent, resetMs);
   }

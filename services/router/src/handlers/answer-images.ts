@@ -1,14 +1,16 @@
 import type { GeneratedImage, ImagesResponse } from "@gateway/proto/router/v1/images";
-import { inSpan } from "@gateway/shared";
+import { inSpan, type UnaryContext } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
 import type { VendorImage, VendorImages } from "../adapters/openai-media/media-adapter.js";
 import { unitsCostMicros } from "../billing/worst-case-cost.js";
 import type { FileStore } from "../media/file-store.js";
 import { readImageHeader } from "../media/image-header.js";
 import type { ImageChoice } from "../media/image-rules.js";
-import { type RequestFacts, UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { imagesAnswerLog } from "../request-log/answer-bodies.js";
+import { type RequestFacts, UsageOutcome } from "../usage/request-accounting.js";
 import { malformedAnswer } from "../vendor-http/parse-vendor-json.js";
-import { publishFailure } from "./create-chat-completion.js";
+import { publishFailure, publishUsage } from "./publish-usage.js";
+import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -18,7 +20,9 @@ export interface ImagesJob<Request> {
   choice: ImageChoice;
   // The client asked for url (dall-e's default); the gateway then stores the image and edge signs a URL.
   wantsUrl: boolean;
-  signal: AbortSignal;
+  context: UnaryContext;
+  // The request as the request log keeps it.
+  logged: unknown;
   callVendor(call: AdapterCall<Request>): Promise<VendorImages>;
 }
 
@@ -41,20 +45,27 @@ export function answerImages<Request>(
   files: FileStore,
   job: ImagesJob<Request>,
 ): Promise<ImagesResponse> {
-  const { facts, signal } = job;
+  const { facts, context, logged } = job;
+  const { signal } = context;
   return inSpan("router.images", { "gateway.model": facts.model.id, "gateway.endpoint": facts.endpoint }, async () => {
     const worstCase = unitsCostMicros(job.choice.n, job.choice.priceMicros, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, 0, worstCase);
+    sendRateLimitHeaders(context, facts);
     try {
       const answer = await callWithFailover(deps, job.request, facts, signal, job.callVendor);
       const data = await Promise.all(answer.images.map((image) => toGenerated(image, job.wantsUrl, files)));
       const units = { count: data.length, unit: "image", priceMicros: job.choice.priceMicros };
-      deps.usage.publish(
-        usageEvent(facts, { usage: undefined, estimated: false, outcome: UsageOutcome.USAGE_OUTCOME_OK, units }),
+      const images = { created: answer.created || Math.floor(facts.startedAt / 1000), data };
+      const outcome = UsageOutcome.USAGE_OUTCOME_OK;
+      publishUsage(
+        deps,
+        facts,
+        { usage: undefined, estimated: false, outcome, units },
+        { request: logged, answer: imagesAnswerLog(images) },
       );
-      return { created: answer.created || Math.floor(facts.startedAt / 1000), data };
+      return images;
     } catch (error) {
-      publishFailure(deps, facts, error, signal);
+      publishFailure(deps, facts, error, signal, logged);
       throw error;
     }
   });

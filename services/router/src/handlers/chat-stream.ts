@@ -1,9 +1,14 @@
 import { once } from "node:events";
-import type { ChatChunk, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
+import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
+import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
 import { cancellationSignal, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
-import { type RequestFacts, UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { streamAnswerBudget } from "../request-log/request-log.js";
+import { StreamAnswer } from "../request-log/stream-answer.js";
+import { type RequestFacts, UsageOutcome } from "../usage/request-accounting.js";
 import { countChunkTokens, estimatePromptTokens } from "../usage/token-estimate.js";
+import { publishUsage } from "./publish-usage.js";
+import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -99,39 +104,44 @@ function outcomeOf(error: unknown, signal: AbortSignal, tallies: readonly Stream
 
 function report(
   deps: RouterDependencies,
-  facts: RequestFacts,
-  tallies: readonly StreamTally[],
+  { facts, tallies, logged }: StreamPlan<unknown>,
+  answer: StreamAnswer,
   outcome: UsageOutcome,
   error: unknown,
 ) {
   const nothingServed = outcome === UsageOutcome.USAGE_OUTCOME_VENDOR_ERROR;
   const { usage, estimated } = nothingServed ? { usage: undefined, estimated: false } : combinedUsage(tallies);
-  deps.usage.publish(usageEvent(facts, { usage, estimated, outcome, ...(error instanceof GatewayError && { error }) }));
+  const clientSawError = error !== undefined && outcome !== UsageOutcome.USAGE_OUTCOME_CLIENT_CANCELLED;
+  publishUsage(
+    deps,
+    facts,
+    { usage, estimated, outcome, ...(error instanceof GatewayError && { error }) },
+    { request: logged, answer: answer.toLog(), answerTruncated: answer.truncated, ...(clientSawError && { error }) },
+  );
 }
 
 /** One streamed request: its routing facts, the tallies of its vendor streams, and how to relay them. */
 export interface StreamPlan<Chunk> {
   facts: RequestFacts;
   tallies: StreamTally[];
+  // The request as the request log keeps it.
+  logged: unknown;
   relay(emit: (chunk: Chunk) => Promise<void>): Promise<void>;
 }
 
 /**
  * A gRPC server-streaming handler over chat streams: routes (a routing failure is the
- * call's error), relays with HTTP/2 flow control, reports usage once however the stream
- * ends, and ends the call or fails it unless the client already left.
+ * call's error), sends the rate-limit headers, relays with HTTP/2 flow control (collecting
+ * the answer for the request log), reports usage once however the stream ends, and ends
+ * the call or fails it unless the client already left.
  */
-export function chatStreamHandler<Request, Chunk>(
+export function chatStreamHandler<Request, Chunk extends { choices: readonly (ChunkChoice | CompletionChoice)[] }>(
   deps: RouterDependencies,
   spanName: string,
   plan: (request: Request, signal: AbortSignal) => Promise<StreamPlan<Chunk>>,
 ) {
   return (call: ServerWritableStream<Request, Chunk>): void => {
     const signal = cancellationSignal(call);
-    // Respect HTTP/2 flow control: a slow client slows the vendor read instead of filling memory.
-    const emit = async (chunk: Chunk) => {
-      if (!call.write(chunk)) await once(call, "drain");
-    };
     runInCallContext(call.metadata, async () => {
       let planned: StreamPlan<Chunk>;
       try {
@@ -141,6 +151,13 @@ export function chatStreamHandler<Request, Chunk>(
         return;
       }
       const { facts, tallies } = planned;
+      sendRateLimitHeaders(call, facts);
+      const answer = new StreamAnswer(streamAnswerBudget(deps.requestLog, facts.caller));
+      // Respect HTTP/2 flow control: a slow client slows the vendor read instead of filling memory.
+      const emit = async (chunk: Chunk) => {
+        answer.add(chunk.choices);
+        if (!call.write(chunk)) await once(call, "drain");
+      };
       await inSpan(spanName, { "gateway.model": facts.model.id }, async () => {
         let failure: unknown;
         try {
@@ -148,7 +165,7 @@ export function chatStreamHandler<Request, Chunk>(
         } catch (error) {
           failure = error;
         }
-        report(deps, facts, tallies, outcomeOf(failure, signal, tallies), failure);
+        report(deps, planned, answer, outcomeOf(failure, signal, tallies), failure);
         if (signal.aborted) return;
         if (failure === undefined) call.end();
         else call.emit("error", toGrpcError(failure) as ServiceError);

@@ -1,7 +1,11 @@
 import type { ChatCompletion, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
-import { GatewayError, inSpan } from "@gateway/shared";
-import { type RequestFacts, UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { inSpan, type UnaryContext } from "@gateway/shared";
+import { chatAnswerLog } from "../request-log/answer-bodies.js";
+import { chatRequestLog } from "../request-log/request-bodies.js";
+import { type RequestFacts, UsageOutcome } from "../usage/request-accounting.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
+import { publishFailure, publishUsage } from "./publish-usage.js";
+import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitRequest, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -40,28 +44,25 @@ export async function completeChat(
   };
 }
 
-/** The usage event of a request that ended without an answer: the client left or the vendor failed. */
-export function publishFailure(deps: RouterDependencies, facts: RequestFacts, error: unknown, signal: AbortSignal) {
-  const outcome = signal.aborted
-    ? UsageOutcome.USAGE_OUTCOME_CLIENT_CANCELLED
-    : UsageOutcome.USAGE_OUTCOME_VENDOR_ERROR;
-  deps.usage.publish(
-    usageEvent(facts, { usage: undefined, estimated: false, outcome, ...(error instanceof GatewayError && { error }) }),
-  );
-}
-
 /** One unary chat completion: route, call the vendor, report usage. */
 export function createChatCompletion(deps: RouterDependencies) {
-  return async (request: ChatRequest, { signal }: { signal: AbortSignal }): Promise<ChatCompletion> => {
+  return async (request: ChatRequest, context: UnaryContext): Promise<ChatCompletion> => {
     const facts = await admitRequest(deps, [request], "/v1/chat/completions");
+    sendRateLimitHeaders(context, facts);
+    const logged = chatRequestLog(request);
     return inSpan("router.chat_completion", { "gateway.model": facts.model.id }, async () => {
       try {
-        const { completion, estimated } = await completeChat(deps, request, facts, signal);
+        const { completion, estimated } = await completeChat(deps, request, facts, context.signal);
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
-        deps.usage.publish(usageEvent(facts, { usage: completion.usage, estimated, outcome }));
+        publishUsage(
+          deps,
+          facts,
+          { usage: completion.usage, estimated, outcome },
+          { request: logged, answer: chatAnswerLog(completion) },
+        );
         return completion;
       } catch (error) {
-        publishFailure(deps, facts, error, signal);
+        publishFailure(deps, facts, error, context.signal, logged);
         throw error;
       }
     });

@@ -1,8 +1,12 @@
 import type { Completion, CompletionRequest } from "@gateway/proto/router/v1/completions";
-import { inSpan } from "@gateway/shared";
-import { UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { inSpan, type UnaryContext } from "@gateway/shared";
+import { textAnswerLog } from "../request-log/answer-bodies.js";
+import { completionRequestLog } from "../request-log/request-bodies.js";
+import { UsageOutcome } from "../usage/request-accounting.js";
 import { chatRequestsFor, checkCompletionRequest, textChoicesOf } from "./completion-shape.js";
-import { completeChat, publishFailure } from "./create-chat-completion.js";
+import { completeChat } from "./create-chat-completion.js";
+import { publishFailure, publishUsage } from "./publish-usage.js";
+import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitRequest } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -20,11 +24,14 @@ function linkedAbort(signal: AbortSignal) {
  * path (adapters, failover), and the answers are billed as one request.
  */
 export function createCompletion(deps: RouterDependencies) {
-  return async (request: CompletionRequest, { signal }: { signal: AbortSignal }): Promise<Completion> => {
+  return async (request: CompletionRequest, context: UnaryContext): Promise<Completion> => {
+    const { signal } = context;
     const chats = chatRequestsFor(request);
     const facts = await admitRequest(deps, chats, completionsEndpoint, (model) =>
       checkCompletionRequest(request, model),
     );
+    sendRateLimitHeaders(context, facts);
+    const logged = completionRequestLog(request);
     return inSpan("router.completion", { "gateway.model": facts.model.id }, async () => {
       const siblings = linkedAbort(signal);
       try {
@@ -43,16 +50,18 @@ export function createCompletion(deps: RouterDependencies) {
           usage.totalTokens += completion.usage.totalTokens;
         }
         const estimated = results.some((result) => result.estimated);
-        deps.usage.publish(usageEvent(facts, { usage, estimated, outcome: UsageOutcome.USAGE_OUTCOME_OK }));
+        const choices = results.flatMap(({ completion }, index) => textChoicesOf(completion, index, request));
+        const outcome = UsageOutcome.USAGE_OUTCOME_OK;
+        publishUsage(deps, facts, { usage, estimated, outcome }, { request: logged, answer: textAnswerLog(choices) });
         return {
           id: `cmpl-${facts.caller.requestId}`,
           created: results[0]!.completion.created,
           model: facts.model.id,
-          choices: results.flatMap(({ completion }, index) => textChoicesOf(completion, index, request)),
+          choices,
           usage,
         };
       } catch (error) {
-        publishFailure(deps, facts, error, signal);
+        publishFailure(deps, facts, error, signal, logged);
         throw error;
       }
     });

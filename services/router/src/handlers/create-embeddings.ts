@@ -1,11 +1,14 @@
 import type { EmbeddingList, EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
-import { inSpan, priceUsage, serverError } from "@gateway/shared";
+import { inSpan, priceUsage, serverError, type UnaryContext } from "@gateway/shared";
 import { embeddingAdapterFor } from "../adapters/adapter-registry.js";
 import type { CatalogueModel } from "../catalogue/catalogue.js";
-import { UsageOutcome, usageEvent } from "../usage/request-accounting.js";
+import { embeddingAnswerLog } from "../request-log/answer-bodies.js";
+import { embeddingRequestLog } from "../request-log/request-bodies.js";
+import { UsageOutcome } from "../usage/request-accounting.js";
 import { estimateEmbeddingTokens } from "../usage/token-estimate.js";
-import { publishFailure } from "./create-chat-completion.js";
 import { checkEmbeddingRequest } from "./embedding-rules.js";
+import { publishFailure, publishUsage } from "./publish-usage.js";
+import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover, resolveRoute } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -22,13 +25,16 @@ function expectedCostMicros(request: EmbeddingRequest, model: CatalogueModel, mu
 
 /** Embeddings: route, check against the catalogue, call the vendor with failover, bill the input tokens. */
 export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddingAdapterFor) {
-  return async (request: EmbeddingRequest, { signal }: { signal: AbortSignal }): Promise<EmbeddingList> => {
+  return async (request: EmbeddingRequest, context: UnaryContext): Promise<EmbeddingList> => {
+    const { signal } = context;
     const facts = resolveRoute(deps, request, "/v1/embeddings");
     const rules = facts.model.embedding;
     if (!rules) throw serverError(`The catalogue has no embedding rules for ${facts.model.id}.`);
     checkEmbeddingRequest(request, facts.model.id, rules);
     const cost = expectedCostMicros(request, facts.model, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, estimateEmbeddingTokens(request), cost);
+    sendRateLimitHeaders(context, facts);
+    const logged = embeddingRequestLog(request);
     return inSpan("router.embeddings", { "gateway.model": facts.model.id }, async () => {
       try {
         const result = await callWithFailover(deps, request, facts, signal, (call) =>
@@ -38,14 +44,16 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
         const estimated = result.promptTokens === undefined;
         const promptTokens = result.promptTokens ?? estimateEmbeddingTokens(request);
         const usage = { promptTokens, completionTokens: 0, totalTokens: promptTokens };
-        deps.usage.publish(usageEvent(facts, { usage, estimated, outcome: UsageOutcome.USAGE_OUTCOME_OK }));
+        const outcome = UsageOutcome.USAGE_OUTCOME_OK;
+        const answer = embeddingAnswerLog(result.vectors);
+        publishUsage(deps, facts, { usage, estimated, outcome }, { request: logged, answer });
         return {
           model: facts.model.id,
           data: result.vectors.map((values, index) => ({ index, values })),
           usage: { promptTokens, totalTokens: promptTokens },
         };
       } catch (error) {
-        publishFailure(deps, facts, error, signal);
+        publishFailure(deps, facts, error, signal, logged);
         throw error;
       }
     });

@@ -1,17 +1,21 @@
 import type { Transcription, TranscriptionRequest } from "@gateway/proto/router/v1/audio";
-import { inSpan, invalidRequest, serverError } from "@gateway/shared";
+import { inSpan, invalidRequest, serverError, type UnaryContext } from "@gateway/shared";
 import { mediaAdapterFor } from "../adapters/openai-media/media-adapter.js";
 import { unitsCostMicros } from "../billing/worst-case-cost.js";
 import { audioDuration } from "../media/audio-duration.js";
 import { reportedDurationSeconds } from "../media/reported-duration.js";
-import { UsageOutcome, usageEvent } from "../usage/request-accounting.js";
-import { publishFailure } from "./create-chat-completion.js";
+import { transcriptionAnswerLog } from "../request-log/answer-bodies.js";
+import { transcriptionRequestLog } from "../request-log/request-bodies.js";
+import { UsageOutcome } from "../usage/request-accounting.js";
+import { publishFailure, publishUsage } from "./publish-usage.js";
+import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover, resolveRoute } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 /** POST /v1/audio/transcriptions: the vendor's transcript as sent, billed per (started) audio second. */
 export function createTranscription(deps: RouterDependencies) {
-  return async (request: TranscriptionRequest, { signal }: { signal: AbortSignal }): Promise<Transcription> => {
+  return async (request: TranscriptionRequest, context: UnaryContext): Promise<Transcription> => {
+    const { signal } = context;
     const facts = resolveRoute(deps, request, "/v1/audio/transcriptions");
     const rules = facts.model.audio;
     if (!rules) throw serverError(`The catalogue has no audio rules for ${facts.model.id}.`);
@@ -29,6 +33,8 @@ export function createTranscription(deps: RouterDependencies) {
     const expectedSeconds = Math.max(1, Math.ceil(audioDuration(Buffer.from(file.data)).seconds));
     const worstCase = unitsCostMicros(expectedSeconds, rules.price_per_second, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, 0, worstCase);
+    sendRateLimitHeaders(context, facts);
+    const logged = transcriptionRequestLog(request);
     return inSpan("router.transcription", { "gateway.model": facts.model.id }, async () => {
       try {
         const transcript = await callWithFailover(deps, request, facts, signal, (call) =>
@@ -44,10 +50,12 @@ export function createTranscription(deps: RouterDependencies) {
           priceMicros: rules.price_per_second,
         };
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
-        deps.usage.publish(usageEvent(facts, { usage: undefined, estimated: duration.estimated, outcome, units }));
-        return { contentType: transcript.contentType, body: transcript.text };
+        const answer: Transcription = { contentType: transcript.contentType, body: transcript.text };
+        const result = { usage: undefined, estimated: duration.estimated, outcome, units };
+        publishUsage(deps, facts, result, { request: logged, answer: transcriptionAnswerLog(answer) });
+        return answer;
       } catch (error) {
-        publishFailure(deps, facts, error, signal);
+        publishFailure(deps, facts, error, signal, logged);
         throw error;
       }
     });

@@ -1,12 +1,12 @@
 import type { EditImagesRequest, GenerateImagesRequest, ImagesResponse } from "@gateway/proto/router/v1/images";
+import type { UnaryContext } from "@gateway/shared";
 import { mediaAdapterFor } from "../adapters/openai-media/media-adapter.js";
 import type { FileStore } from "../media/file-store.js";
 import { checkEdit, checkGeneration, imageRulesOf } from "../media/image-rules.js";
+import { editImagesRequestLog, generateImagesRequestLog } from "../request-log/request-bodies.js";
 import { answerImages, wantsUrl } from "./answer-images.js";
 import { resolveRoute } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
-
-type Context = { signal: AbortSignal };
 
 /** What the image handlers need beyond the chat path's dependencies. */
 export interface MediaDependencies {
@@ -15,7 +15,7 @@ export interface MediaDependencies {
 
 /** POST /v1/images/generations: the model's rules are checked before anything reaches the vendor. */
 export function generateImages(deps: RouterDependencies, files: FileStore) {
-  return async (request: GenerateImagesRequest, { signal }: Context): Promise<ImagesResponse> => {
+  return async (request: GenerateImagesRequest, context: UnaryContext): Promise<ImagesResponse> => {
     const facts = resolveRoute(deps, request, "/v1/images/generations");
     const choice = checkGeneration(facts.model, request);
     return answerImages(deps, files, {
@@ -23,7 +23,8 @@ export function generateImages(deps: RouterDependencies, files: FileStore) {
       facts,
       choice,
       wantsUrl: wantsUrl(imageRulesOf(facts.model).response_format, request.responseFormat),
-      signal,
+      context,
+      logged: generateImagesRequestLog(request),
       callVendor: (call) => mediaAdapterFor(call.channel).generateImages(call),
     });
   };
@@ -31,7 +32,7 @@ export function generateImages(deps: RouterDependencies, files: FileStore) {
 
 /** POST /v1/images/edits: file types, sizes and dimensions are checked here, against the model's rules. */
 export function editImages(deps: RouterDependencies, files: FileStore) {
-  return async (request: EditImagesRequest, { signal }: Context): Promise<ImagesResponse> => {
+  return async (request: EditImagesRequest, context: UnaryContext): Promise<ImagesResponse> => {
     const facts = resolveRoute(deps, request, "/v1/images/edits");
     const choice = checkEdit(facts.model, request);
     return answerImages(deps, files, {
@@ -39,7 +40,8 @@ export function editImages(deps: RouterDependencies, files: FileStore) {
       facts,
       choice,
       wantsUrl: wantsUrl(imageRulesOf(facts.model).response_format, request.responseFormat),
-      signal,
+      context,
+      logged: editImagesRequestLog(request),
       callVendor: (call) => mediaAdapterFor(call.channel).editImages(call),
     });
   };

@@ -86,7 +86,11 @@ export async function admitCost(
   tokens: number,
   costMicros: bigint,
 ): Promise<void> {
-  await deps.rateLimits.admit(facts.caller, deps.catalogue.current.limitsFor(facts.caller.modelGroup), tokens);
+  facts.rateLimitHeaders = await deps.rateLimits.admit(
+    facts.caller,
+    deps.catalogue.current.limitsFor(facts.caller.modelGroup),
+    tokens,
+  );
   try {
     await deps.reservations.reserve(facts.caller, costMicros);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { ChatChunk, ChatRequest } from "@gateway/proto/router/v1/chat";
+import { chatRequestLog } from "../request-log/request-bodies.js";
 import { chatStreamHandler, pumpChatStream, StreamTally } from "./chat-stream.js";
 import { admitRequest } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
@@ -11,6 +12,7 @@ export function streamChatCompletion(deps: RouterDependencies) {
     return {
       facts,
       tallies: [tally],
+      logged: chatRequestLog(request),
       async relay(emit) {
         const identity = await pumpChatStream(deps, request, facts, tally, signal, emit);
         // Every vendor's usage is re-emitted in one place: a final chunk with no choices.

@@ -1,4 +1,5 @@
 import type { CompletionChunk, CompletionRequest } from "@gateway/proto/router/v1/completions";
+import { completionRequestLog } from "../request-log/request-bodies.js";
 import { chatStreamHandler, combinedUsage, pumpChatStream, StreamTally } from "./chat-stream.js";
 import { chatRequestsFor, checkCompletionRequest, TextChunkMapper } from "./completion-shape.js";
 import { completionsEndpoint } from "./create-completion.js";
@@ -25,6 +26,7 @@ export function streamCompletion(deps: RouterDependencies) {
       return {
         facts,
         tallies,
+        logged: completionRequestLog(request),
         async relay(emit) {
           for (const [promptIndex, chat] of chats.entries()) {
             const mapper = new TextChunkMapper(request, promptIndex);

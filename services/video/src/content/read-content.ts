@@ -71,7 +71,12 @@ async function serve(deps: ContentDependencies, call: ContentCall): Promise<void
     contentType: "video/mp4",
   });
   if (size === 0) return;
-  const file = deps.storage.read(task.storageKey, start, end);
+  const file = await deps.storage.read(task.storageKey, start, end);
+  // The downloader may have left while the store was answering.
+  if (call.cancelled) {
+    file.destroy();
+    return;
+  }
   call.once("cancelled", () => file.destroy());
   for await (const piece of file) {
     const bytes = piece as Buffer;

@@ -25,7 +25,7 @@ describe("FilesystemStorage", () => {
     const { storage: store } = await storage();
     expect(await store.put("task_1.mp4", chunks("hello ", "world"))).toEqual({ bytes: 11 });
     expect(await store.size("task_1.mp4")).toBe(11);
-    expect(await text(store.read("task_1.mp4", 6, 10))).toBe("world");
+    expect(await text(await store.read("task_1.mp4", 6, 10))).toBe("world");
     await store.remove("task_1.mp4");
     expect(await store.size("task_1.mp4")).toBeUndefined();
     await store.remove("task_1.mp4");

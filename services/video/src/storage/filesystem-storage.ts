@@ -55,7 +55,7 @@ export class FilesystemStorage implements VideoStorage {
     }
   }
 
-  read(key: string, start: number, end: number): Readable {
+  async read(key: string, start: number, end: number): Promise<Readable> {
     return createReadStream(this.path(key), { start, end });
   }
 

@@ -2,8 +2,9 @@ import type { Database } from "../database.js";
 import type { VideoStorage } from "../storage/video-storage.js";
 
 /**
- * Deletes tasks past their 24-hour lifetime and then their files. The row goes first, so a
- * link can never point at a task whose file is half gone; a file whose removal fails is
+ * Deletes tasks past their 24-hour lifetime and then their files, except completed tasks whose
+ * usage is not yet published (the row is the only record of that charge). The row goes first,
+ * so a link can never point at a task whose file is half gone; a file whose removal fails is
  * logged by the caller and is unreachable (no row names it).
  */
 export async function purgeExpired(
@@ -14,7 +15,9 @@ export async function purgeExpired(
   const rows = await database.$queryRaw<{ storageKey: string | null }[]>`
     DELETE FROM video.tasks
     WHERE id IN (
-      SELECT id FROM video.tasks WHERE expires_at <= ${options.now} LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
+      SELECT id FROM video.tasks
+      WHERE expires_at <= ${options.now} AND (status <> 'completed' OR usage_published_at IS NOT NULL)
+      LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
     )
     RETURNING storage_key AS "storageKey"`;
   const removals = await Promise.allSettled(

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { videoUsageEvent } from "../billing/video-usage.js";
+import { publishTaskUsage } from "../billing/publish-task-usage.js";
 import type { VideoTask } from "../database.js";
 import { channelOf, findVideoModel, type VideoModel } from "../tasks/find-video-model.js";
 import { storageKeyOf } from "../tasks/task-rules.js";
@@ -26,8 +26,9 @@ const vendorFailure = (job: VendorJob) =>
  * Drives one claimed task to its end: creates the vendor job unless one is recorded (storing
  * its id before the first poll, so a worker taking over resumes that job instead of paying for
  * another), polls with growing waits, copies the MP4 into gateway storage, marks the task
- * completed and bills the delivered seconds, or marks it failed (not billed). When the lease is
- * lost (time-out, or a takeover after this worker stalled) it stops without writing anything.
+ * completed and bills the delivered seconds (marking the task once the usage event is durable),
+ * or marks it failed (not billed). When the lease is lost (time-out, or a takeover after this
+ * worker stalled) it stops without writing anything.
  */
 export async function runTask(deps: WorkerDependencies, task: VideoTask, stopping: AbortSignal): Promise<void> {
   const lease = new TaskLease(deps, task.id, stopping);
@@ -136,7 +137,10 @@ async function complete(
     await deps.storage.remove(key);
     throw new Error("lease lost");
   }
-  deps.usage.publish(videoUsageEvent(task, video, seconds));
+  // The task is completed whatever happens next: a charge left unmarked is the usage sweep's to send.
+  await publishTaskUsage(deps, task, video, seconds).catch((error: unknown) =>
+    deps.logger.warn({ err: error, task_id: task.id }, "could not mark the usage published; the sweep will resend it"),
+  );
 }
 
 /** The final write, with the callback (if any) queued for delivery in the same statement. */

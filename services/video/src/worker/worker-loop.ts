@@ -2,6 +2,7 @@ import { type CallbackDependencies, deliverCallbacks } from "../callbacks/delive
 import { findVideoModel } from "../tasks/find-video-model.js";
 import { claimTasks } from "./claim-tasks.js";
 import { purgeExpired } from "./purge-expired.js";
+import { republishUsage } from "./republish-usage.js";
 import { runTask } from "./run-task.js";
 import { timeOutTasks } from "./time-out-tasks.js";
 import type { WorkerDependencies } from "./worker-dependencies.js";
@@ -21,8 +22,9 @@ const SWEEP_LIMIT = 100;
 
 /**
  * One worker: every tick it fails timed-out tasks (cancelling their vendor jobs), claims as
- * many tasks as it has free slots and runs each on its own, delivers due callbacks and purges
- * tasks older than 24 hours. Any number of these may run, in one process or many.
+ * many tasks as it has free slots and runs each on its own, delivers due callbacks, republishes
+ * usage a crashed worker left unpublished and purges tasks older than 24 hours. Any number of
+ * these may run, in one process or many.
  */
 export function startWorkerLoop(
   deps: WorkerDependencies,
@@ -87,8 +89,13 @@ export function startWorkerLoop(
     for (const error of fileErrors) deps.logger.warn({ err: error }, "could not remove an expired video file");
   };
 
+  const republish = async () => {
+    const published = await republishUsage(deps, { now: deps.clock.now(), limit: SWEEP_LIMIT });
+    if (published > 0) deps.logger.warn({ published }, "republished the usage of completed video tasks");
+  };
+
   const tick = async () => {
-    for (const step of [sweepTimeouts, claim, () => deliverCallbacks(callbacks), purge]) {
+    for (const step of [sweepTimeouts, claim, () => deliverCallbacks(callbacks), republish, purge]) {
       if (stopped) return;
       try {
         await step();

@@ -2,6 +2,8 @@ import type { Router } from "express";
 import { z } from "zod";
 import { createAccount } from "../../accounts/create-account.js";
 import { findAccount } from "../../accounts/find-account.js";
+import { LOG_CAPTURE_LEVELS } from "../../accounts/log-capture.js";
+import { setLogCapture } from "../../accounts/set-log-capture.js";
 import { hashApiKey } from "../../keys/api-key.js";
 import { revokedKeyConflict } from "../../ledger-errors.js";
 import type { AdminDependencies } from "../dependencies.js";
@@ -20,6 +22,9 @@ const createAccountBody = z.object({
     .optional(),
 });
 
+// "default" clears the account's own level so the deployment's applies.
+const logCaptureBody = z.object({ log_capture: z.enum([...LOG_CAPTURE_LEVELS, "default"]) });
+
 /** Seeding with a fixed key is idempotent: the account that already owns it is returned. */
 async function accountOwningKey(database: AdminDependencies["database"], apiKey: string) {
   const key = await database.apiKey.findUnique({ where: { keyHash: hashApiKey(apiKey) }, include: { account: true } });
@@ -27,7 +32,7 @@ async function accountOwningKey(database: AdminDependencies["database"], apiKey:
   return key ?? undefined;
 }
 
-export function accountRoutes(router: Router, { database }: AdminDependencies): void {
+export function accountRoutes(router: Router, { database, forgetCachedKeys }: AdminDependencies): void {
   /** Creates an account with its first key; the clear key is in this answer and nowhere else. */
   router.post("/accounts", async (request, response) => {
     const body = parseInput(createAccountBody, request.body);
@@ -52,5 +57,12 @@ export function accountRoutes(router: Router, { database }: AdminDependencies): 
 
   router.get("/accounts/:accountId", async (request, response) => {
     response.json(accountJson(await findAccount(database, accountIdOf(request))));
+  });
+
+  router.put("/accounts/:accountId/log-capture", async (request, response) => {
+    const accountId = accountIdOf(request);
+    const { log_capture } = parseInput(logCaptureBody, request.body);
+    const level = log_capture === "default" ? null : log_capture;
+    response.json(accountJson(await setLogCapture(database, forgetCachedKeys, accountId, level)));
   });
 }

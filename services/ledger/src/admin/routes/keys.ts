@@ -4,7 +4,7 @@ import { createKey } from "../../keys/create-key.js";
 import { listKeys } from "../../keys/list-keys.js";
 import { revokeKey } from "../../keys/revoke-key.js";
 import type { AdminDependencies } from "../dependencies.js";
-import { parseInput } from "../parse-input.js";
+import { parseInput, yuanToMicros } from "../parse-input.js";
 import { accountIdOf, keyIdOf } from "../path-ids.js";
 import { keyJson } from "../serialize.js";
 
@@ -12,6 +12,7 @@ const createKeyBody = z.object({
   group: z.string().min(1),
   name: z.string().trim().min(1).max(200).default("key"),
   expires_at: z.iso.datetime({ offset: true }).optional(),
+  spend_cap_yuan: z.union([z.string(), z.number()]).optional(),
 });
 
 export function keyRoutes(router: Router, { database, announceRevocation }: AdminDependencies): void {
@@ -23,6 +24,8 @@ export function keyRoutes(router: Router, { database, announceRevocation }: Admi
       group: body.group,
       name: body.name,
       expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
+      spendCapMicros:
+        body.spend_cap_yuan === undefined ? undefined : yuanToMicros(body.spend_cap_yuan, "spend_cap_yuan", 0n),
     });
     response.status(201).json({ ...keyJson(key), api_key: apiKey });
   });

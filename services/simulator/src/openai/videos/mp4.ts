@@ -1,85 +1,57 @@
-// A minimal, structurally valid MP4 (ISO BMFF) whose duration is exact: what the simulator
-// hands out as a "generated video". It is a container only: `ftyp`, then `moov` holding one
-// `mvhd` (timescale 1000, duration = seconds × 1000), then an `mdat` of deterministic filler
-// bytes (8 KiB per second, so range requests have something to cut). There are no tracks, so
-// players open it and report the duration but show no frames; encoding real H.264 is out of
-// scope for a simulator.
+import { createHash } from "node:crypto";
+import { type FrameSize, H264_CODEC, stillPictureStream, type YCbCr } from "./h264-frames.js";
+import { muxMp4 } from "./mp4-mux.js";
 
-const TIMESCALE = 1000;
-export const FILLER_BYTES_PER_SECOND = 8 * 1024;
+// What the simulator hands out as a "generated video": a real, playable H.264 MP4 that lasts
+// exactly the seconds asked for, small enough to generate per download. It shows one colour
+// taken from the prompt, at the requested aspect ratio scaled down, at a low frame rate.
 
-function box(type: string, ...payload: Buffer[]): Buffer {
-  const body = Buffer.concat(payload);
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(8 + body.length, 0);
-  header.write(type, 4, "ascii");
-  return Buffer.concat([header, body]);
-}
+export const FRAME_RATE = 10;
+const LONGEST_SIDE = 256;
+const CACHED_FILES = 32;
 
-function fileType(): Buffer {
-  const payload = Buffer.alloc(20);
-  payload.write("isom", 0, "ascii");
-  payload.writeUInt32BE(0x200, 4);
-  ["isom", "iso2", "mp41"].forEach((brand, index) => {
-    payload.write(brand, 8 + index * 4, "ascii");
-  });
-  return box("ftyp", payload);
-}
-
-function movieHeader(seconds: number): Buffer {
-  const payload = Buffer.alloc(100);
-  let offset = 4; // version 0 and flags 0
-  offset += 8; // creation and modification time: 0 (1904-01-01), deterministic
-  payload.writeUInt32BE(TIMESCALE, offset);
-  payload.writeUInt32BE(seconds * TIMESCALE, offset + 4);
-  payload.writeUInt32BE(0x00010000, offset + 8); // rate 1.0
-  payload.writeUInt16BE(0x0100, offset + 12); // volume 1.0
-  offset += 8 + 2 + 2 + 8; // rate, volume, reserved
-  // The identity matrix, in 16.16 and 2.30 fixed point.
-  [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].forEach((value, index) => {
-    payload.writeUInt32BE(value, offset + index * 4);
-  });
-  offset += 36 + 24; // matrix, pre_defined
-  payload.writeUInt32BE(1, offset); // next_track_ID
-  return box("mvhd", payload);
-}
-
-/** Bytes that depend only on the seed and position, so the same job always downloads the same file. */
-function filler(length: number, seed: number): Buffer {
-  const bytes = Buffer.alloc(length);
-  let state = seed >>> 0 || 1;
-  for (let index = 0; index < length; index += 1) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    bytes[index] = state & 0xff;
-  }
-  return bytes;
-}
-
-export function minimalMp4(seconds: number, seed = 1): Buffer {
-  return Buffer.concat([
-    fileType(),
-    box("moov", movieHeader(seconds)),
-    box("mdat", filler(seconds * FILLER_BYTES_PER_SECOND, seed)),
-  ]);
-}
-
-/** Reads the top-level boxes and the mvhd duration back: for tests of this file and of the gateway. */
-export function readMp4(file: Buffer): { boxes: string[]; durationSeconds: number | undefined } {
-  const boxes: string[] = [];
-  let durationSeconds: number | undefined;
-  for (let offset = 0; offset + 8 <= file.length; ) {
-    const size = file.readUInt32BE(offset);
-    const type = file.toString("ascii", offset + 4, offset + 8);
-    if (size < 8 || offset + size > file.length) break;
-    boxes.push(type);
-    if (type === "moov" && file.toString("ascii", offset + 12, offset + 16) === "mvhd") {
-      const header = offset + 16;
-      const timescale = file.readUInt32BE(header + 12);
-      durationSeconds = file.readUInt32BE(header + 16) / timescale;
+/** The requested size scaled down by the smallest whole factor giving macroblock-aligned sides of at most 256. */
+export function frameSizeOf(size: string): FrameSize {
+  const [width = 0, height = 0] = size.split("x").map(Number);
+  for (let factor = 1; factor <= Math.max(width, height); factor += 1) {
+    const scaled = { width: width / factor, height: height / factor };
+    if (Math.max(scaled.width, scaled.height) <= LONGEST_SIDE && scaled.width % 16 === 0 && scaled.height % 16 === 0) {
+      return scaled;
     }
-    offset += size;
   }
-  return { boxes, durationSeconds };
+  throw new Error(`no macroblock-aligned frame size for ${size}`);
+}
+
+/** A colour picked by the prompt's hash, as limited-range BT.601 Y'CbCr. */
+export function colourOf(prompt: string): YCbCr {
+  const [red = 0, green = 0, blue = 0] = createHash("sha256").update(prompt).digest();
+  return {
+    y: Math.round(16 + (65.481 * red + 128.553 * green + 24.966 * blue) / 255),
+    cb: Math.round(128 + (-37.797 * red - 74.203 * green + 112 * blue) / 255),
+    cr: Math.round(128 + (112 * red - 93.786 * green - 18.214 * blue) / 255),
+  };
+}
+
+// Downloads of the same job (and bench runs of one prompt) share the file, generation included.
+// It also keeps those bytes identical: the muxer stamps the wall-clock creation time into the file.
+const cache = new Map<string, Promise<Buffer>>();
+
+/** The MP4 of a job: `seconds` long, shaped like `size` (e.g. "720x1280"), coloured by `prompt`. */
+export function playableMp4(job: { seconds: number; size: string; prompt: string }): Promise<Buffer> {
+  const frame = frameSizeOf(job.size);
+  const colour = colourOf(job.prompt);
+  const key = JSON.stringify([job.seconds, frame, colour]);
+  let file = cache.get(key);
+  if (!file) {
+    file = muxMp4({
+      codec: H264_CODEC,
+      ...frame,
+      frameRate: FRAME_RATE,
+      accessUnits: stillPictureStream(frame, colour, job.seconds * FRAME_RATE),
+    });
+    file.catch(() => cache.delete(key));
+    if (cache.size >= CACHED_FILES) cache.delete(cache.keys().next().value ?? "");
+    cache.set(key, file);
+  }
+  return file;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeMp4 } from "../../../test/mp4-probe.js";
 import { type Simulator, startSimulator } from "../../server.js";
-import { readMp4 } from "./mp4.js";
 
 let simulator: Simulator;
 const headers = { authorization: "Bearer sim-test", "content-type": "application/json" };
@@ -39,7 +39,7 @@ describe("simulated OpenAI videos API", () => {
     await until(job.id, "completed");
     const content = await fetch(`${simulator.url}/v1/videos/${job.id}/content`, { headers });
     expect(content.headers.get("content-type")).toBe("video/mp4");
-    expect(readMp4(Buffer.from(await content.arrayBuffer())).durationSeconds).toBe(10);
+    expect(probeMp4(Buffer.from(await content.arrayBuffer())).video[0]?.durationSeconds).toBe(10);
   });
 
   it("refuses content before completion, and forgets a deleted job", async () => {

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { applyLeadingFaults, resolveFault } from "../../faults.js";
 import { type Exchange, type SimulatorState, sendJson, writeHead } from "../../http.js";
 import { isRecord } from "../../json.js";
 import { requireApiKey, sendOpenAIError, sendStatusFault } from "../errors.js";
-import { minimalMp4 } from "./mp4.js";
+import { playableMp4 } from "./mp4.js";
 import { jobStatus, type VideoJob } from "./video-jobs.js";
 
 // OpenAI's videos API (PROTOCOLS.md A12), JSON bodies only (no multipart, no input_reference).
@@ -106,7 +105,7 @@ export function retrieveVideo(exchange: Exchange, state: SimulatorState): void {
 }
 
 /** GET /v1/videos/{id}/content: the MP4, once the job completed. */
-export function downloadVideo(exchange: Exchange, state: SimulatorState): void {
+export async function downloadVideo(exchange: Exchange, state: SimulatorState): Promise<void> {
   if (!requireApiKey(exchange)) return;
   const job = findJob(exchange, state);
   if (!job) return;
@@ -114,8 +113,7 @@ export function downloadVideo(exchange: Exchange, state: SimulatorState): void {
     sendOpenAIError(exchange, 400, "The video is not ready: its status is not completed.", { param: "video_id" });
     return;
   }
-  const seed = createHash("sha256").update(job.id).digest().readUInt32BE(0);
-  const file = minimalMp4(job.seconds, seed);
+  const file = await playableMp4(job);
   writeHead(exchange, 200, { "content-type": "video/mp4", "content-length": file.length });
   exchange.response.end(file);
 }

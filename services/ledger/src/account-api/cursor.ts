@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/** Where a page ended: lists are ordered newest first by (created_at, id). */
+export interface Position {
+  createdAt: Date;
+  id: string;
+}
+
+const payload = z.tuple([z.iso.datetime(), z.string().min(1).max(300)]);
+
+/** An opaque `next_cursor`: base64url of the last row's position. */
+export const encodeCursor = ({ createdAt, id }: Position): string =>
+  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
+
+function decodeCursor(text: string): Position | undefined {
+  try {
+    const parsed = payload.safeParse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
+    return parsed.success ? { createdAt: new Date(parsed.data[0]), id: parsed.data[1] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `cursor` query parameter; `id` checks the position's id (a uuid where the column is one). */
+export const cursorParam = (id: z.ZodType<string>) =>
+  z.string().transform((text, context): Position => {
+    const position = decodeCursor(text);
+    if (position && id.safeParse(position.id).success) return position;
+    context.addIssue({ code: "custom", message: "must be the next_cursor of an earlier page" });
+    return z.NEVER;
+  });

@@ -1,0 +1,27 @@
+import type { Database } from "../database.js";
+
+export interface StatisticsFilter {
+  /** UTC days, both inclusive. */
+  from?: Date | undefined;
+  to?: Date | undefined;
+  model?: string | undefined;
+}
+
+/**
+ * An account's totals per UTC day and model with their sum, read from the running totals
+ * the usage consumer keeps (ledger.daily_usage): never a scan of the usage records.
+ */
+export async function readStatistics(database: Database, accountId: string, filter: StatisticsFilter) {
+  const days = await database.dailyUsage.findMany({
+    where: { accountId, model: filter.model, day: { gte: filter.from, lte: filter.to } },
+    orderBy: [{ day: "asc" }, { model: "asc" }],
+  });
+  const totals = { requests: 0n, promptTokens: 0n, completionTokens: 0n, costMicros: 0n };
+  for (const day of days) {
+    totals.requests += day.requests;
+    totals.promptTokens += day.promptTokens;
+    totals.completionTokens += day.completionTokens;
+    totals.costMicros += day.costMicros;
+  }
+  return { days, totals };
+}

@@ -1,0 +1,14 @@
+import { Metadata } from "@grpc/grpc-js";
+import type { RequestFacts } from "../usage/request-accounting.js";
+
+/**
+ * Sends the admitted request's x-ratelimit-* headers as the call's initial metadata, ahead of
+ * the answer, so edge can put them on the HTTP response (OpenAI sends them on every response).
+ */
+export function sendRateLimitHeaders(call: { sendMetadata(metadata: Metadata): void }, facts: RequestFacts): void {
+  const headers = Object.entries(facts.rateLimitHeaders ?? {});
+  if (headers.length === 0) return;
+  const metadata = new Metadata();
+  for (const [name, value] of headers) metadata.set(name, value);
+  call.sendMetadata(metadata);
+}

@@ -1,0 +1,82 @@
+import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
+import type { ChatRequest, ContentPart, Message, ToolCall } from "@gateway/proto/router/v1/chat";
+import type { CompletionRequest } from "@gateway/proto/router/v1/completions";
+import type { EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
+import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
+
+// What the request log keeps of each endpoint's request: what was asked (messages, prompt,
+// input) in OpenAI's field names, never file or image bytes.
+
+/** A data URL as its header and size: the log says what was sent without keeping the image. */
+export function elideDataUrl(url: string): string {
+  const comma = url.indexOf(",");
+  if (!url.startsWith("data:") || comma < 0) return url;
+  const header = url.slice(0, comma + 1);
+  const payload = url.length - comma - 1;
+  const size = header.endsWith(";base64,") ? Math.floor((payload * 3) / 4) : payload;
+  return `${header}[… ${size} bytes]`;
+}
+
+export const toolCallLog = (call: Pick<ToolCall, "id" | "name" | "arguments">) => ({
+  id: call.id,
+  name: call.name,
+  arguments: call.arguments,
+});
+
+const partLog = (part: ContentPart) =>
+  part.imageUrl
+    ? { type: "image_url", image_url: { url: elideDataUrl(part.imageUrl.url), detail: part.imageUrl.detail } }
+    : { type: "text", text: part.text ?? "" };
+
+function contentOf(message: Message) {
+  if (message.text !== undefined) return message.text;
+  return message.parts.length > 0 ? message.parts.map(partLog) : null;
+}
+
+const messageLog = (message: Message) => ({
+  role: message.role,
+  name: message.name,
+  content: contentOf(message),
+  tool_calls: message.toolCalls.length > 0 ? message.toolCalls.map(toolCallLog) : undefined,
+  tool_call_id: message.toolCallId,
+});
+
+const fileLog = (file: UploadedFile | undefined) =>
+  file && { filename: file.filename, content_type: file.contentType, bytes: file.data.length };
+
+export const chatRequestLog = (request: ChatRequest) => ({
+  messages: request.messages.map(messageLog),
+  tools: request.tools.length > 0 ? request.tools.map((tool) => tool.name) : undefined,
+});
+
+export const completionRequestLog = (request: CompletionRequest) => ({ prompt: request.prompts });
+
+export const embeddingRequestLog = (request: EmbeddingRequest) => ({
+  input: request.inputs.map((input) => input.text ?? input.tokens?.ids ?? null),
+});
+
+export const generateImagesRequestLog = (request: GenerateImagesRequest) => ({
+  prompt: request.prompt,
+  n: request.n,
+  size: request.size,
+  quality: request.quality,
+  style: request.style,
+});
+
+export const editImagesRequestLog = (request: EditImagesRequest) => ({
+  prompt: request.prompt,
+  images: request.images.map(fileLog),
+  mask: fileLog(request.mask),
+  n: request.n,
+  size: request.size,
+  quality: request.quality,
+});
+
+/** The parameters only: the audio itself is never logged. */
+export const transcriptionRequestLog = (request: TranscriptionRequest) => ({
+  file: fileLog(request.file),
+  language: request.language,
+  prompt: request.prompt,
+  response_format: request.responseFormat,
+  temperature: request.temperature,
+});

@@ -1,0 +1,96 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { queryRows } from "@gateway/stack";
+import { type Percentiles, percentilesOf, round2, roundPercentiles } from "./stats.js";
+
+export interface VideoBenchOptions {
+  /** Sequential submits timed for latency, after `warmUp` untimed ones. */
+  warmUp: number;
+  submits: number;
+  /** Tasks submitted at once for the worker throughput run. */
+  tasks: number;
+}
+
+export interface VideoResult {
+  submits: number;
+  submitMs: Percentiles;
+  tasks: number;
+  /** Seconds from the first submit until the last task completed. */
+  seconds: number;
+  tasksPerSecond: number;
+}
+
+// The simulator finishes these jobs at once, so the throughput is the pool's own cost per task
+// (vendor create, poll, download, storage, completion, billing) rather than a render time.
+const request = (index: number) => ({
+  model: "sora-2",
+  prompt: `bench video ${index} [sim:video_ms=0]`,
+  async: true,
+});
+
+function submitter(baseUrl: string, apiKey: string) {
+  const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  let submitted = 0;
+  return async (): Promise<string> => {
+    const body = JSON.stringify(request(submitted++));
+    const response = await fetch(`${baseUrl}/videos/generations`, { method: "POST", headers, body });
+    const answer = (await response.json()) as { id?: string };
+    if (response.status !== 200 || !answer.id) {
+      throw new Error(`video submit answered ${response.status}: ${JSON.stringify(answer)}`);
+    }
+    return answer.id;
+  };
+}
+
+/** Milliseconds of each sequential POST /v1/videos/generations, answer read. */
+async function timeSubmits(submit: () => Promise<string>, options: VideoBenchOptions): Promise<Percentiles> {
+  for (let index = 0; index < options.warmUp; index++) await submit();
+  const timings: number[] = [];
+  for (let index = 0; index < options.submits; index++) {
+    const started = performance.now();
+    await submit();
+    timings.push(performance.now() - started);
+  }
+  return roundPercentiles(percentilesOf(timings));
+}
+
+/** Resolves once every task is completed, straight from the video schema; throws on a failed one. */
+async function allCompleted(databaseUrl: string, ids: string[]): Promise<void> {
+  for (;;) {
+    const [counts] = await queryRows<{ completed: number; failed: number }>(
+      databaseUrl,
+      `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed
+       FROM video.tasks WHERE id = ANY($1)`,
+      [ids],
+    );
+    if (counts && counts.failed > 0) throw new Error(`${counts.failed} bench video tasks failed`);
+    if (counts?.completed === ids.length) return;
+    await sleep(20);
+  }
+}
+
+/**
+ * Submit latency through edge, then how many tasks per second the stack's own worker pool
+ * (default concurrency and tick) takes from submitted to completed through the simulator.
+ */
+export async function measureVideoTasks(
+  stack: { baseUrl: string; databaseUrl: string },
+  apiKey: string,
+  options: VideoBenchOptions,
+  settle: (step: string) => Promise<void>,
+): Promise<VideoResult> {
+  const submit = submitter(stack.baseUrl, apiKey);
+  const submitMs = await timeSubmits(submit, options);
+  await settle("video worker throughput");
+  const started = performance.now();
+  const ids = await Promise.all(Array.from({ length: options.tasks }, submit));
+  await allCompleted(stack.databaseUrl, ids);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    submits: options.submits,
+    submitMs,
+    tasks: options.tasks,
+    seconds: round2(seconds),
+    tasksPerSecond: round2(options.tasks / seconds),
+  };
+}
