@@ -106,6 +106,10 @@ function rateLimitExceeded(
  * after `leaseMs` if its router dies first.
  */
 export class RateLimiter {
+  // Requests admitted here that hold concurrency slots, so ending a request without one (no
+  // concurrency limit, or admitted while Redis failed) costs no Redis call.
+  private readonly holdingSlots = new Set<string>();
+
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
@@ -140,13 +144,17 @@ export class RateLimiter {
       return {};
     }
     const [refusal, scope, waitMs, requests, spent] = reply.map(Number) as [number, number, number, number, number];
-    if (refusal === 0) return rateLimitHeaders(limits, requests, spent, waitMs);
+    if (refusal === 0) {
+      if (limits.concurrent_requests) this.holdingSlots.add(caller.requestId);
+      return rateLimitHeaders(limits, requests, spent, waitMs);
+    }
     const resetMs = refusal === 3 ? windowMs - (Date.now() % windowMs) : waitMs;
     throw rateLimitExceeded(refusal as 1 | 2 | 3, scope as 1 | 2, waitMs, limits, requests, spent, resetMs);
   }
 
   /** Frees the request's concurrency slots; a failure only leaves them to lapse with their lease. */
   async release(holder: SlotHolder): Promise<void> {
+    if (!this.holdingSlots.delete(holder.requestId)) return;
     const keys = rateLimitKeys(this.namespace, holder.accountId, holder.keyId);
     try {
       await this.redis.multi().zRem(keys.keySlots, holder.requestId).zRem(keys.accountSlots, holder.requestId).exec();
