@@ -92,7 +92,7 @@ logger.info({ ports: { grpc: port } }, "ready");
 
 stopOnSignal(logger, async () => {
   await stopGrpcServer(server);
-  usage.close();
+  await usage.close();
   await nats.drain();
   ledger.close();
   await redis.quit().catch(() => undefined);

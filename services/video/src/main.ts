@@ -119,7 +119,7 @@ logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKE
 stopOnSignal(logger, async () => {
   await worker?.stop();
   await stopGrpcServer(grpc.server);
-  usage.close();
+  await usage.close();
   await nats.drain();
   ledger.close();
   await redis.quit().catch(() => undefined);
