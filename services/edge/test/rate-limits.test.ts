@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import { queryRows, repoRoot, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI, { RateLimitError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -10,6 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // per key and per account. Every request names max_tokens, since tokens per minute counts it.
 const shippedLimits = "limits: { requests_per_minute: 600, tokens_per_minute: 1000000, concurrent_requests: 256 }";
 const tinyLimits = "limits: { requests_per_minute: 3, tokens_per_minute: 5000, concurrent_requests: 2 }";
+// Premium (the video models' group) gets 2 requests a minute.
+const shippedPremiumLimits =
+  "limits: { requests_per_minute: 3000, tokens_per_minute: 5000000, concurrent_requests: 1024 }";
+const tinyPremiumLimits = "limits: { requests_per_minute: 2, tokens_per_minute: 5000000, concurrent_requests: 1024 }";
 
 let stack: TestStack;
 let directory: string;
@@ -18,8 +22,12 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "gw-rate-limits-"));
   const shipped = readFileSync(join(repoRoot, "infra/catalogue/models.yaml"), "utf8");
   expect(shipped).toContain(shippedLimits);
+  expect(shipped).toContain(shippedPremiumLimits);
   const cataloguePath = join(directory, "models.yaml");
-  writeFileSync(cataloguePath, shipped.replace(shippedLimits, tinyLimits));
+  writeFileSync(
+    cataloguePath,
+    shipped.replace(shippedLimits, tinyLimits).replace(shippedPremiumLimits, tinyPremiumLimits),
+  );
   stack = await startTestStack({ env: { CATALOGUE_PATH: cataloguePath } });
 });
 afterAll(async () => {
@@ -180,6 +188,28 @@ describe("rate limits", () => {
   });
 
   // Last: the address (127.0.0.1) is refused new keys for the rest of the minute.
+  it("counts video submits against the same limits, refusing before any task exists", async () => {
+    await awayFromWindowEdge();
+    const account = await stack.createAccount({ group: "premium" });
+    const marker = `video-${randomUUID()}`;
+    const submit = () =>
+      fetch(`${stack.baseUrl}/videos/generations`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${account.api_key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "sora-2", prompt: `${marker} [sim:video_ms=60000]`, async: true }),
+      });
+    expect((await submit()).status).toBe(200);
+    expect((await submit()).status).toBe(200);
+    const refused = await submit();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.headers.get("x-ratelimit-limit-requests")).toBe("2");
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limit_exceeded");
+    const tasks = await queryRows(stack.databaseUrl, "SELECT id FROM video.tasks WHERE account_id = $1", [
+      account.account_id,
+    ]);
+    expect(tasks).toHaveLength(2);
+  });
   it("slows down an address that keeps presenting invalid keys", async () => {
     const guesser = clientFor("sk-not-a-real-key");
     for (let i = 0; i < 10; i += 1) {

@@ -1,4 +1,5 @@
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { RateLimiter } from "@gateway/router/billing/rate-limits";
 import { Reservations } from "@gateway/router/billing/reservations";
 import { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import {
@@ -62,6 +63,8 @@ const ledger = new LedgerServiceClient(config.LEDGER_URL, insecureChannel(), cha
 // Held past the task time-out, so a task that finishes at the last moment is still covered until ledger settles it.
 const reservationTtlMs = config.VIDEO_TASK_TIMEOUT_MS + 10 * 60_000;
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, reservationTtlMs, logger);
+// A submit holds its concurrency slot only while it is answered; a minute covers any stall.
+const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, 60_000, logger);
 
 const grpc = await startGrpcServer(
   {
@@ -72,6 +75,7 @@ const grpc = await startGrpcServer(
     storage,
     reservations,
     reservationTtlMs,
+    rateLimits,
     signingKey: config.VIDEO_URL_SIGNING_KEY,
   },
   { host: config.VIDEO_HOST, port: config.VIDEO_GRPC_PORT, testMode: config.VIDEO_TEST_MODE },

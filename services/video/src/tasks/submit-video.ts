@@ -1,4 +1,5 @@
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
+import type { RateLimiter } from "@gateway/router/billing/rate-limits";
 import type { Reservations } from "@gateway/router/billing/reservations";
 import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import { GatewayError, invalidRequest, serverError } from "@gateway/shared";
@@ -6,7 +7,7 @@ import { videoWorstCaseMicros } from "../billing/video-reservation.js";
 import type { Clock } from "../clock.js";
 import type { Database, VideoTask } from "../database.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { findVideoModel } from "./find-video-model.js";
+import { findVideoModel, type VideoModel } from "./find-video-model.js";
 import { type LinkSettings, renderTask } from "./render-task.js";
 import { DURATIONS, newTaskId, TASK_LIFETIME_MS } from "./task-rules.js";
 
@@ -16,6 +17,8 @@ export interface SubmitDependencies {
   catalogue: CatalogueHolder;
   links: LinkSettings;
   reservations: Pick<Reservations, "reserve" | "release">;
+  // The key's and account's per-minute and concurrency limits, shared with router's requests.
+  rateLimits: Pick<RateLimiter, "admit" | "release">;
   // How long a task's reservation holds: past the task time-out, so it lasts until the task is settled.
   reservationTtlMs: number;
 }
@@ -62,39 +65,53 @@ export function submitVideo(deps: SubmitDependencies) {
       return task ?? undefined;
     };
 
-    const replay = await earlier();
-    if (replay) return render(replay);
-    const cost = videoWorstCaseMicros(video, request.durationSeconds, caller);
-    await deps.reservations.reserve(caller, cost, deps.reservationTtlMs);
-    const now = deps.clock.now();
+    // Every submit counts against the key's and account's limits; its slot is held only while it is answered.
+    await deps.rateLimits.admit(caller, deps.catalogue.current.limitsFor(caller.modelGroup), 0);
     try {
-      const task = await deps.database.videoTask.create({
-        data: {
-          id: newTaskId(),
-          requestId: caller.requestId,
-          accountId: caller.accountId,
-          keyId: caller.keyId,
-          modelGroup: caller.modelGroup,
-          model: video.model.id,
-          vendor: video.model.vendor,
-          channel: video.channel.name,
-          prompt: request.prompt,
-          durationSeconds: request.durationSeconds,
-          size: video.rules.size,
-          idempotencyKey,
-          callbackUrl: request.callbackUrl || null,
-          publicBaseUrl: request.publicBaseUrl,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + TASK_LIFETIME_MS),
-        },
-      });
-      return render(task);
-    } catch (error) {
-      await deps.reservations.release(caller);
-      const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-      const winner = duplicate ? await earlier() : undefined;
-      if (winner) return render(winner);
-      throw error;
+      const replay = await earlier();
+      if (replay) return render(replay);
+      await deps.reservations.reserve(
+        caller,
+        videoWorstCaseMicros(video, request.durationSeconds, caller),
+        deps.reservationTtlMs,
+      );
+      try {
+        return render(await createTask(deps, request, video));
+      } catch (error) {
+        await deps.reservations.release(caller);
+        const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+        const winner = duplicate ? await earlier() : undefined;
+        if (winner) return render(winner);
+        throw error;
+      }
+    } finally {
+      await deps.rateLimits.release(caller);
     }
   };
+}
+
+/** Inserts the pending task a worker will pick up. */
+function createTask(deps: SubmitDependencies, request: SubmitVideoRequest, video: VideoModel): Promise<VideoTask> {
+  const caller = request.caller!;
+  const now = deps.clock.now();
+  return deps.database.videoTask.create({
+    data: {
+      id: newTaskId(),
+      requestId: caller.requestId,
+      accountId: caller.accountId,
+      keyId: caller.keyId,
+      modelGroup: caller.modelGroup,
+      model: video.model.id,
+      vendor: video.model.vendor,
+      channel: video.channel.name,
+      prompt: request.prompt,
+      durationSeconds: request.durationSeconds,
+      size: video.rules.size,
+      idempotencyKey: request.idempotencyKey || null,
+      callbackUrl: request.callbackUrl || null,
+      publicBaseUrl: request.publicBaseUrl,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + TASK_LIFETIME_MS),
+    },
+  });
 }
