@@ -43,14 +43,8 @@ const app = createAdminApp({
   announceRevocation: createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE),
   forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
   resolveKey,
-  publishBalance: (accountId, balanceMicros) =>
-    settleReservations(
-      redis,
-      config.GATEWAY_NAMESPACE,
-      [],
-      { balances: new Map([[accountId, balanceMicros]]) },
-      logger,
-    ),
+  publishBalance: (accountId, balance) =>
+    settleReservations(redis, config.GATEWAY_NAMESPACE, [], { balances: new Map([[accountId, balance]]) }, logger),
   adminToken: config.GATEWAY_ADMIN_TOKEN,
   logger,
 });

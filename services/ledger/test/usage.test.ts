@@ -313,9 +313,14 @@ describe("usage consumer", () => {
     expect(spentBy.get(premium.key_id)).toBeGreaterThan(spentBy.get(account.key_id)!);
   });
 
-  it("overwrites the router's copy of a key's spending and frees the key's reservations", async () => {
-    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "nils" });
-    const { body: uncopied } = await adminCall(ledger, "POST", `/accounts/${account.account_id}/keys`, {
+  it("overwrites the router's copy of a capped key's spending and frees the key's reservations", async () => {
+    const { body: owner } = await adminCall(ledger, "POST", "/accounts", { name: "nils" });
+    const { body: capped } = await adminCall(ledger, "POST", `/accounts/${owner.account_id}/keys`, {
+      group: "default",
+      spend_cap_yuan: "1",
+    });
+    const account = { account_id: owner.account_id, key_id: capped.key_id };
+    const { body: uncopied } = await adminCall(ledger, "POST", `/accounts/${owner.account_id}/keys`, {
       group: "default",
     });
     const keys = billingKeys(ledger.namespace, account.account_id);
@@ -334,7 +339,7 @@ describe("usage consumer", () => {
     expect(await redis.hLen(keys.reservations)).toBe(0);
     expect(await redis.hLen(keys.keyReservations(account.key_id))).toBe(0);
     expect(await redis.hLen(keys.keyReservations(uncopied.key_id))).toBe(0);
-    // Only overwritten, never created: router loads a missing copy from Postgres.
+    // Router checks (and so copies) only keys with a cap.
     expect(await redis.exists(keys.keySpent(uncopied.key_id))).toBe(0);
   });
 });

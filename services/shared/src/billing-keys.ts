@@ -7,6 +7,8 @@ export function billingKeys(namespace: string, accountId: string) {
   return {
     // The balance in micro-yuan as ledger last committed it.
     balance: `${prefix}:balance`,
+    // The account's balance_version that `balance` was written from.
+    balanceVersion: `${prefix}:balance-version`,
     // request id → micro-yuan reserved for it.
     reservations: `${prefix}:reservations`,
     // request id, scored by when its reservation lapses if no usage event settles it.

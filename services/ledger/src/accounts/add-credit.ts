@@ -1,5 +1,6 @@
 import type { Database } from "../database.js";
 import { idempotencyConflict } from "../ledger-errors.js";
+import type { CommittedBalance } from "./committed-copies.js";
 import { findAccount } from "./find-account.js";
 
 export interface NewCredit {
@@ -24,12 +25,17 @@ export function addCredit(database: Database, input: NewCredit) {
         throw idempotencyConflict(input.idempotencyKey);
       }
       const account = await findAccount(transaction, input.accountId);
-      return { credit: earlier, balanceMicros: account.balanceMicros, replayed: true };
+      return { credit: earlier, balance: committed(account), replayed: true };
     }
     const account = await transaction.account.update({
       where: { id: input.accountId },
-      data: { balanceMicros: { increment: input.amountMicros } },
+      data: { balanceMicros: { increment: input.amountMicros }, balanceVersion: { increment: 1 } },
     });
-    return { credit: inserted, balanceMicros: account.balanceMicros, replayed: false };
+    return { credit: inserted, balance: committed(account), replayed: false };
   });
 }
+
+const committed = (account: { balanceMicros: bigint; balanceVersion: bigint }): CommittedBalance => ({
+  micros: account.balanceMicros,
+  version: account.balanceVersion,
+});

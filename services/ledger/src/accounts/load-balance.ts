@@ -3,6 +3,7 @@ import { billingKeys } from "@gateway/shared";
 import { z } from "zod";
 import type { Database } from "../database.js";
 import { keyNotFound } from "../ledger-errors.js";
+import { writeBalanceCopy, writeKeySpentCopy } from "./committed-copies.js";
 import { findAccount } from "./find-account.js";
 
 export interface LoadedBalance {
@@ -11,13 +12,8 @@ export interface LoadedBalance {
   keySpentMicros?: bigint;
 }
 
-/**
- * Puts a committed amount where router checks reservations, unless a copy is already there:
- * ledger overwrites that copy after every commit, so an existing one is never older than
- * the value read here (NX avoids replacing a newer one written meanwhile). Returns the copy.
- */
-async function loadUnlessPresent(redis: Redis, key: string, committed: bigint): Promise<bigint> {
-  await redis.set(key, committed.toString(), { NX: true });
+/** Reads the copy back: a newer commit may have written it meanwhile, and that one stands. */
+async function readCopy(redis: Redis, key: string, committed: bigint): Promise<bigint> {
   return BigInt((await redis.get(key)) ?? committed);
 }
 
@@ -26,13 +22,18 @@ export function createBalanceLoader(database: Database, redis: Redis, namespace:
   return async (accountId: string, keyId?: string): Promise<LoadedBalance> => {
     const account = await findAccount(database, accountId);
     const keys = billingKeys(namespace, accountId);
-    const balanceMicros = await loadUnlessPresent(redis, keys.balance, account.balanceMicros);
+    await writeBalanceCopy(redis, namespace, accountId, {
+      micros: account.balanceMicros,
+      version: account.balanceVersion,
+    });
+    const balanceMicros = await readCopy(redis, keys.balance, account.balanceMicros);
     if (keyId === undefined) return { balanceMicros };
     // A malformed id names no key; Postgres would refuse it as a uuid.
     const key = !z.uuid().safeParse(keyId).success
       ? null
       : await database.apiKey.findFirst({ where: { id: keyId, accountId }, select: { spentMicros: true } });
     if (!key) throw keyNotFound(keyId);
-    return { balanceMicros, keySpentMicros: await loadUnlessPresent(redis, keys.keySpent(keyId), key.spentMicros) };
+    await writeKeySpentCopy(redis, namespace, accountId, keyId, key.spentMicros);
+    return { balanceMicros, keySpentMicros: await readCopy(redis, keys.keySpent(keyId), key.spentMicros) };
   };
 }

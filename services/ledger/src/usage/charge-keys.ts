@@ -3,7 +3,8 @@ import type { UsageRow } from "./usage-rows.js";
 
 /**
  * Adds each key's share of the inserted rows to what it has spent and moves its last use
- * forward. Returns every charged key's new spent total, for the router's spending-cap copy.
+ * forward. Returns the new spent totals of the charged keys that have a spending cap: the
+ * only ones router checks, so the only ones it keeps a copy of.
  */
 export async function chargeKeys(
   transaction: Prisma.TransactionClient,
@@ -22,12 +23,12 @@ export async function chargeKeys(
   const keyIds = [...charges.keys()].sort();
   const amounts = keyIds.map((keyId) => charges.get(keyId)!.costMicros.toString());
   const times = keyIds.map((keyId) => charges.get(keyId)!.lastUsedAt.toISOString());
-  const rows = await transaction.$queryRaw<{ id: string; spent_micros: bigint }[]>`
+  const rows = await transaction.$queryRaw<{ id: string; spent_micros: bigint; capped: boolean }[]>`
     UPDATE ledger.api_keys AS key
     SET spent_micros = key.spent_micros + charge.amount,
         last_used_at = GREATEST(key.last_used_at, charge.used_at)
     FROM unnest(${keyIds}::uuid[], ${amounts}::bigint[], ${times}::timestamptz[]) AS charge(id, amount, used_at)
     WHERE key.id = charge.id
-    RETURNING key.id, key.spent_micros`;
-  return new Map(rows.map((row) => [row.id, BigInt(row.spent_micros)]));
+    RETURNING key.id, key.spent_micros, key.spend_cap_micros IS NOT NULL AS capped`;
+  return new Map(rows.filter((row) => row.capped).map((row) => [row.id, BigInt(row.spent_micros)]));
 }

@@ -1,3 +1,4 @@
+import type { CommittedBalance } from "../accounts/committed-copies.js";
 import type { Database } from "../database.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { addDailyUsage } from "./add-daily-usage.js";
@@ -11,7 +12,7 @@ export interface RecordedUsage {
   inserted: number;
   debitedMicros: bigint;
   // The balance each debited account was left with.
-  balances: Map<string, bigint>;
+  balances: Map<string, CommittedBalance>;
   // What each charged key has spent in all, for the router's spending-cap check.
   keySpent: Map<string, bigint>;
 }

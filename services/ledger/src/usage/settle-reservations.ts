@@ -1,5 +1,6 @@
 import type { Redis } from "@gateway/shared";
 import { billingKeys, type Logger } from "@gateway/shared";
+import { type CommittedBalance, writeBalanceCopy, writeKeySpentCopy } from "../accounts/committed-copies.js";
 
 export interface SettledRequest {
   accountId: string;
@@ -10,7 +11,7 @@ export interface SettledRequest {
 /** What a commit left behind that router checks reservations against. */
 export interface CommittedTotals {
   // account id → balance.
-  balances: ReadonlyMap<string, bigint>;
+  balances: ReadonlyMap<string, CommittedBalance>;
   // key id → what the key has spent; each such key made one of the settled requests.
   keySpent?: ReadonlyMap<string, bigint>;
 }
@@ -18,9 +19,9 @@ export interface CommittedTotals {
 /**
  * After a batch commits: frees the reservations its requests held (on the account and on
  * the key) and writes the balances and key spending it left where router checks new
- * reservations. Those copies are only overwritten, never created (router loads a missing
- * one from Postgres), so a stale copy cannot appear. Failures are logged: unsettled
- * reservations still lapse at their expiry.
+ * reservations. A copy from an older commit never replaces a newer one (balance versions;
+ * spent totals only grow), whatever order replicas write in. Failures are logged:
+ * unsettled reservations still lapse at their expiry.
  */
 export async function settleReservations(
   redis: Redis,
@@ -41,12 +42,10 @@ export async function settleReservations(
     for (const [keyId, keyRequestIds] of requestsByKey) {
       pipeline.hDel(keys.keyReservations(keyId), keyRequestIds);
       const spent = keySpent.get(keyId);
-      if (spent !== undefined) pipeline.set(keys.keySpent(keyId), spent.toString(), { XX: true });
+      if (spent !== undefined) writeKeySpentCopy(pipeline, namespace, accountId, keyId, spent);
     }
   }
-  for (const [accountId, balance] of balances) {
-    pipeline.set(billingKeys(namespace, accountId).balance, balance.toString(), { XX: true });
-  }
+  for (const [accountId, balance] of balances) writeBalanceCopy(pipeline, namespace, accountId, balance);
   try {
     await pipeline.execAsPipeline();
   } catch (error) {

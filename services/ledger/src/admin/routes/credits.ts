@@ -16,14 +16,14 @@ export function creditRoutes(router: Router, { database, publishBalance }: Admin
   router.post("/accounts/:accountId/credits", async (request, response) => {
     const accountId = accountIdOf(request);
     const body = parseInput(creditBody, request.body);
-    const { credit, balanceMicros, replayed } = await addCredit(database, {
+    const { credit, balance, replayed } = await addCredit(database, {
       accountId,
       amountMicros: yuanToMicros(body.yuan, "yuan", 1n),
       idempotencyKey: body.idempotency_key,
     });
-    await publishBalance(accountId, balanceMicros);
+    await publishBalance(accountId, balance);
     response
       .status(replayed ? 200 : 201)
-      .json({ ...creditJson(credit), balance_micros: balanceMicros.toString(), replayed });
+      .json({ ...creditJson(credit), balance_micros: balance.micros.toString(), replayed });
   });
 }

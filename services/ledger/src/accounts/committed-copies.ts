@@ -1,0 +1,46 @@
+import type { Redis } from "@gateway/shared";
+import { billingKeys } from "@gateway/shared";
+
+/** A balance as one commit left it, with the account's balance_version after that commit. */
+export interface CommittedBalance {
+  micros: bigint;
+  version: bigint;
+}
+
+// Writes the balance only if it comes from a newer commit than the copy there, so copies
+// written out of order (ledger replicas settling batches of one account, a load racing a
+// commit) end at the newest. KEYS: balance, its version. ARGV: balance, version.
+const newerBalanceScript = `
+local held = redis.call('GET', KEYS[2])
+if held and tonumber(held) >= tonumber(ARGV[2]) and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+`;
+
+// A key's spent total only grows, so the larger value is the newer one. KEYS: spent. ARGV: spent.
+const largerSpentScript = `
+local held = redis.call('GET', KEYS[1])
+if held and tonumber(held) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+`;
+
+type Commands = Pick<Redis, "eval"> | ReturnType<Redis["multi"]>;
+
+/** Queues (on a pipeline) or runs the write of an account's balance copy. */
+export function writeBalanceCopy(redis: Commands, namespace: string, accountId: string, balance: CommittedBalance) {
+  const keys = billingKeys(namespace, accountId);
+  return redis.eval(newerBalanceScript, {
+    keys: [keys.balance, keys.balanceVersion],
+    arguments: [balance.micros.toString(), balance.version.toString()],
+  });
+}
+
+/** Queues (on a pipeline) or runs the write of a key's spent copy. */
+export function writeKeySpentCopy(redis: Commands, namespace: string, accountId: string, keyId: string, spent: bigint) {
+  return redis.eval(largerSpentScript, {
+    keys: [billingKeys(namespace, accountId).keySpent(keyId)],
+    arguments: [spent.toString()],
+  });
+}
