@@ -14,6 +14,8 @@ const secrets = {
   githubFineGrained: "github_pat_11ABCDEFG0Ab3dEf6hIj9k_Lm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
   aws: "AKIAIOSFODNN7EXAMPLE",
   slack: "xoxb-1234567890-1234567890123-Ab3dEf6hIj9kLm2nOp5qRs8t",
+  groq: "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",
+  generic: "key-Ab3dEf6hIj9kLm2nOp5qRs8t",
   jwt: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 };
 
@@ -38,7 +40,7 @@ describe("redactSecrets", () => {
 
   it("leaves ordinary text alone", () => {
     const text =
-      'Ask the task-runner about sk-1, use xai-grok, read AKIA docs, eyJ is base64 for {", bearer of bad news.';
+      'Ask the task-runner about sk-1, use xai-grok, read AKIA docs, eyJ is base64 for {", bearer of bad news, key-value-store.';
     expect(redactSecrets(text)).toBe(text);
   });
 

@@ -1,10 +1,14 @@
-// Credentials people paste into prompts (or models echo back), by their published formats.
-// Each must start a word, so "task-…" is not read as an "sk-" key.
+// Credentials people paste into prompts, models echo back, or vendors quote in their error
+// messages, by their published formats. Each must start a word, so "task-…" is not read as
+// an "sk-" key.
 const start = "(?<![A-Za-z0-9_-])";
 const secretPatterns = [
   // OpenAI, Anthropic (sk-ant-), DeepSeek and the gateway's own keys (sk-gw-).
-  "sk-[A-Za-z0-9_-]{16,}",
+  "sk-[A-Za-z0-9_-]{12,}",
   "xai-[A-Za-z0-9]{16,}",
+  // Groq, and vendors' generic "key-…" credentials (no dashes inside, so "key-value-store" stays).
+  "gsk_[A-Za-z0-9]{20,}",
+  "key-[A-Za-z0-9]{16,}",
   "AIza[0-9A-Za-z_-]{30,}",
   "gh[pousr]_[A-Za-z0-9]{30,}",
   "github_pat_[A-Za-z0-9_]{30,}",

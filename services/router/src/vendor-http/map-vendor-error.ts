@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type GatewayError, invalidRequest, serverError, serviceUnavailable } from "@gateway/shared";
-
-const secretPattern = /\b(sk|key|xai|gsk)-[A-Za-z0-9_-]{6,}/g;
+import { redactSecrets } from "../request-log/redact-secrets.js";
 
 /** Vendors answer in several error shapes (OpenAI's, xAI's flat one, Kimi's); take the message. */
 function vendorMessage(text: string): string | undefined {
@@ -36,8 +35,7 @@ const credentialRejected = /API_KEY_INVALID|Incorrect API key|invalid api key/i;
 
 export function mapVendorError(status: number, text: string, headers: IncomingHttpHeaders): GatewayError {
   if ((status === 400 || status === 413 || status === 422) && !credentialRejected.test(text)) {
-    const message =
-      vendorMessage(text)?.replace(secretPattern, "[redacted]") ?? "The model provider rejected the request.";
+    const message = redactSecrets(vendorMessage(text) ?? "") || "The model provider rejected the request.";
     return invalidRequest(message, null, "vendor_rejected_request");
   }
   if (status === 408 || status === 409 || status === 429 || status >= 500) {
