@@ -57,7 +57,7 @@ const adapterFor = createAdapterRegistry({
 const { server, port } = await startRouterServer(
   {
     catalogue,
-    usage: rateLimits.releasingOnPublish(usage),
+    usage,
     logger,
     files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
     adapterFor,

@@ -46,7 +46,7 @@ end
 return {0, 0, reset, math.max(used[1][1], used[2][1]) + 1, math.max(used[1][2], used[2][2]) + tokens}
 `;
 
-/** Who holds a concurrency slot: the caller at admission, or the usage event when the request ends. */
+/** Who holds a concurrency slot: the request's caller. */
 export interface SlotHolder {
   requestId: string;
   accountId: string;
@@ -102,8 +102,8 @@ function rateLimitExceeded(
  * Requests, tokens and concurrent requests per minute of each key and each account, counted
  * in Redis. A request's tokens are its estimated prompt tokens plus the output tokens it may
  * ask for, known at admission. The concurrency slot taken at admission is released when the
- * request's usage event is published (every request publishes one when it ends), or lapses
- * after `leaseMs` if its router dies first.
+ * request ends (with its usage event, see handlers/publish-usage.ts) or when its reservation
+ * is refused, or lapses after `leaseMs` if its router dies first.
  */
 export class RateLimiter {
   // Requests admitted here that hold concurrency slots, so ending a request without one (no
@@ -161,15 +161,5 @@ export class RateLimiter {
     } catch (error) {
       this.logger.warn({ err: error, request_id: holder.requestId }, "could not free a concurrency slot");
     }
-  }
-
-  /** A usage publisher that also frees the request's slots: a request's usage event marks its end. */
-  releasingOnPublish<Event extends SlotHolder>(publisher: { publish(event: Event): void }) {
-    return {
-      publish: (event: Event) => {
-        publisher.publish(event);
-        void this.release(event);
-      },
-    };
   }
 }

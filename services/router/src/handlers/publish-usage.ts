@@ -3,9 +3,24 @@ import { type Exchange, requestLogOf } from "../request-log/request-log.js";
 import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "../usage/request-accounting.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
-/** Publishes the usage event of a finished request, with its request log entry. */
+/**
+ * Marks the end of a request: publishes its usage event with its request log entry and frees
+ * its concurrency slot. The event's figures (latency) are taken now; the log entry, whose
+ * serialising and redaction cost most, is built when the publisher sends, after the answer left.
+ */
 export function publishUsage(deps: RouterDependencies, facts: RequestFacts, result: Outcome, exchange: Exchange) {
-  deps.usage.publish(usageEvent(facts, result, requestLogOf(deps.requestLog, facts.caller, exchange)));
+  const event = usageEvent(facts, result);
+  deps.usage.publish(() => {
+    try {
+      const log = requestLogOf(deps.requestLog, facts.caller, exchange);
+      return log ? { ...event, log } : event;
+    } catch (error) {
+      // A log entry that cannot be built must not cost the charge.
+      deps.logger.error({ err: error, request_id: event.requestId }, "request log entry failed; usage sent without it");
+      return event;
+    }
+  });
+  void deps.rateLimits.release(facts.caller);
 }
 
 /**

@@ -12,7 +12,6 @@ import type { VendorTimeouts } from "../vendor-http/vendor-client.js";
 export interface RouterDependencies {
   catalogue: CatalogueHolder;
   adapterFor(channel: Channel): ChatAdapter;
-  // Only publish: main wraps the publisher so a request's usage event also frees its rate-limit slot.
   usage: Pick<UsagePublisher, "publish">;
   logger: Logger;
   health: ChannelHealth;

@@ -1,5 +1,5 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { type RequestLog, type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
+import { type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
 import type { Usage } from "@gateway/proto/router/v1/chat";
 import type { GatewayError } from "@gateway/shared";
 import type { CatalogueModel, Channel } from "../catalogue/catalogue.js";
@@ -24,8 +24,8 @@ export interface Outcome {
   units?: { count: number; unit: string; priceMicros: number };
 }
 
-/** The usage event of one finished request, priced with the catalogue as it is now, with its log entry if any. */
-export function usageEvent(facts: RequestFacts, result: Outcome, log?: RequestLog): UsageEvent {
+/** The usage event of one finished request, priced with the catalogue as it is now. */
+export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
   const promptTokens = result.usage?.promptTokens ?? 0;
   const completionTokens = result.usage?.completionTokens ?? 0;
   return {
@@ -50,7 +50,6 @@ export function usageEvent(facts: RequestFacts, result: Outcome, log?: RequestLo
     billedUnits: result.units?.count ?? 0,
     unit: result.units?.unit ?? "",
     unitPriceMicros: result.units?.priceMicros ?? 0,
-    ...(log && { log }),
   };
 }
 
