@@ -5,5 +5,6 @@ export * from "./repo-paths.js";
 export * from "./service-process.js";
 export * from "./simulator-client.js";
 export * from "./stack.js";
+export * from "./test-redis-client.js";
 export * from "./test-resources.js";
 export * from "./test-stack.js";

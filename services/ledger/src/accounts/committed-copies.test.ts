@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { billingKeys, createLogger, createRedis, type Redis } from "@gateway/shared";
+import { billingKeys, type Redis } from "@gateway/shared";
+import { connectTestRedis } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeBalanceCopy, writeKeySpentCopy } from "./committed-copies.js";
 
 let redis: Redis;
 
 beforeAll(async () => {
-  redis = createRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", createLogger("test", "silent"), "x");
-  for (let tries = 0; !redis.isReady && tries < 200; tries += 1) await new Promise((done) => setTimeout(done, 10));
+  redis = await connectTestRedis();
 });
 afterAll(async () => {
   await redis.quit();

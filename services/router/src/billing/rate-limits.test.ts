@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { createLogger, createRedis, GatewayError, type Redis } from "@gateway/shared";
+import { createLogger, type Redis } from "@gateway/shared";
+import { connectTestRedis, gatewayErrorOf } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimiter } from "./rate-limits.js";
 
@@ -8,8 +9,7 @@ let redis: Redis;
 const logger = createLogger("test", "silent");
 
 beforeAll(async () => {
-  redis = createRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", logger, "tests fail");
-  for (let tries = 0; !redis.isReady && tries < 200; tries += 1) await new Promise((done) => setTimeout(done, 10));
+  redis = await connectTestRedis();
 });
 afterAll(async () => {
   await redis.quit();
@@ -37,21 +37,12 @@ async function setup(leaseMs = 60_000) {
   return { limiter, caller };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(GatewayError);
-  return error as GatewayError;
-}
-
 describe("RateLimiter", () => {
   it("admits up to requests per minute, then refuses with the window's remaining time and headers", async () => {
     const { limiter, caller } = await setup();
     const limits = { requests_per_minute: 3, tokens_per_minute: 1_000 };
     for (let i = 0; i < 3; i += 1) await limiter.admit(caller(), limits, 10);
-    const error = await refusal(limiter.admit(caller(), limits, 10));
+    const error = await gatewayErrorOf(limiter.admit(caller(), limits, 10));
     expect(error).toMatchObject({ httpStatus: 429, type: "requests", code: "rate_limit_exceeded" });
     expect(error.message).toContain("requests per minute on this API key");
     expect(error.retryAfterMs).toBeGreaterThan(0);
@@ -87,7 +78,7 @@ describe("RateLimiter", () => {
     const { limiter, caller } = await setup();
     const limits = { tokens_per_minute: 100 };
     await limiter.admit(caller(), limits, 60);
-    const error = await refusal(limiter.admit(caller(), limits, 50));
+    const error = await gatewayErrorOf(limiter.admit(caller(), limits, 50));
     expect(error).toMatchObject({ type: "tokens", code: "rate_limit_exceeded" });
     expect(error.message).toContain("tokens per minute");
     await limiter.admit(caller(), limits, 40);
@@ -99,7 +90,7 @@ describe("RateLimiter", () => {
     const limits = { requests_per_minute: 2 };
     await limiter.admit(caller("key-a"), limits, 0);
     await limiter.admit(caller("key-b"), limits, 0);
-    const error = await refusal(limiter.admit(caller("key-c"), limits, 0));
+    const error = await gatewayErrorOf(limiter.admit(caller("key-c"), limits, 0));
     expect(error.message).toContain("on this account");
   });
 
@@ -108,7 +99,7 @@ describe("RateLimiter", () => {
     const limits = { concurrent_requests: 1 };
     const first = caller();
     await limiter.admit(first, limits, 0);
-    const error = await refusal(limiter.admit(caller(), limits, 0));
+    const error = await gatewayErrorOf(limiter.admit(caller(), limits, 0));
     expect(error.message).toContain("concurrent requests");
     await limiter.release(first);
     await limiter.admit(caller(), limits, 0);
@@ -118,7 +109,7 @@ describe("RateLimiter", () => {
     const { limiter, caller } = await setup(100);
     const limits = { concurrent_requests: 1 };
     await limiter.admit(caller(), limits, 0);
-    await refusal(limiter.admit(caller(), limits, 0));
+    await gatewayErrorOf(limiter.admit(caller(), limits, 0));
     await new Promise((done) => setTimeout(done, 150));
     await limiter.admit(caller(), limits, 0);
   });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { billingKeys, createLogger, createRedis, GatewayError, insecureChannel, type Redis } from "@gateway/shared";
+import { billingKeys, createLogger, insecureChannel, type Redis } from "@gateway/shared";
+import { connectTestRedis, gatewayErrorOf } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reservations } from "./reservations.js";
 
@@ -13,8 +14,7 @@ const logger = createLogger("test", "silent");
 const YUAN = 1_000_000n;
 
 beforeAll(async () => {
-  redis = createRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", logger, "tests fail");
-  for (let tries = 0; !redis.isReady && tries < 200; tries += 1) await new Promise((done) => setTimeout(done, 10));
+  redis = await connectTestRedis();
 });
 afterAll(async () => {
   ledger.close();
@@ -40,20 +40,11 @@ async function setup(balance: bigint, spent?: { keyId: string; micros: bigint })
   return { reservations, caller, keys };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(GatewayError);
-  return error as GatewayError;
-}
-
 describe("Reservations", () => {
   it("refuses what the balance minus open reservations cannot cover", async () => {
     const { reservations, caller } = await setup(10n * YUAN);
     await reservations.reserve(caller("k"), 6n * YUAN);
-    const refused = await refusal(reservations.reserve(caller("k"), 5n * YUAN));
+    const refused = await gatewayErrorOf(reservations.reserve(caller("k"), 5n * YUAN));
     expect(refused).toMatchObject({ httpStatus: 429, code: "insufficient_quota" });
     expect(refused.message).toContain("4.000000 yuan is available");
   });
@@ -61,7 +52,7 @@ describe("Reservations", () => {
   it("holds a capped key to its cap minus what it spent and has reserved, while other keys go on", async () => {
     const { reservations, caller } = await setup(100n * YUAN, { keyId: "capped", micros: 6n * YUAN });
     await reservations.reserve(caller("capped", 10n * YUAN), 3n * YUAN);
-    const refused = await refusal(reservations.reserve(caller("capped", 10n * YUAN), 2n * YUAN));
+    const refused = await gatewayErrorOf(reservations.reserve(caller("capped", 10n * YUAN), 2n * YUAN));
     expect(refused).toMatchObject({ httpStatus: 429, code: "insufficient_quota" });
     expect(refused.message).toContain("spending cap of 10.000000 yuan");
     expect(refused.message).toContain("1.000000 yuan is left under the cap");
@@ -73,7 +64,7 @@ describe("Reservations", () => {
     const { reservations, caller, keys } = await setup(5n * YUAN, { keyId: "capped", micros: 0n });
     const first = caller("capped", 4n * YUAN);
     await reservations.reserve(first, 4n * YUAN);
-    await refusal(reservations.reserve(caller("capped", 4n * YUAN), 1n * YUAN));
+    await gatewayErrorOf(reservations.reserve(caller("capped", 4n * YUAN), 1n * YUAN));
     await reservations.release(first);
     expect(await redis.hLen(keys.reservations)).toBe(0);
     expect(await redis.hLen(keys.keyReservations("capped"))).toBe(0);

@@ -1,0 +1,19 @@
+import { createLogger, createRedis, GatewayError, type Redis } from "@gateway/shared";
+import { testServers } from "./test-resources.js";
+
+/** A connected client of the test Redis, for tests of code that takes one. */
+export async function connectTestRedis(): Promise<Redis> {
+  const redis = createRedis(testServers.redisUrl, createLogger("test", "silent"), "the test fails");
+  for (let tries = 0; !redis.isReady && tries < 200; tries += 1) await new Promise((done) => setTimeout(done, 10));
+  return redis;
+}
+
+/** The GatewayError a promise rejects with; throws when it resolves or rejects with anything else. */
+export async function gatewayErrorOf(promise: Promise<unknown>): Promise<GatewayError> {
+  const outcome = await promise.then(
+    () => new Error("expected a GatewayError, but the promise resolved"),
+    (thrown: unknown) => thrown,
+  );
+  if (outcome instanceof GatewayError) return outcome;
+  throw outcome;
+}
