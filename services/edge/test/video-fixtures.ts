@@ -4,6 +4,18 @@ import { credentials } from "@grpc/grpc-js";
 
 // The SDK has no /v1/videos/generations, so these tests speak HTTP with fetch and the API key.
 
+/**
+ * Video service and simulator settings that make tasks finish in a fraction of a second:
+ * jobs take 0.1 s per second of video (slower ones are asked for with [sim:video_ms=…]),
+ * workers look for work and poll every 100-300 ms.
+ */
+export const quickVideoEnv = {
+  SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.1",
+  VIDEO_WORKER_TICK_MS: "100",
+  VIDEO_POLL_INITIAL_MS: "100",
+  VIDEO_POLL_MAX_MS: "300",
+};
+
 export interface VideoTaskBody {
   id: string;
   status: "pending" | "processing" | "completed" | "failed";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { eventually, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setVideoClockOffset, taskRows, videoApi } from "./video-fixtures.js";
+import { quickVideoEnv, setVideoClockOffset, taskRows, videoApi } from "./video-fixtures.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,10 +24,7 @@ beforeAll(async () => {
     env: {
       VIDEO_STORAGE: "s3",
       VIDEO_S3_PREFIX: "videos/",
-      SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.1",
-      VIDEO_WORKER_TICK_MS: "100",
-      VIDEO_POLL_INITIAL_MS: "100",
-      VIDEO_POLL_MAX_MS: "300",
+      ...quickVideoEnv,
     },
   });
   api = videoApi(stack.baseUrl, (await stack.createAccount({ group: "premium" })).api_key);

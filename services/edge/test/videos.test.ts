@@ -6,7 +6,7 @@ import { eventually, openReservations, simulatorRequests, startTestStack, type T
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeMp4 } from "../../simulator/test/mp4-probe.js";
 import { billedRows, multiplierOf, unitCost } from "./media-fixtures.js";
-import { setVideoClockOffset, simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
+import { quickVideoEnv, setVideoClockOffset, simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
 
 const CALLBACK_KEY = "callback-signing-key-for-tests";
 const PRICE_PER_SECOND = 700_000;
@@ -23,12 +23,8 @@ const requestIdOf = async (taskId: string) => (await taskRows(stack.databaseUrl,
 beforeAll(async () => {
   stack = await startTestStack({
     env: {
-      // Jobs take 0.1 s per second of video; anything slower is asked for with [sim:video_ms=…].
-      SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.1",
+      ...quickVideoEnv,
       VIDEO_TASK_TIMEOUT_MS: "6000",
-      VIDEO_WORKER_TICK_MS: "100",
-      VIDEO_POLL_INITIAL_MS: "100",
-      VIDEO_POLL_MAX_MS: "300",
       VIDEO_CALLBACK_SIGNING_KEY: CALLBACK_KEY,
       VIDEO_CALLBACK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
       VIDEO_CALLBACK_BASE_DELAY_MS: "100",
