@@ -23,11 +23,3 @@ export function parseYuan(value: string | number, minimumYuan = 1n): { micros: b
   if (whole >= MAX_YUAN) return { error: `must be less than ${MAX_YUAN} yuan` };
   return { micros };
 }
-
-/** Renders micros as yuan with all six decimals, e.g. -1500n → "-0.001500". */
-export function formatYuan(micros: bigint): string {
-  const sign = micros < 0n ? "-" : "";
-  const magnitude = micros < 0n ? -micros : micros;
-  const fraction = (magnitude % MICROS_PER_YUAN).toString().padStart(6, "0");
-  return `${sign}${magnitude / MICROS_PER_YUAN}.${fraction}`;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { priceUsage } from "./price.js";
+import { formatYuan, priceUsage } from "./price.js";
 
 const base = { promptTokens: 0, completionTokens: 0, inputPriceMicros: 0, outputPriceMicros: 0 };
 
@@ -70,5 +70,14 @@ describe("priceUsage", () => {
       multiplierBasisPoints: 15_000,
     });
     expect(cost).toBe(((2n + 3n * 40_000n) * 15_000n) / 10_000n);
+  });
+});
+
+describe("formatYuan", () => {
+  it("prints six decimals and a sign", () => {
+    expect(formatYuan(12_340_000n)).toBe("12.340000");
+    expect(formatYuan(7n)).toBe("0.000007");
+    expect(formatYuan(-1_500n)).toBe("-0.001500");
+    expect(formatYuan(0n)).toBe("0.000000");
   });
 });

@@ -1,4 +1,5 @@
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;
+const MICROS_PER_YUAN = 1_000_000n;
 const BASIS_POINTS = 10_000n;
 
 /** Integer division rounding towards +infinity; the ledger never rounds a charge down. */
@@ -31,4 +32,12 @@ export function priceUsage(input: PriceInput): bigint {
   );
   const catalogueCost = tokenCost + nonNegative(input.billedUnits ?? 0) * nonNegative(input.unitPriceMicros ?? 0);
   return divideRoundingUp(catalogueCost * nonNegative(input.multiplierBasisPoints), BASIS_POINTS);
+}
+
+/** Renders micros as yuan with all six decimals, e.g. -1500n → "-0.001500". */
+export function formatYuan(micros: bigint): string {
+  const sign = micros < 0n ? "-" : "";
+  const magnitude = micros < 0n ? -micros : micros;
+  const fraction = (magnitude % MICROS_PER_YUAN).toString().padStart(6, "0");
+  return `${sign}${magnitude / MICROS_PER_YUAN}.${fraction}`;
 }

@@ -1,6 +1,6 @@
+import { formatYuan } from "@gateway/shared";
 import { usageJson } from "../admin/serialize.js";
 import type { DailyUsage, RequestLog, UsageRecord } from "../generated/prisma/client.js";
-import { formatYuan } from "../money.js";
 
 // The account API's JSON, in the admin API's conventions: money (`*_micros`) is a string of
 // an integer of micro-yuan, times are ISO 8601.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { formatYuan } from "../money.js";
+import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
 import type { Command } from "./parse-arguments.js";
 import { USAGE_TEXT } from "./usage-text.js";

@@ -1,6 +1,14 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { billingKeys, callUnary, GatewayError, type Logger, type Redis, serviceUnavailable } from "@gateway/shared";
+import {
+  billingKeys,
+  callUnary,
+  formatYuan,
+  GatewayError,
+  type Logger,
+  type Redis,
+  serviceUnavailable,
+} from "@gateway/shared";
 
 // Atomically: drop lapsed reservations, then reserve `amount` only if the balance minus what
 // is still reserved covers it and, for a key with a spending cap, the cap minus what the key
@@ -44,7 +52,6 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return {1, tostring(available)}
 `;
 
-const formatYuan = (micros: bigint) => `${micros / 1_000_000n}.${(micros % 1_000_000n).toString().padStart(6, "0")}`;
 const nonNegative = (micros: bigint) => (micros > 0n ? micros : 0n);
 
 function insufficientQuota(costMicros: bigint, availableMicros: bigint): GatewayError {
