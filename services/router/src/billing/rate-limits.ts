@@ -1,6 +1,7 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { GatewayError, type Logger, type Redis, rateLimitKeys } from "@gateway/shared";
 import type { GroupLimits } from "../catalogue/catalogue-schema.js";
+import type { RequestHolder } from "./reservations.js";
 
 const windowMs = 60_000;
 // A concurrency refusal cannot know when a request ends; clients poll again after this.
@@ -45,13 +46,6 @@ for scope = 1, 2 do
 end
 return {0, 0, reset, math.max(used[1][1], used[2][1]) + 1, math.max(used[1][2], used[2][2]) + tokens}
 `;
-
-/** Who holds a concurrency slot: the request's caller. */
-export interface SlotHolder {
-  requestId: string;
-  accountId: string;
-  keyId: string;
-}
 
 const limitNames = ["requests per minute", "tokens per minute", "concurrent requests"] as const;
 const scopeNames = ["API key", "account"] as const;
@@ -153,7 +147,7 @@ export class RateLimiter {
   }
 
   /** Frees the request's concurrency slots; a failure only leaves them to lapse with their lease. */
-  async release(holder: SlotHolder): Promise<void> {
+  async release(holder: RequestHolder): Promise<void> {
     if (!this.holdingSlots.delete(holder.requestId)) return;
     const keys = rateLimitKeys(this.namespace, holder.accountId, holder.keyId);
     try {

@@ -75,12 +75,8 @@ function spendCapReached(costMicros: bigint, leftMicros: bigint, capMicros: bigi
   );
 }
 
-/** The request whose reservation is settled or released. */
-export interface ReservationHolder {
-  requestId: string;
-  accountId: string;
-  keyId: string;
-}
+/** The request that holds a reservation (or a concurrency slot): its id, account and key. */
+export type RequestHolder = Pick<Caller, "requestId" | "accountId" | "keyId">;
 
 /**
  * Reserves each request's worst-case cost before any vendor is called, so concurrent
@@ -109,7 +105,7 @@ export class Reservations {
   }
 
   /** Frees a reservation whose work ended without a charge; a failure leaves it to lapse. */
-  async release(holder: ReservationHolder): Promise<void> {
+  async release(holder: RequestHolder): Promise<void> {
     const keys = billingKeys(this.namespace, holder.accountId);
     try {
       await this.redis
