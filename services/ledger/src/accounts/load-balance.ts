@@ -1,5 +1,4 @@
 import type { Redis } from "@gateway/shared";
-import { billingKeys } from "@gateway/shared";
 import { z } from "zod";
 import type { Database } from "../database.js";
 import { keyNotFound } from "../ledger-errors.js";
@@ -12,28 +11,26 @@ export interface LoadedBalance {
   keySpentMicros?: bigint;
 }
 
-/** Reads the copy back: a newer commit may have written it meanwhile, and that one stands. */
-async function readCopy(redis: Redis, key: string, committed: bigint): Promise<bigint> {
-  return BigInt((await redis.get(key)) ?? committed);
-}
-
 /** LoadBalance: an account's balance and, for a key of that account, what the key has spent. */
 export function createBalanceLoader(database: Database, redis: Redis, namespace: string) {
   return async (accountId: string, keyId?: string): Promise<LoadedBalance> => {
     const account = await findAccount(database, accountId);
-    const keys = billingKeys(namespace, accountId);
-    await writeBalanceCopy(redis, namespace, accountId, {
-      micros: account.balanceMicros,
-      version: account.balanceVersion,
-    });
-    const balanceMicros = await readCopy(redis, keys.balance, account.balanceMicros);
+    // What the copy holds afterwards: a newer commit may have written it meanwhile, and that one stands.
+    const balanceMicros = BigInt(
+      (await writeBalanceCopy(redis, namespace, accountId, {
+        micros: account.balanceMicros,
+        version: account.balanceVersion,
+      })) as string,
+    );
     if (keyId === undefined) return { balanceMicros };
     // A malformed id names no key; Postgres would refuse it as a uuid.
     const key = !z.uuid().safeParse(keyId).success
       ? null
       : await database.apiKey.findFirst({ where: { id: keyId, accountId }, select: { spentMicros: true } });
     if (!key) throw keyNotFound(keyId);
-    await writeKeySpentCopy(redis, namespace, accountId, keyId, key.spentMicros);
-    return { balanceMicros, keySpentMicros: await readCopy(redis, keys.keySpent(keyId), key.spentMicros) };
+    const keySpentMicros = BigInt(
+      (await writeKeySpentCopy(redis, namespace, accountId, keyId, key.spentMicros)) as string,
+    );
+    return { balanceMicros, keySpentMicros };
   };
 }
