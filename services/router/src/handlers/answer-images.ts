@@ -22,7 +22,7 @@ export interface ImagesJob<Request> {
   wantsUrl: boolean;
   context: UnaryContext;
   // The request as the request log keeps it.
-  logged: unknown;
+  logged: () => unknown;
   callVendor(call: AdapterCall<Request>): Promise<VendorImages>;
 }
 
@@ -61,7 +61,7 @@ export function answerImages<Request>(
         deps,
         facts,
         { usage: undefined, estimated: false, outcome, units },
-        { request: logged, answer: imagesAnswerLog(images) },
+        { request: logged, answer: () => imagesAnswerLog(images) },
       );
       return images;
     } catch (error) {

@@ -116,7 +116,12 @@ function report(
     deps,
     facts,
     { usage, estimated, outcome, ...(error instanceof GatewayError && { error }) },
-    { request: logged, answer: answer.toLog(), answerTruncated: answer.truncated, ...(clientSawError && { error }) },
+    {
+      request: logged,
+      answer: () => answer.toLog(),
+      answerTruncated: answer.truncated,
+      ...(clientSawError && { error }),
+    },
   );
 }
 
@@ -125,7 +130,7 @@ export interface StreamPlan<Chunk> {
   facts: RequestFacts;
   tallies: StreamTally[];
   // The request as the request log keeps it.
-  logged: unknown;
+  logged: () => unknown;
   relay(emit: (chunk: Chunk) => Promise<void>): Promise<void>;
 }
 

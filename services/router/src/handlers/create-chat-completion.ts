@@ -49,7 +49,7 @@ export function createChatCompletion(deps: RouterDependencies) {
   return async (request: ChatRequest, context: UnaryContext): Promise<ChatCompletion> => {
     const facts = await admitRequest(deps, [request], "/v1/chat/completions");
     sendRateLimitHeaders(context, facts);
-    const logged = chatRequestLog(request);
+    const logged = () => chatRequestLog(request);
     return inSpan("router.chat_completion", { "gateway.model": facts.model.id }, async () => {
       try {
         const { completion, estimated } = await completeChat(deps, request, facts, context.signal);
@@ -58,7 +58,7 @@ export function createChatCompletion(deps: RouterDependencies) {
           deps,
           facts,
           { usage: completion.usage, estimated, outcome },
-          { request: logged, answer: chatAnswerLog(completion) },
+          { request: logged, answer: () => chatAnswerLog(completion) },
         );
         return completion;
       } catch (error) {

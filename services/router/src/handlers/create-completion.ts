@@ -31,7 +31,7 @@ export function createCompletion(deps: RouterDependencies) {
       checkCompletionRequest(request, model),
     );
     sendRateLimitHeaders(context, facts);
-    const logged = completionRequestLog(request);
+    const logged = () => completionRequestLog(request);
     return inSpan("router.completion", { "gateway.model": facts.model.id }, async () => {
       const siblings = linkedAbort(signal);
       try {
@@ -52,7 +52,12 @@ export function createCompletion(deps: RouterDependencies) {
         const estimated = results.some((result) => result.estimated);
         const choices = results.flatMap(({ completion }, index) => textChoicesOf(completion, index, request));
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
-        publishUsage(deps, facts, { usage, estimated, outcome }, { request: logged, answer: textAnswerLog(choices) });
+        publishUsage(
+          deps,
+          facts,
+          { usage, estimated, outcome },
+          { request: logged, answer: () => textAnswerLog(choices) },
+        );
         return {
           id: `cmpl-${facts.caller.requestId}`,
           created: results[0]!.completion.created,

@@ -34,7 +34,7 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
     const cost = expectedCostMicros(request, facts.model, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, estimateEmbeddingTokens(request), cost);
     sendRateLimitHeaders(context, facts);
-    const logged = embeddingRequestLog(request);
+    const logged = () => embeddingRequestLog(request);
     return inSpan("router.embeddings", { "gateway.model": facts.model.id }, async () => {
       try {
         const result = await callWithFailover(deps, request, facts, signal, (call) =>
@@ -45,7 +45,7 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
         const promptTokens = result.promptTokens ?? estimateEmbeddingTokens(request);
         const usage = { promptTokens, completionTokens: 0, totalTokens: promptTokens };
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
-        const answer = embeddingAnswerLog(result.vectors);
+        const answer = () => embeddingAnswerLog(result.vectors);
         publishUsage(deps, facts, { usage, estimated, outcome }, { request: logged, answer });
         return {
           model: facts.model.id,

@@ -34,7 +34,7 @@ export function createTranscription(deps: RouterDependencies) {
     const worstCase = unitsCostMicros(expectedSeconds, rules.price_per_second, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, 0, worstCase);
     sendRateLimitHeaders(context, facts);
-    const logged = transcriptionRequestLog(request);
+    const logged = () => transcriptionRequestLog(request);
     return inSpan("router.transcription", { "gateway.model": facts.model.id }, async () => {
       try {
         const transcript = await callWithFailover(deps, request, facts, signal, (call) =>
@@ -52,7 +52,7 @@ export function createTranscription(deps: RouterDependencies) {
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
         const answer: Transcription = { contentType: transcript.contentType, body: transcript.text };
         const result = { usage: undefined, estimated: duration.estimated, outcome, units };
-        publishUsage(deps, facts, result, { request: logged, answer: transcriptionAnswerLog(answer) });
+        publishUsage(deps, facts, result, { request: logged, answer: () => transcriptionAnswerLog(answer) });
         return answer;
       } catch (error) {
         publishFailure(deps, facts, error, signal, logged);

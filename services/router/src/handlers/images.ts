@@ -24,7 +24,7 @@ export function generateImages(deps: RouterDependencies, files: FileStore) {
       choice,
       wantsUrl: wantsUrl(imageRulesOf(facts.model).response_format, request.responseFormat),
       context,
-      logged: generateImagesRequestLog(request),
+      logged: () => generateImagesRequestLog(request),
       callVendor: (call) => mediaAdapterFor(call.channel).generateImages(call),
     });
   };
@@ -41,7 +41,7 @@ export function editImages(deps: RouterDependencies, files: FileStore) {
       choice,
       wantsUrl: wantsUrl(imageRulesOf(facts.model).response_format, request.responseFormat),
       context,
-      logged: editImagesRequestLog(request),
+      logged: () => editImagesRequestLog(request),
       callVendor: (call) => mediaAdapterFor(call.channel).editImages(call),
     });
   };

@@ -25,14 +25,14 @@ export function publishUsage(deps: RouterDependencies, facts: RequestFacts, resu
 
 /**
  * The usage event of a request that ended without an answer: the client left or the vendor
- * failed. `request` is the request as the log keeps it.
+ * failed. `request` builds the request as the log keeps it.
  */
 export function publishFailure(
   deps: RouterDependencies,
   facts: RequestFacts,
   error: unknown,
   signal: AbortSignal,
-  request: unknown,
+  request: () => unknown,
 ) {
   const outcome = signal.aborted
     ? UsageOutcome.USAGE_OUTCOME_CLIENT_CANCELLED

@@ -12,7 +12,7 @@ export function streamChatCompletion(deps: RouterDependencies) {
     return {
       facts,
       tallies: [tally],
-      logged: chatRequestLog(request),
+      logged: () => chatRequestLog(request),
       async relay(emit) {
         const identity = await pumpChatStream(deps, request, facts, tally, signal, emit);
         // Every vendor's usage is re-emitted in one place: a final chunk with no choices.

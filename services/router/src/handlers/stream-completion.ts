@@ -26,7 +26,7 @@ export function streamCompletion(deps: RouterDependencies) {
       return {
         facts,
         tallies,
-        logged: completionRequestLog(request),
+        logged: () => completionRequestLog(request),
         async relay(emit) {
           for (const [promptIndex, chat] of chats.entries()) {
             const mapper = new TextChunkMapper(request, promptIndex);

@@ -36,14 +36,15 @@ const request: ChatRequest = {
   extraJson: "",
 };
 const exchange = {
-  request: chatRequestLog(request),
-  answer: chatAnswerLog({
-    id: "chatcmpl-1",
-    created: 1,
-    model: "gpt-4o-mini",
-    choices: [{ index: 0, message: { content: "Done.", toolCalls: [] }, finishReason: "stop" }],
-    usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
-  }),
+  request: () => chatRequestLog(request),
+  answer: () =>
+    chatAnswerLog({
+      id: "chatcmpl-1",
+      created: 1,
+      model: "gpt-4o-mini",
+      choices: [{ index: 0, message: { content: "Done.", toolCalls: [] }, finishReason: "stop" }],
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    }),
 };
 
 describe("requestLogOf", () => {

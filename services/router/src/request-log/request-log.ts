@@ -12,10 +12,13 @@ export interface RequestLogSettings {
   maxBytes: number;
 }
 
-/** What one request exchanged with the client, in the shapes of request-bodies and answer-bodies. */
+/**
+ * What one request exchanged with the client, in the shapes of request-bodies and answer-bodies.
+ * The shapes are built only when the entry is kept in full, so they are given as functions.
+ */
 export interface Exchange {
-  request: unknown;
-  answer?: unknown;
+  request: () => unknown;
+  answer?: () => unknown;
   // A streamed answer stopped being collected at the cap.
   answerTruncated?: boolean;
   // What failed, as thrown; undefined when the client saw no error (it succeeded or left).
@@ -39,7 +42,7 @@ export function requestLogOf(settings: RequestLogSettings, caller: Caller, excha
   if (capture !== LogCapture.LOG_CAPTURE_FULL) {
     return { capture, requestBody: "", responseBody: "", truncated: false, errorMessage };
   }
-  const bodies = fitBodies(redactedJson(exchange.request), redactedJson(exchange.answer), settings.maxBytes);
+  const bodies = fitBodies(redactedJson(exchange.request()), redactedJson(exchange.answer?.()), settings.maxBytes);
   return {
     capture,
     requestBody: bodies.request,
