@@ -1,3 +1,6 @@
+import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { RateLimiter } from "@gateway/metering/rate-limits";
+import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
   channelOptions,
@@ -14,9 +17,6 @@ import {
   usageSpoolSettings,
 } from "@gateway/shared";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
-import { RateLimiter } from "./billing/rate-limits.js";
-import { Reservations } from "./billing/reservations.js";
-import { CatalogueHolder } from "./catalogue/catalogue-holder.js";
 import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { captureLevelOf } from "./request-log/capture-level.js";

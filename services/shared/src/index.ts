@@ -6,6 +6,7 @@ export * from "./grpc.js";
 export * from "./logger.js";
 export * from "./nats.js";
 export * from "./price.js";
+export * from "./redact-secrets.js";
 export * from "./redis.js";
 export * from "./service-startup.js";
 export * from "./telemetry.js";

@@ -1,7 +1,7 @@
+import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { RateLimiter } from "@gateway/metering/rate-limits";
+import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { RateLimiter } from "@gateway/router/billing/rate-limits";
-import { Reservations } from "@gateway/router/billing/reservations";
-import { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import {
   beginService,
   channelOptions,

@@ -1,5 +1,5 @@
+import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { Reservations } from "@gateway/router/billing/reservations";
 import { billingKeys, createLogger, createRedis, insecureChannel } from "@gateway/shared";
 import { type Percentiles, percentilesOf, roundPercentiles } from "./stats.js";
 

@@ -1,5 +1,5 @@
-import type { Channel } from "../catalogue/catalogue.js";
-import type { VendorProtocol } from "../catalogue/catalogue-schema.js";
+import type { Channel } from "@gateway/catalogue/catalogue";
+import type { VendorProtocol } from "@gateway/catalogue/catalogue-schema";
 import { anthropicAdapter } from "./anthropic/anthropic-adapter.js";
 import type { ChatAdapter } from "./chat-adapter.js";
 import type { EmbeddingAdapter } from "./embedding-adapter.js";

@@ -1,5 +1,5 @@
+import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
-import type { CatalogueModel, Channel } from "../catalogue/catalogue.js";
 import type { VendorTimeouts } from "../vendor-http/vendor-client.js";
 
 /** One attempt on one channel; embeddings and other endpoint families bring their own request type. */

@@ -1,6 +1,6 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { priceUsage } from "@gateway/shared";
-import type { CatalogueModel } from "../catalogue/catalogue.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 
 // When neither the client nor the catalogue bounds the answer.

@@ -1,3 +1,4 @@
+import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
 import type { GeneratedImage, ImagesResponse } from "@gateway/proto/router/v1/images";
 import { inSpan, type UnaryContext } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
@@ -7,7 +8,6 @@ import type { FileStore } from "../media/file-store.js";
 import { readImageHeader } from "../media/image-header.js";
 import type { ImageChoice } from "../media/image-rules.js";
 import { imagesAnswerLog } from "../request-log/answer-bodies.js";
-import { type RequestFacts, UsageOutcome } from "../usage/request-accounting.js";
 import { malformedAnswer } from "../vendor-http/parse-vendor-json.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
 import { sendRateLimitHeaders } from "./rate-limit-metadata.js";

@@ -1,11 +1,11 @@
 import { once } from "node:events";
+import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
 import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
 import { cancellationSignal, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import { streamAnswerBudget } from "../request-log/request-log.js";
 import { StreamAnswer } from "../request-log/stream-answer.js";
-import { type RequestFacts, UsageOutcome } from "../usage/request-accounting.js";
 import { countChunkTokens, estimatePromptTokens } from "../usage/token-estimate.js";
 import { publishUsage } from "./publish-usage.js";
 import { sendRateLimitHeaders } from "./rate-limit-metadata.js";

@@ -1,7 +1,7 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatCompletion } from "@gateway/proto/router/v1/chat";
 import type { CompletionRequest } from "@gateway/proto/router/v1/completions";
 import { describe, expect, it } from "vitest";
-import type { CatalogueModel } from "../catalogue/catalogue.js";
 import { chatRequestsFor, checkCompletionRequest, TextChunkMapper, textChoicesOf } from "./completion-shape.js";
 
 const request = (overrides: Partial<CompletionRequest> = {}): CompletionRequest => ({

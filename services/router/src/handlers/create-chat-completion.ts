@@ -1,8 +1,8 @@
+import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
 import type { ChatCompletion, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { inSpan, type UnaryContext } from "@gateway/shared";
 import { chatAnswerLog } from "../request-log/answer-bodies.js";
 import { chatRequestLog } from "../request-log/request-bodies.js";
-import { type RequestFacts, UsageOutcome } from "../usage/request-accounting.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
 import { sendRateLimitHeaders } from "./rate-limit-metadata.js";

@@ -1,8 +1,8 @@
+import { UsageOutcome } from "@gateway/metering/request-accounting";
 import type { Completion, CompletionRequest } from "@gateway/proto/router/v1/completions";
 import { inSpan, type UnaryContext } from "@gateway/shared";
 import { textAnswerLog } from "../request-log/answer-bodies.js";
 import { completionRequestLog } from "../request-log/request-bodies.js";
-import { UsageOutcome } from "../usage/request-accounting.js";
 import { chatRequestsFor, checkCompletionRequest, textChoicesOf } from "./completion-shape.js";
 import { completeChat } from "./create-chat-completion.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";

@@ -1,10 +1,10 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import { UsageOutcome } from "@gateway/metering/request-accounting";
 import type { EmbeddingList, EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
 import { inSpan, priceUsage, serverError, type UnaryContext } from "@gateway/shared";
 import { embeddingAdapterFor } from "../adapters/adapter-registry.js";
-import type { CatalogueModel } from "../catalogue/catalogue.js";
 import { embeddingAnswerLog } from "../request-log/answer-bodies.js";
 import { embeddingRequestLog } from "../request-log/request-bodies.js";
-import { UsageOutcome } from "../usage/request-accounting.js";
 import { estimateEmbeddingTokens } from "../usage/token-estimate.js";
 import { checkEmbeddingRequest } from "./embedding-rules.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";

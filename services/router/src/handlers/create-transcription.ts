@@ -1,3 +1,4 @@
+import { UsageOutcome } from "@gateway/metering/request-accounting";
 import type { Transcription, TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import { inSpan, invalidRequest, serverError, type UnaryContext } from "@gateway/shared";
 import { mediaAdapterFor } from "../adapters/openai-media/media-adapter.js";
@@ -6,7 +7,6 @@ import { audioDuration } from "../media/audio-duration.js";
 import { reportedDurationSeconds } from "../media/reported-duration.js";
 import { transcriptionAnswerLog } from "../request-log/answer-bodies.js";
 import { transcriptionRequestLog } from "../request-log/request-bodies.js";
-import { UsageOutcome } from "../usage/request-accounting.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
 import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover, resolveRoute } from "./route-request.js";

@@ -1,6 +1,6 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { GetModelRequest, ListModelsRequest, Model, ModelList } from "@gateway/proto/router/v1/router";
 import { modelNotFound } from "@gateway/shared";
-import type { CatalogueModel } from "../catalogue/catalogue.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 function toModel(model: CatalogueModel): Model {

@@ -1,6 +1,6 @@
+import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
 import { GatewayError } from "@gateway/shared";
 import { type Exchange, requestLogOf } from "../request-log/request-log.js";
-import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "../usage/request-accounting.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 /**

@@ -1,5 +1,5 @@
+import type { RequestFacts } from "@gateway/metering/request-accounting";
 import { Metadata } from "@grpc/grpc-js";
-import type { RequestFacts } from "../usage/request-accounting.js";
 
 /**
  * Sends the admitted request's x-ratelimit-* headers as the call's initial metadata, ahead of

@@ -1,11 +1,11 @@
+import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import type { RequestFacts } from "@gateway/metering/request-accounting";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { invalidRequest, modelNotFound, serverError } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
 import { worstCaseCostMicros, worstCaseTokens } from "../billing/worst-case-cost.js";
-import type { CatalogueModel, Channel } from "../catalogue/catalogue.js";
 import { type FailoverContext, runWithFailover } from "../routing/run-with-failover.js";
-import type { RequestFacts } from "../usage/request-accounting.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 function checkCapabilities(request: ChatRequest, model: CatalogueModel): void {

@@ -1,9 +1,9 @@
+import type { Channel } from "@gateway/catalogue/catalogue";
+import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { RateLimiter } from "@gateway/metering/rate-limits";
+import type { Reservations } from "@gateway/metering/reservations";
 import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
-import type { RateLimiter } from "../billing/rate-limits.js";
-import type { Reservations } from "../billing/reservations.js";
-import type { Channel } from "../catalogue/catalogue.js";
-import type { CatalogueHolder } from "../catalogue/catalogue-holder.js";
 import type { RequestLogSettings } from "../request-log/request-log.js";
 import type { ChannelHealth } from "../routing/channel-health.js";
 import type { RetrySettings } from "../routing/retry-policy.js";

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
+import { Catalogue } from "@gateway/catalogue/catalogue";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
 import { GatewayError } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
 import { solidPng } from "../../../simulator/src/gemini/images.js";
-import { Catalogue } from "../catalogue/catalogue.js";
 import { checkEdit, checkGeneration } from "./image-rules.js";
 
 const catalogue = Catalogue.fromFile(

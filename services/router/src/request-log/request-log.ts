@@ -1,8 +1,7 @@
 import { type Caller, LogCapture } from "@gateway/proto/common/v1/common";
 import type { RequestLog } from "@gateway/proto/events/v1/events";
-import { GatewayError, serverError } from "@gateway/shared";
+import { GatewayError, redactSecrets, serverError } from "@gateway/shared";
 import { effectiveCapture } from "./capture-level.js";
-import { redactSecrets } from "./redact-secrets.js";
 import { fitBodies } from "./truncate-utf8.js";
 
 export interface RequestLogSettings {

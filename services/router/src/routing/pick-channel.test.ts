@@ -1,5 +1,5 @@
+import type { Channel } from "@gateway/catalogue/catalogue";
 import { describe, expect, it } from "vitest";
-import type { Channel } from "../catalogue/catalogue.js";
 import { pickChannel } from "./pick-channel.js";
 
 const channel = (name: string, priority: number, weight: number) => ({ name, priority, weight }) as Channel;

@@ -9,7 +9,7 @@ export interface RetrySettings {
 }
 
 /**
- * Vendor overload, outage and timeouts arrive as 503 (see map-vendor-error.ts and
+ * Vendor overload, outage and timeouts arrive as 503 (see outbound-http/map-vendor-error.ts and
  * vendor-client.ts); those may succeed on a retry or another channel. The client's own
  * mistakes (4xx) never will.
  */

@@ -1,6 +1,6 @@
+import type { Channel } from "@gateway/catalogue/catalogue";
 import { invalidRequest, serviceUnavailable } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
-import type { Channel } from "../catalogue/catalogue.js";
 import { ChannelHealth } from "./channel-health.js";
 import { backoffDelayMs } from "./retry-policy.js";
 import { runWithFailover } from "./run-with-failover.js";

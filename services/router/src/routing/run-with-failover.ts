@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Channel } from "@gateway/catalogue/catalogue";
 import { serviceUnavailable } from "@gateway/shared";
-import type { Channel } from "../catalogue/catalogue.js";
 import type { ChannelHealth } from "./channel-health.js";
 import { orderChannels } from "./pick-channel.js";
 import { backoffDelayMs, isRetryable, type RetrySettings } from "./retry-policy.js";

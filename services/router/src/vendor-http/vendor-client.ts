@@ -1,7 +1,7 @@
+import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
 import { GatewayError, serviceUnavailable } from "@gateway/shared";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { Agent, type Dispatcher, FormData, errors as undiciErrors } from "undici";
-import { mapVendorError } from "./map-vendor-error.js";
 
 export interface VendorTimeouts {
   connectMs: number;

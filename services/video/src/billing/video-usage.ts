@@ -1,5 +1,5 @@
+import { UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
 import type { UsageEvent } from "@gateway/proto/events/v1/events";
-import { UsageOutcome, usageEvent } from "@gateway/router/usage/request-accounting";
 import type { VideoTask } from "../database.js";
 import type { VideoModel } from "../tasks/find-video-model.js";
 import { ENDPOINT } from "../tasks/task-rules.js";

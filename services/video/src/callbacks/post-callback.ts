@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { isPublicAddress } from "@gateway/router/vendor-http/fetch-image";
+import { isPublicAddress } from "@gateway/outbound-http/public-address";
 
 export interface CallbackPolicy {
   /** host or host:port values that may be private (a test receiver, an internal hook). */

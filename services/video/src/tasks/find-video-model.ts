@@ -1,6 +1,6 @@
-import type { CatalogueModel, Channel } from "@gateway/router/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
-import type { VideoRules } from "@gateway/router/catalogue/catalogue-schema";
+import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { VideoRules } from "@gateway/catalogue/catalogue-schema";
 import { invalidRequest, modelNotFound, serverError } from "@gateway/shared";
 import { ENDPOINT } from "./task-rules.js";
 

@@ -1,7 +1,7 @@
+import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { RateLimiter } from "@gateway/metering/rate-limits";
+import type { Reservations } from "@gateway/metering/reservations";
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
-import type { RateLimiter } from "@gateway/router/billing/rate-limits";
-import type { Reservations } from "@gateway/router/billing/reservations";
-import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
 import { GatewayError, invalidRequest, serverError } from "@gateway/shared";
 import { videoWorstCaseMicros } from "../billing/video-reservation.js";
 import type { Clock } from "../clock.js";

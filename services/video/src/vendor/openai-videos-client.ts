@@ -1,5 +1,5 @@
-import type { Channel } from "@gateway/router/catalogue/catalogue";
-import { mapVendorError } from "@gateway/router/vendor-http/map-vendor-error";
+import type { Channel } from "@gateway/catalogue/catalogue";
+import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
 import { type GatewayError, serviceUnavailable } from "@gateway/shared";
 import { z } from "zod";
 

@@ -1,5 +1,5 @@
-import type { Reservations } from "@gateway/router/billing/reservations";
-import type { CatalogueHolder } from "@gateway/router/catalogue/catalogue-holder";
+import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { Reservations } from "@gateway/metering/reservations";
 import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { Clock } from "../clock.js";
 import type { Database } from "../database.js";

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
 import type { ChatChunk, ChatRequest } from "@gateway/proto/router/v1/chat";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CatalogueModel, Channel } from "../../catalogue/catalogue.js";
 import { defaultTimeouts } from "../../vendor-http/vendor-client.js";
 import type { AdapterCall } from "../chat-adapter.js";
 import { anthropicAdapter } from "./anthropic-adapter.js";

@@ -1,6 +1,6 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest, Message } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
-import type { CatalogueModel } from "../../catalogue/catalogue.js";
 import { toAnthropicRequest, toAnthropicTemperature } from "./to-anthropic-request.js";
 
 const model = (defaultMaxTokens: number | undefined = 4096) =>

@@ -1,6 +1,6 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest, ContentPart, Message, ResponseFormat, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
-import type { CatalogueModel } from "../../catalogue/catalogue.js";
 
 // The canonical (OpenAI-shaped) request as an Anthropic Messages API body.
 // https://docs.anthropic.com/en/api/messages

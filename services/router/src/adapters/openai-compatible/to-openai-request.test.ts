@@ -1,6 +1,6 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
-import type { CatalogueModel } from "../../catalogue/catalogue.js";
 import { toOpenAIRequest } from "./to-openai-request.js";
 import { vendorProfiles } from "./vendor-profiles.js";
 

@@ -1,5 +1,5 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest, ContentPart, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
-import type { CatalogueModel } from "../../catalogue/catalogue.js";
 import type { VendorProfile } from "./vendor-profiles.js";
 
 function toContent(message: Message): unknown {

@@ -1,5 +1,5 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import type { CatalogueModel } from "../../catalogue/catalogue.js";
 
 /**
  * The real differences between vendors that share OpenAI's protocol, as data: adding a

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { Catalogue } from "@gateway/catalogue/catalogue";
 import { describe, expect, it } from "vitest";
-import { Catalogue } from "../../catalogue/catalogue.js";
 import { toOpenAIEdit, toOpenAIGeneration, toOpenAITranscription } from "./openai-media-wire.js";
 
 const catalogue = Catalogue.fromFile(

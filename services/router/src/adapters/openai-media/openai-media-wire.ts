@@ -1,8 +1,8 @@
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
 import { FormData } from "undici";
 import { z } from "zod";
-import type { CatalogueModel } from "../../catalogue/catalogue.js";
 
 // OpenAI's images and transcription wire formats (PROTOCOLS.md A8, A9).
 

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type GatewayError, invalidRequest, serverError, serviceUnavailable } from "@gateway/shared";
-import { redactSecrets } from "../request-log/redact-secrets.js";
+import { type GatewayError, invalidRequest, redactSecrets, serverError, serviceUnavailable } from "@gateway/shared";
 
 /** Vendors answer in several error shapes (OpenAI's, xAI's flat one, Kimi's); take the message. */
 function vendorMessage(text: string): string | undefined {

@@ -1,8 +1,8 @@
+import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
 import type { Usage } from "@gateway/proto/router/v1/chat";
 import type { GatewayError } from "@gateway/shared";
-import type { CatalogueModel, Channel } from "../catalogue/catalogue.js";
 
 export interface RequestFacts {
   caller: Caller;

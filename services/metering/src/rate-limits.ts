@@ -1,6 +1,6 @@
+import type { GroupLimits } from "@gateway/catalogue/catalogue-schema";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { GatewayError, type Logger, type Redis, rateLimitKeys } from "@gateway/shared";
-import type { GroupLimits } from "../catalogue/catalogue-schema.js";
 import type { RequestHolder } from "./reservations.js";
 
 const windowMs = 60_000;

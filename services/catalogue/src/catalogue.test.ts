@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Catalogue } from "./catalogue.js";
 import type { CatalogueFile } from "./catalogue-schema.js";
 
-const shippedCatalogue = fileURLToPath(new URL("../../../../infra/catalogue/models.yaml", import.meta.url));
+const shippedCatalogue = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
 const simulatorUrl = "http://127.0.0.1:8090";
 
 describe("the model catalogue", () => {
