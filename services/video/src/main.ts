@@ -16,6 +16,7 @@ import {
   UsagePublisher,
   usageSpoolSettings,
 } from "@gateway/shared";
+import { type CallbackDeliveries, startCallbackDeliveries } from "./callbacks/deliver-callbacks.js";
 import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";
 import { connectDatabase } from "./database.js";
@@ -24,6 +25,9 @@ import { pendingMigrations } from "./migrate.js";
 import { openVideoStorage } from "./storage/open-video-storage.js";
 import { OpenAIVideosClient } from "./vendor/openai-videos-client.js";
 import { startWorkerLoop, type WorkerLoop } from "./worker/worker-loop.js";
+
+// Callback deliveries in flight at once per process; each ends by its deadline.
+const CALLBACK_CONCURRENCY = 16;
 
 const start = beginService("video", loadVideoConfig);
 const { config, logger } = start;
@@ -82,6 +86,7 @@ const grpc = await startGrpcServer(
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));
 
 let worker: WorkerLoop | undefined;
+let callbacks: CallbackDeliveries | undefined;
 if (config.VIDEO_WORKERS) {
   worker = startWorkerLoop(
     {
@@ -99,20 +104,24 @@ if (config.VIDEO_WORKERS) {
       pollMaxMs: config.VIDEO_POLL_MAX_MS,
     },
     {
+      concurrency: config.VIDEO_WORKER_CONCURRENCY,
+      tickMs: config.VIDEO_WORKER_TICK_MS,
+      taskTimeoutMs: config.VIDEO_TASK_TIMEOUT_MS,
+    },
+  );
+  callbacks = startCallbackDeliveries(
+    {
       database,
       clock,
       links,
       logger,
       signingKey: config.VIDEO_CALLBACK_SIGNING_KEY,
-      policy: { allowedPrivateHosts: config.VIDEO_CALLBACK_ALLOWED_PRIVATE_HOSTS, timeoutMs: 10_000 },
+      // Covers connecting, sending and the receiver's answer, however slowly it trickles in.
+      policy: { allowedPrivateHosts: config.VIDEO_CALLBACK_ALLOWED_PRIVATE_HOSTS, deadlineMs: 10_000 },
       maxAttempts: config.VIDEO_CALLBACK_MAX_ATTEMPTS,
       baseDelayMs: config.VIDEO_CALLBACK_BASE_DELAY_MS,
     },
-    {
-      concurrency: config.VIDEO_WORKER_CONCURRENCY,
-      tickMs: config.VIDEO_WORKER_TICK_MS,
-      taskTimeoutMs: config.VIDEO_TASK_TIMEOUT_MS,
-    },
+    { tickMs: config.VIDEO_WORKER_TICK_MS, concurrency: CALLBACK_CONCURRENCY },
   );
 }
 
@@ -121,7 +130,7 @@ process.on("SIGHUP", () => catalogue.reload());
 logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null }, "ready");
 
 stopOnSignal(logger, async () => {
-  await worker?.stop();
+  await Promise.all([worker?.stop(), callbacks?.stop()]);
   await stopGrpcServer(grpc.server);
   await usage.close();
   await nats.drain();

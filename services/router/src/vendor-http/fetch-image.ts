@@ -1,9 +1,6 @@
-import { lookup } from "node:dns/promises";
-import type { LookupFunction } from "node:net";
-import { isIP } from "node:net";
-import { isPublicAddress } from "@gateway/outbound-http/public-address";
+import { discard, RefusedUrlError, requestPublicUrl } from "@gateway/outbound-http/request-public-url";
 import { GatewayError, invalidRequest } from "@gateway/shared";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { ImageFetchPolicy } from "../adapters/adapter-registry.js";
 
 /** An image ready to inline: its media type and its bytes in base64. */
@@ -20,74 +17,19 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const refuse = (reason: string) =>
   invalidRequest(`Could not use the image URL: ${reason}`, "messages", "invalid_image_url");
 
-interface Resolved {
-  address: string;
-  family: number;
-}
-
-async function resolveHost(hostname: string): Promise<Resolved[]> {
-  const literal = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
-  const family = isIP(literal);
-  if (family !== 0) return [{ address: literal, family }];
-  try {
-    const addresses = await lookup(literal, { all: true, verbatim: true });
-    if (addresses.length > 0) return addresses;
-  } catch {
-    // Reported below.
-  }
-  throw refuse(`the host ${hostname} could not be resolved.`);
-}
-
-function allowListed(url: URL, policy: ImageFetchPolicy): boolean {
-  const allowed = policy.allowedPrivateHosts.map((host) => host.toLowerCase());
-  return allowed.includes(url.host.toLowerCase()) || allowed.includes(url.hostname.toLowerCase());
-}
-
-/** A lookup that answers only with addresses already checked, so the connection cannot be re-pointed. */
-function pinnedLookup(addresses: Resolved[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
-}
-
-function checkUrl(url: URL): void {
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw refuse("only http and https URLs (or data: URLs) are supported.");
-  }
-  if (url.username || url.password) throw refuse("URLs with credentials are not supported.");
-}
-
-/** One GET, connected to the addresses that passed the check; the caller reads or discards the body. */
+/** One GET through the SSRF-safe request; a URL it refuses is the client's 400. */
 async function requestOnce(url: URL, policy: ImageFetchPolicy, signal: AbortSignal) {
-  checkUrl(url);
-  const addresses = await resolveHost(url.hostname);
-  if (!allowListed(url, policy) && !addresses.every((resolved) => isPublicAddress(resolved.address))) {
-    throw refuse(
-      `the host ${url.hostname} is on a private or reserved network, which the gateway does not fetch from.`,
-    );
-  }
-  const agent = new Agent({ connect: { lookup: pinnedLookup(addresses), timeout: policy.timeoutMs } });
   try {
-    // undici follows no redirects unless told to.
-    const response = await agent.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+    return await requestPublicUrl(url, {
       method: "GET",
       headers: { accept: [...acceptedTypes].join(", ") },
+      allowedPrivateHosts: policy.allowedPrivateHosts,
+      connectTimeoutMs: policy.timeoutMs,
       signal,
     });
-    return { response, close: () => agent.destroy().catch(() => undefined) };
   } catch (error) {
-    void agent.destroy().catch(() => undefined);
-    throw error;
+    throw error instanceof RefusedUrlError ? refuse(error.message) : error;
   }
-}
-
-/** Drops a body that will not be read; destroying it unread emits an error nobody else listens for. */
-function discard(body: Dispatcher.ResponseData["body"]): void {
-  body.on("error", () => undefined);
-  if (!body.destroyed) body.destroy();
 }
 
 function mediaType(response: Dispatcher.ResponseData): string {
@@ -131,7 +73,6 @@ async function download(start: URL, policy: ImageFetchPolicy, signal: AbortSigna
       const bytes = await readLimited(response, policy.maxBytes);
       return { mimeType, data: bytes.toString("base64") };
     } finally {
-      discard(response.body);
       await close();
     }
   }

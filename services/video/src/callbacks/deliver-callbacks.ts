@@ -17,7 +17,8 @@ export interface CallbackDependencies {
   baseDelayMs: number;
 }
 
-// How long a claimed delivery is reserved for its worker before another may try it.
+// How long a claimed delivery is reserved for its worker before another may try it: well past
+// a delivery's deadline, so a delivery in flight is never claimed twice.
 const CLAIM_MS = 60_000;
 
 /**
@@ -40,15 +41,59 @@ async function claimDue(database: Database, now: Date, limit: number): Promise<V
   return database.videoTask.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
 }
 
+export interface CallbackSettings {
+  tickMs: number;
+  /** Deliveries in flight at once in this process. */
+  concurrency: number;
+}
+
+export interface CallbackDeliveries {
+  /** Stops claiming and waits for the deliveries in flight (each ends by its deadline). */
+  stop(): Promise<void>;
+}
+
 /**
- * Posts the finished task (the same JSON as GET /v1/videos/generations/{id}) to its
- * callback_url, signed with HMAC-SHA256. A 2xx answer ends it; anything else is retried after
- * base, 2×base, 4×base, … up to maxAttempts, then given up (the client can still poll).
+ * Posts each finished task (the same JSON as GET /v1/videos/generations/{id}) to its
+ * callback_url, signed with HMAC-SHA256. A 2xx answer ends it; anything else, or no answer
+ * within the policy's deadline, is retried after base, 2×base, 4×base, … up to maxAttempts,
+ * then given up (the client can still poll). Deliveries run on their own loop, apart from the
+ * task worker's, so a customer's slow server never delays claims, time-outs or purges; the
+ * state lives in the task row, so a restart loses none.
  */
-export async function deliverCallbacks(deps: CallbackDependencies, limit = 20): Promise<number> {
-  const due = await claimDue(deps.database, deps.clock.now(), limit);
-  await Promise.all(due.map((task) => deliverOne(deps, task)));
-  return due.length;
+export function startCallbackDeliveries(deps: CallbackDependencies, settings: CallbackSettings): CallbackDeliveries {
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let ticking: Promise<void> | undefined;
+
+  const claim = async () => {
+    const free = settings.concurrency - inFlight.size;
+    if (free <= 0) return;
+    for (const task of await claimDue(deps.database, deps.clock.now(), free)) {
+      const delivery = deliverOne(deps, task)
+        .catch((error: unknown) => deps.logger.error({ err: error, task_id: task.id }, "could not record a callback"))
+        .finally(() => inFlight.delete(delivery));
+      inFlight.add(delivery);
+    }
+  };
+
+  const timer = setInterval(() => {
+    // A tick still claiming (a slow database) is not overtaken by the next.
+    if (stopped || ticking) return;
+    ticking = claim()
+      .catch((error: unknown) => deps.logger.error({ err: error }, "claiming callbacks failed; retrying next tick"))
+      .finally(() => {
+        ticking = undefined;
+      });
+  }, settings.tickMs);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await ticking;
+      await Promise.allSettled(inFlight);
+    },
+  };
 }
 
 async function deliverOne(deps: CallbackDependencies, task: VideoTask): Promise<void> {
@@ -70,7 +115,9 @@ async function deliverOne(deps: CallbackDependencies, task: VideoTask): Promise<
     data: {
       callbackAttempts: attempts,
       callbackState: delivered ? "delivered" : gaveUp ? "gave_up" : "pending",
-      callbackNextAt: delivered || gaveUp ? null : new Date(now.getTime() + deps.baseDelayMs * 2 ** (attempts - 1)),
+      // Back-off counts from the attempt's end: a delivery may have run until its deadline.
+      callbackNextAt:
+        delivered || gaveUp ? null : new Date(deps.clock.now().getTime() + deps.baseDelayMs * 2 ** (attempts - 1)),
     },
   });
 }

@@ -1,4 +1,3 @@
-import { type CallbackDependencies, deliverCallbacks } from "../callbacks/deliver-callbacks.js";
 import { findVideoModel } from "../tasks/find-video-model.js";
 import { claimTasks } from "./claim-tasks.js";
 import { purgeExpired } from "./purge-expired.js";
@@ -22,15 +21,11 @@ const SWEEP_LIMIT = 100;
 
 /**
  * One worker: every tick it fails timed-out tasks (cancelling their vendor jobs), claims as
- * many tasks as it has free slots and runs each on its own, delivers due callbacks, republishes
- * usage a crashed worker left unpublished and purges tasks older than 24 hours. Any number of
- * these may run, in one process or many.
+ * many tasks as it has free slots and runs each on its own, republishes usage a crashed worker
+ * left unpublished and purges tasks older than 24 hours (callbacks have their own loop, see
+ * callbacks/deliver-callbacks.ts). Any number of these may run, in one process or many.
  */
-export function startWorkerLoop(
-  deps: WorkerDependencies,
-  callbacks: CallbackDependencies,
-  settings: WorkerSettings,
-): WorkerLoop {
+export function startWorkerLoop(deps: WorkerDependencies, settings: WorkerSettings): WorkerLoop {
   const running = new Set<Promise<void>>();
   let stopped = false;
   const stopping = new AbortController();
@@ -95,7 +90,7 @@ export function startWorkerLoop(
   };
 
   const tick = async () => {
-    for (const step of [sweepTimeouts, claim, () => deliverCallbacks(callbacks), republish, purge]) {
+    for (const step of [sweepTimeouts, claim, republish, purge]) {
       if (stopped) return;
       try {
         await step();
