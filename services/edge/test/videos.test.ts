@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { eventually, openReservations, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeMp4 } from "../../simulator/test/mp4-probe.js";
@@ -388,6 +388,54 @@ describe("callbacks", () => {
     });
     expect(row).toMatchObject({ callback_state: "delivered", callback_attempts: 2 });
   });
+
+  it("abandons a receiver that trickles its answer at the deadline and retries it, finishing other tasks meanwhile", async () => {
+    // The first delivery is answered a byte a second, so no answer is ever complete; the retry is answered at once.
+    const connections: { openedAt: number; closedAt?: number }[] = [];
+    const trickler = createTcpServer((socket) => {
+      const connection: { openedAt: number; closedAt?: number } = { openedAt: Date.now() };
+      connections.push(connection);
+      const answer = Buffer.from("HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n");
+      let sent = 0;
+      const timer =
+        connections.length === 1 ? setInterval(() => socket.write(answer.subarray(sent, ++sent)), 1_000) : undefined;
+      if (!timer) socket.once("data", () => socket.end(answer));
+      socket.on("error", () => undefined);
+      socket.on("close", () => {
+        clearInterval(timer);
+        connection.closedAt = Date.now();
+      });
+    });
+    await new Promise<void>((resolve) => trickler.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (trickler.address() as AddressInfo).port;
+      const slow = await api.submit({
+        model: "sora-2",
+        prompt: "video for a trickling receiver",
+        async: true,
+        callback_url: `http://127.0.0.1:${port}/hooks/video`,
+      });
+      const first = await eventually(async () => connections[0], 20_000);
+
+      // Claims go on while the receiver holds its delivery: another task runs to completion.
+      const other = await api.submit({ model: "sora-2", prompt: "video finished during a slow callback", async: true });
+      expect((await api.finished(other.body.id)).status).toBe("completed");
+      expect(first.closedAt).toBeUndefined();
+
+      // The worker hangs up at the 10 s deadline, counts a failed attempt and delivers on the retry.
+      await eventually(async () => first.closedAt, 20_000);
+      expect(first.closedAt! - first.openedAt).toBeGreaterThanOrEqual(9_000);
+      expect(first.closedAt! - first.openedAt).toBeLessThan(15_000);
+      const [row] = await eventually(async () => {
+        const rows = await taskRows(stack.databaseUrl, "id = $1", [slow.body.id]);
+        return rows[0]?.callback_state === "delivered" ? rows : undefined;
+      }, 20_000);
+      expect(row).toMatchObject({ callback_state: "delivered", callback_attempts: 2 });
+      expect(connections).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => trickler.close(resolve));
+    }
+  }, 90_000);
 });
 
 describe("24-hour lifetime", () => {
