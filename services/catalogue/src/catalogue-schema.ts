@@ -89,6 +89,17 @@ export const groupLimitsSchema = z.object({
   concurrent_requests: z.number().int().positive().optional(),
 });
 
+// How the vendor counts an input image, when its protocol's rule does not fit (see usage/image-tokens.ts).
+const imageTokenRuleSchema = z.discriminatedUnion("rule", [
+  z.object({ rule: z.literal("tiles"), base: z.number().int().positive(), per_tile: z.number().int().positive() }),
+  z.object({
+    rule: z.literal("patches"),
+    patch_px: z.number().int().positive(),
+    max_patches: z.number().int().positive(),
+    multiplier: z.number().positive(),
+  }),
+]);
+
 export const modelSchema = z.object({
   id: z.string().min(1).max(128),
   vendor: name,
@@ -100,6 +111,9 @@ export const modelSchema = z.object({
   endpoints: z.array(z.string().startsWith("/v1/")).min(1),
   capabilities: z.array(z.enum(["vision", "tools", "json", "reasoning", "image_edit"])).default([]),
   price: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }),
+  // The OpenAI encoding that counts the model's prompts exactly; absent, a per-script bound is used.
+  tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
+  image_tokens: imageTokenRuleSchema.optional(),
   groups: z.array(name).min(1),
   channels: z.array(name).optional(),
   images: imageRulesSchema.optional(),

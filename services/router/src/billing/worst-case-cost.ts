@@ -10,24 +10,25 @@ const fallbackMaxTokens = 4_096;
 export const maxOutputTokens = (request: ChatRequest, model: CatalogueModel) =>
   request.maxTokens ?? model.default_max_tokens ?? model.max_output_tokens ?? fallbackMaxTokens;
 
-/** What a request counts against tokens per minute: its prompt plus every choice running to its token limit. */
-export const worstCaseTokens = (request: ChatRequest, model: CatalogueModel) =>
-  estimatePromptTokens(request) + maxOutputTokens(request, model) * (request.n ?? 1);
-
-/** The most a request can cost: its prompt plus every choice running to its token limit. */
-export function worstCaseCostMicros(
+/**
+ * The most a request can use and cost: its prompt plus every choice running to its token
+ * limit; the tokens are what it counts against tokens per minute.
+ */
+export function worstCase(
   request: ChatRequest,
   model: CatalogueModel,
   multiplierBasisPoints: number,
-): bigint {
-  const maxTokens = maxOutputTokens(request, model);
-  return priceUsage({
-    promptTokens: estimatePromptTokens(request),
-    completionTokens: maxTokens * (request.n ?? 1),
+): { tokens: number; costMicros: bigint } {
+  const promptTokens = estimatePromptTokens(request, model);
+  const completionTokens = maxOutputTokens(request, model) * (request.n ?? 1);
+  const costMicros = priceUsage({
+    promptTokens,
+    completionTokens,
     inputPriceMicros: model.price.input,
     outputPriceMicros: model.price.output,
     multiplierBasisPoints: multiplierBasisPoints || 10_000,
   });
+  return { tokens: promptTokens + completionTokens, costMicros };
 }
 
 /** The most unit-priced work can cost (images asked for, audio seconds estimated from the file). */

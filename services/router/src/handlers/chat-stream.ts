@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
 import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
@@ -18,11 +19,14 @@ export class StreamTally {
   wroteAnything = false;
   vendorUsage: Usage | undefined;
 
-  constructor(private readonly request: ChatRequest) {}
+  constructor(
+    private readonly request: ChatRequest,
+    private readonly model: CatalogueModel,
+  ) {}
 
   usage(): { usage: Usage; estimated: boolean } {
     if (this.vendorUsage) return { usage: this.vendorUsage, estimated: false };
-    const promptTokens = estimatePromptTokens(this.request);
+    const promptTokens = estimatePromptTokens(this.request, this.model);
     const completionTokens = this.deliveredTokens;
     return { usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens }, estimated: true };
   }

@@ -15,6 +15,12 @@ export interface ChatResult {
   estimated: boolean;
 }
 
+const estimatedUsage = (promptTokens: number): Usage => ({
+  promptTokens,
+  completionTokens: 0,
+  totalTokens: promptTokens,
+});
+
 /**
  * Calls the vendor for one canonical chat request through failover and fills in what the
  * vendor left out; publishes nothing, so endpoints built on chat (text completions) can
@@ -30,8 +36,7 @@ export async function completeChat(
     deps.adapterFor(call.channel).complete(call),
   );
   const estimated = completion.usage === undefined;
-  const promptTokens = estimatePromptTokens(request);
-  const usage = completion.usage ?? { promptTokens, completionTokens: 0, totalTokens: promptTokens };
+  const usage = completion.usage ?? estimatedUsage(estimatePromptTokens(request, facts.model));
   return {
     completion: {
       ...completion,

@@ -13,9 +13,9 @@ import { admitCost, callWithFailover, resolveRoute } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 /** What the inputs will cost, reserved from the balance before any vendor is called. */
-function expectedCostMicros(request: EmbeddingRequest, model: CatalogueModel, multiplierBasisPoints: number): bigint {
+function expectedCostMicros(promptTokens: number, model: CatalogueModel, multiplierBasisPoints: number): bigint {
   return priceUsage({
-    promptTokens: estimateEmbeddingTokens(request),
+    promptTokens,
     completionTokens: 0,
     inputPriceMicros: model.price.input,
     outputPriceMicros: model.price.output,
@@ -31,8 +31,9 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
     const rules = facts.model.embedding;
     if (!rules) throw serverError(`The catalogue has no embedding rules for ${facts.model.id}.`);
     checkEmbeddingRequest(request, facts.model.id, rules);
-    const cost = expectedCostMicros(request, facts.model, facts.caller.multiplierBasisPoints);
-    await admitCost(deps, facts, estimateEmbeddingTokens(request), cost);
+    const expectedTokens = estimateEmbeddingTokens(request, facts.model);
+    const cost = expectedCostMicros(expectedTokens, facts.model, facts.caller.multiplierBasisPoints);
+    await admitCost(deps, facts, expectedTokens, cost);
     sendRateLimitHeaders(context, facts);
     const logged = () => embeddingRequestLog(request);
     return inSpan("router.embeddings", { "gateway.model": facts.model.id }, async () => {
@@ -42,7 +43,7 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
         );
         // Gemini reports no usage, so its requests are billed on an estimate (and flagged so).
         const estimated = result.promptTokens === undefined;
-        const promptTokens = result.promptTokens ?? estimateEmbeddingTokens(request);
+        const promptTokens = result.promptTokens ?? expectedTokens;
         const usage = { promptTokens, completionTokens: 0, totalTokens: promptTokens };
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
         const answer = () => embeddingAnswerLog(result.vectors);

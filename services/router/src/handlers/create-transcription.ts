@@ -29,8 +29,9 @@ export function createTranscription(deps: RouterDependencies) {
     }
     if (!request.file) throw invalidRequest("Missing required parameter: 'file'.", "file");
     const file = request.file;
-    // The file's own length (exact for WAV, estimated from its size otherwise) is the cost reserved.
-    const expectedSeconds = Math.max(1, Math.ceil(audioDuration(Buffer.from(file.data)).seconds));
+    // The file's own length (from its container, estimated from its size when unreadable) is the cost reserved.
+    const fileDuration = await audioDuration(Buffer.from(file.data));
+    const expectedSeconds = Math.max(1, Math.ceil(fileDuration.seconds));
     const worstCase = unitsCostMicros(expectedSeconds, rules.price_per_second, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, 0, worstCase);
     sendRateLimitHeaders(context, facts);
@@ -40,10 +41,9 @@ export function createTranscription(deps: RouterDependencies) {
         const transcript = await callWithFailover(deps, request, facts, signal, (call) =>
           mediaAdapterFor(call.channel).transcribe(call),
         );
-        // Text formats state no length; the file's own (exact for WAV) is used then.
+        // Text formats state no length; the file's own is used then.
         const reported = reportedDurationSeconds(transcript.text, transcript.contentType);
-        const duration =
-          reported === undefined ? audioDuration(Buffer.from(file.data)) : { seconds: reported, estimated: false };
+        const duration = reported === undefined ? fileDuration : { seconds: reported, estimated: false };
         const units = {
           count: Math.max(1, Math.ceil(duration.seconds)),
           unit: "audio_second",

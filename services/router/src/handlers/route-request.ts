@@ -4,7 +4,7 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { invalidRequest, modelNotFound, serverError } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
-import { worstCaseCostMicros, worstCaseTokens } from "../billing/worst-case-cost.js";
+import { worstCase } from "../billing/worst-case-cost.js";
 import { type FailoverContext, runWithFailover } from "../routing/run-with-failover.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -68,8 +68,9 @@ export async function admitRequest(
   let cost = 0n;
   let tokens = 0;
   for (const request of requests) {
-    cost += worstCaseCostMicros(request, facts.model, facts.caller.multiplierBasisPoints);
-    tokens += worstCaseTokens(request, facts.model);
+    const most = worstCase(request, facts.model, facts.caller.multiplierBasisPoints);
+    cost += most.costMicros;
+    tokens += most.tokens;
   }
   await admitCost(deps, facts, tokens, cost);
   return facts;

@@ -8,7 +8,7 @@ import type { RouterDependencies } from "./router-dependencies.js";
 export function streamChatCompletion(deps: RouterDependencies) {
   return chatStreamHandler<ChatRequest, ChatChunk>(deps, "router.stream_chat_completion", async (request, signal) => {
     const facts = await admitRequest(deps, [request], "/v1/chat/completions");
-    const tally = new StreamTally(request);
+    const tally = new StreamTally(request, facts.model);
     return {
       facts,
       tallies: [tally],

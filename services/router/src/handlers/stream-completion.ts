@@ -20,7 +20,7 @@ export function streamCompletion(deps: RouterDependencies) {
       const facts = await admitRequest(deps, chats, completionsEndpoint, (model) =>
         checkCompletionRequest(request, model),
       );
-      const tallies = chats.map((chat) => new StreamTally(chat));
+      const tallies = chats.map((chat) => new StreamTally(chat, facts.model));
       const created = Math.floor(facts.startedAt / 1000);
       const identity = { id: `cmpl-${facts.caller.requestId}`, created, model: facts.model.id };
       return {

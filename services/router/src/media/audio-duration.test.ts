@@ -1,32 +1,73 @@
 import { describe, expect, it } from "vitest";
 import { audioDuration } from "./audio-duration.js";
 
-function wav(dataBytes: number, byteRate: number, statedSize = dataBytes, extraChunk = false): Buffer {
-  const list = extraChunk
+interface WavShape {
+  dataBytes: number;
+  sampleRate?: number;
+  channels?: number;
+  bits?: number;
+  statedSize?: number;
+  statedByteRate?: number;
+  extraChunk?: boolean;
+}
+
+function wav(shape: WavShape): Buffer {
+  const { dataBytes, sampleRate = 8000, channels = 1, bits = 16 } = shape;
+  const list = shape.extraChunk
     ? Buffer.concat([Buffer.from("LIST"), Buffer.from([3, 0, 0, 0]), Buffer.from("abc\0")])
     : Buffer.alloc(0);
   const fmt = Buffer.alloc(24);
   fmt.write("fmt ", 0, "ascii");
   fmt.writeUInt32LE(16, 4);
-  fmt.writeUInt32LE(byteRate, 16);
+  fmt.writeUInt16LE(1, 8);
+  fmt.writeUInt16LE(channels, 10);
+  fmt.writeUInt32LE(sampleRate, 12);
+  fmt.writeUInt32LE(shape.statedByteRate ?? (sampleRate * channels * bits) / 8, 16);
+  fmt.writeUInt16LE((channels * bits) / 8, 20);
+  fmt.writeUInt16LE(bits, 22);
   const data = Buffer.alloc(8);
   data.write("data", 0, "ascii");
-  data.writeUInt32LE(statedSize, 4);
+  data.writeUInt32LE(shape.statedSize ?? dataBytes, 4);
   return Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVE"), fmt, list, data, Buffer.alloc(dataBytes)]);
 }
 
+// MPEG-1 Layer III frames at 128 kbit/s and 44.1 kHz: 417 bytes and 1152 samples each.
+function mp3(frames: number): Buffer {
+  const frame = Buffer.alloc(417);
+  frame.set([0xff, 0xfb, 0x90, 0x00]);
+  return Buffer.concat(Array.from({ length: frames }, () => frame));
+}
+
 describe("audioDuration", () => {
-  it("is exact for WAV, skipping other chunks (and their padding)", () => {
-    expect(audioDuration(wav(32_000, 16_000))).toEqual({ seconds: 2, estimated: false });
-    expect(audioDuration(wav(8_000, 16_000, 8_000, true))).toEqual({ seconds: 0.5, estimated: false });
+  it("is exact for WAV, skipping other chunks (and their padding)", async () => {
+    expect(await audioDuration(wav({ dataBytes: 32_000 }))).toEqual({ seconds: 2, estimated: false });
+    expect(await audioDuration(wav({ dataBytes: 8_000, extraChunk: true }))).toEqual({
+      seconds: 0.5,
+      estimated: false,
+    });
+    expect((await audioDuration(wav({ dataBytes: 176_400, sampleRate: 44_100, channels: 2 }))).seconds).toBe(1);
   });
 
-  it("uses what arrived when a streamed WAV states no or too large a length", () => {
-    expect(audioDuration(wav(16_000, 16_000, 0)).seconds).toBe(1);
-    expect(audioDuration(wav(16_000, 16_000, 0xffffffff)).seconds).toBe(1);
+  it("ignores a forged byte rate: 60 s of samples bill as 60 s", async () => {
+    const forged = wav({ dataBytes: 60 * 16_000, statedByteRate: 60 * 16_000 });
+    expect(await audioDuration(forged)).toEqual({ seconds: 60, estimated: false });
   });
 
-  it("estimates other formats from their size", () => {
-    expect(audioDuration(Buffer.alloc(48_000))).toEqual({ seconds: 3, estimated: true });
+  it("uses what arrived when a streamed WAV states no or too large a length", async () => {
+    expect((await audioDuration(wav({ dataBytes: 16_000, statedSize: 0 }))).seconds).toBe(1);
+    expect((await audioDuration(wav({ dataBytes: 16_000, statedSize: 0xffffffff }))).seconds).toBe(1);
+  });
+
+  it("reads other containers' length by decoding them (MP3 frames counted)", async () => {
+    const duration = await audioDuration(mp3(383));
+    expect(duration.estimated).toBe(false);
+    expect(duration.seconds).toBeCloseTo((383 * 1152) / 44_100, 1);
+  });
+
+  it("estimates unreadable files from their size, and never throws on malformed ones", async () => {
+    expect(await audioDuration(Buffer.alloc(48_000))).toEqual({ seconds: 3, estimated: true });
+    const cut = wav({ dataBytes: 0 }).subarray(0, 20);
+    expect((await audioDuration(cut)).estimated).toBe(true);
+    expect((await audioDuration(Buffer.from("RIFF\0\0\0\0WAVEfmt \xff\xff\xff\xff", "latin1"))).estimated).toBe(true);
   });
 });
