@@ -8,10 +8,13 @@ export const edgeConfigSchema = z.object({
   ROUTER_URL: z.string().default("127.0.0.1:50051"),
   LEDGER_URL: z.string().default("127.0.0.1:50052"),
   VIDEO_URL: z.string().default("127.0.0.1:50053"),
-  // Stored Responses API responses live here (see responses/response-store.ts).
-  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-  // 30 days, as OpenAI keeps stored responses.
-  RESPONSES_RETENTION_SECONDS: z.coerce.number().int().positive().default(2_592_000),
+  // The largest conversation (earlier turns plus the new input, as stored) a stored response
+  // may carry: an input over it is refused with 400 unless `store` is false.
+  RESPONSES_MAX_STORED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   // Resolved keys are kept this long in process; revocations evict them sooner.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   // Large enough for a few base64 images in a chat request.

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { connectNats, createLogger, createRedis, startTelemetry, stopOnSignal } from "@gateway/shared";
+import { connectNats, createLogger, startTelemetry, stopOnSignal } from "@gateway/shared";
 import { createApp } from "./app.js";
 import { KeyCache } from "./auth/key-cache.js";
 import { evictRevokedKeys } from "./auth/key-revocations.js";
@@ -23,8 +23,7 @@ const files = new GeneratedFiles({
   ttlSeconds: config.FILE_URL_TTL_SECONDS,
   publicBaseUrl: config.PUBLIC_BASE_URL,
 });
-const redis = createRedis(config.REDIS_URL, logger, "stored responses are unavailable");
-const responses = new ResponseStore(redis, config.GATEWAY_NAMESPACE, config.RESPONSES_RETENTION_SECONDS);
+const responses = new ResponseStore(clients.ledger, config.RESPONSES_MAX_STORED_BYTES);
 const app = createApp({
   ...clients,
   nats,
@@ -47,6 +46,5 @@ stopOnSignal(logger, async () => {
   clients.router.close();
   clients.ledger.close();
   clients.video.close();
-  await redis.quit().catch(() => undefined);
   await nats.drain();
 });

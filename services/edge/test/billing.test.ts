@@ -47,6 +47,26 @@ async function post(key: string, body: string) {
   return { response, body: (await response.json()) as { error?: { code: string; type: string; message: string } } };
 }
 
+describe("prompt estimates", () => {
+  it("reserves Chinese prompts at more than a token per character: refused where chars/4 would have admitted", async () => {
+    // deepseek-chat: 2 micro-yuan per prompt token, 8 per output token, multiplier 1 (default group).
+    // 20,000 characters at chars/4 reserved ~5,000 tokens (~0.010 yuan), within the 0.03 yuan credit;
+    // at 1.5 tokens a character they reserve ~30,000 tokens (~0.060 yuan), beyond it.
+    const account = await stack.createAccount({ creditYuan: 0.03 });
+    const long = "统一模型网关按微元计费".repeat(2_000);
+    const body = (content: string) =>
+      JSON.stringify({ model: "deepseek-chat", messages: [{ role: "user", content }], max_tokens: 1 });
+    await clearSimulatorRequests(stack.simulatorUrl);
+    const refused = await post(account.api_key, body(long));
+    expect(refused.response.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: "insufficient_quota" });
+    expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
+    // A tenth of it reserves ~0.006 yuan and is served.
+    const served = await post(account.api_key, body(long.slice(0, 2_000)));
+    expect(served.response.status).toBe(200);
+  });
+});
+
 describe("prepaid balance", () => {
   it("refuses a request the balance cannot cover with 429 insufficient_quota, before any vendor call", async () => {
     const account = await stack.createAccount({ creditYuan: 0 });

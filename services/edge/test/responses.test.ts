@@ -1,6 +1,7 @@
-import { simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import { connectTestRedis, queryRows, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bulkyPng } from "./media-fixtures.js";
 
 let stack: TestStack;
 let client: OpenAI;
@@ -209,6 +210,55 @@ describe("responses through the running stack", () => {
     expect(deleted).toMatchObject({ id: created.id, object: "response.deleted", deleted: true });
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(client.responses.retrieve("resp_unknown")).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("keeps stored responses in ledger's Postgres: they survive a flush of the gateway's Redis keys", async () => {
+    const created = await client.responses.create({ model: "gpt-4o-mini", input: "Keep me durable" });
+    const redis = await connectTestRedis();
+    try {
+      for await (const keys of redis.scanIterator({ MATCH: `${stack.namespace}:*`, COUNT: 500 })) {
+        if (keys.length > 0) await redis.del(keys);
+      }
+    } finally {
+      await redis.quit();
+    }
+    expect({ ...(await client.responses.retrieve(created.id)) }).toEqual({ ...created });
+    const followUp = await client.responses.create({
+      model: "gpt-4o-mini",
+      input: "durable follow-up",
+      previous_response_id: created.id,
+    });
+    expect(followUp.status).toBe("completed");
+    const [upstream] = await upstreamWith("durable follow-up");
+    expect(JSON.stringify(upstream!.body!.messages)).toContain("Keep me durable");
+    const rows = await queryRows<{ stored_bytes: number; expires_at: Date }>(
+      stack.databaseUrl,
+      "SELECT stored_bytes, expires_at FROM ledger.responses WHERE response_id = $1",
+      [created.id],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.stored_bytes).toBeGreaterThan(0);
+    expect(new Date(rows[0]!.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+  });
+
+  it("refuses to store an input over the stored-size limit with a 400, before any vendor call; store false serves it", async () => {
+    // A 5 MB image: over the 4 MB a stored conversation may hold by default.
+    const image = `data:image/png;base64,${bulkyPng(64, 64, 5 * 1024 * 1024).toString("base64")}`;
+    const input = [
+      {
+        role: "user" as const,
+        content: [
+          { type: "input_text" as const, text: "too-big-to-store" },
+          { type: "input_image" as const, image_url: image, detail: "auto" as const },
+        ],
+      },
+    ];
+    const refused = await client.responses.create({ model: "gpt-4o-mini", input }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused).toMatchObject({ code: "input_too_large_to_store", param: "store" });
+    expect(await upstreamWith("too-big-to-store")).toHaveLength(0);
+    const served = await client.responses.create({ model: "gpt-4o-mini", input, store: false });
+    expect(served.status).toBe("completed");
   });
 
   it("does not keep a response with store false", async () => {

@@ -15,6 +15,8 @@ const configSchema = z.object({
   GATEWAY_ADMIN_TOKEN: z.string({ error: adminTokenHint }).min(16, adminTokenHint),
   // Request logs older than this many days are deleted.
   LEDGER_LOG_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  // Stored Responses API responses are kept this long (30 days, as OpenAI keeps them).
+  RESPONSES_RETENTION_SECONDS: z.coerce.number().int().positive().default(2_592_000),
 });
 
 export type LedgerConfig = z.infer<typeof configSchema>;

@@ -3,14 +3,18 @@ import {
   type LoadBalanceRequest,
   type ResolveKeyRequest,
   type ResolveKeyResponse,
+  type StoredResponseKey,
+  type StoreResponseRequest,
 } from "@gateway/proto/ledger/v1/ledger";
-import { inSpan, unaryHandler } from "@gateway/shared";
+import { inSpan, invalidRequest, unaryHandler } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { LoadedBalance } from "./accounts/load-balance.js";
+import type { StoredResponses } from "./responses/stored-responses.js";
 
 export interface LedgerHandlers {
   resolveKey: (keyHash: string) => Promise<ResolveKeyResponse>;
   loadBalance: (accountId: string, keyId?: string) => Promise<LoadedBalance>;
+  responses: StoredResponses;
 }
 
 /** Serves LedgerService on host:port (0 = any free port) and resolves with the bound port. */
@@ -19,7 +23,8 @@ export async function startGrpcServer(
   host: string,
   port: number,
 ): Promise<{ server: Server; port: number }> {
-  const server = new Server();
+  // Stored responses carry conversations of up to a few MB (edge caps them).
+  const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
   server.addService(LedgerServiceService, {
     resolveKey: unaryHandler((request: ResolveKeyRequest) =>
       inSpan("ledger.resolve_key", {}, () => handlers.resolveKey(request.keyHash)),
@@ -31,6 +36,18 @@ export async function startGrpcServer(
         keySpentMicros: loaded.keySpentMicros === undefined ? undefined : Number(loaded.keySpentMicros),
       };
     }),
+    storeResponse: unaryHandler(async (request: StoreResponseRequest) => {
+      if (!request.stored || !(await handlers.responses.store(request.key, request.stored))) {
+        throw invalidRequest("A stored response needs an account id, a response id and its content.");
+      }
+      return {};
+    }),
+    getStoredResponse: unaryHandler(async (key: StoredResponseKey) => ({
+      stored: await handlers.responses.load(key),
+    })),
+    deleteStoredResponse: unaryHandler(async (key: StoredResponseKey) => ({
+      deleted: await handlers.responses.remove(key),
+    })),
   });
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>

@@ -12,8 +12,10 @@ import { createRevocationAnnouncer } from "./keys/announce-revocation.js";
 import { KeyCache } from "./keys/key-cache.js";
 import { createKeyResolver } from "./keys/resolve-key.js";
 import { pendingMigrations } from "./migrate.js";
+import { expiredResponsesPurge, StoredResponses } from "./responses/stored-responses.js";
+import { startPeriodicPurge } from "./retention/periodic-purge.js";
+import { requestLogRetention } from "./retention/request-log-retention.js";
 import { startUsageConsumer } from "./usage/consume-usage.js";
-import { startLogRetention } from "./usage/request-log-retention.js";
 import { settleReservations } from "./usage/settle-reservations.js";
 
 const start = beginService("ledger", loadLedgerConfig);
@@ -34,6 +36,7 @@ const grpc = await startGrpcServer(
   {
     resolveKey,
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
+    responses: new StoredResponses(database, config.RESPONSES_RETENTION_SECONDS),
   },
   config.LEDGER_HOST,
   config.LEDGER_GRPC_PORT,
@@ -57,7 +60,10 @@ const consumer = await startUsageConsumer({ nats, redis, namespace: config.GATEW
   (error: unknown) => fail("cannot start consuming usage events", error),
 );
 
-const retention = startLogRetention({ database, retentionDays: config.LEDGER_LOG_RETENTION_DAYS, logger });
+const retention = startPeriodicPurge(
+  [requestLogRetention(database, config.LEDGER_LOG_RETENTION_DAYS), expiredResponsesPurge(database)],
+  logger,
+);
 
 logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
 

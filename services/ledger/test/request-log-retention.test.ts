@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eventually, queryRows } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteLogsBefore } from "../src/usage/request-log-retention.js";
+import { deleteLogsBefore } from "../src/retention/request-log-retention.js";
 import { type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
 import { type MigratedDatabase, openMigratedDatabase } from "./migrated-database.js";
 

@@ -112,6 +112,18 @@ describe("migrated schema matches the Prisma client", () => {
     expect(daily.day).toEqual(day);
     const dailyKey = { accountId_day_model: { accountId: account.id, day, model: "m" } };
     expect(await prisma.dailyUsage.findUniqueOrThrow({ where: dailyKey })).toEqual(daily);
+    const stored = await prisma.storedResponse.create({
+      data: {
+        accountId: account.id,
+        responseId: "resp_schema",
+        body: new Uint8Array([1, 2, 3]),
+        storedBytes: 3,
+        createdAt: moment,
+        expiresAt: moment,
+      },
+    });
+    const storedKey = { accountId_responseId: { accountId: account.id, responseId: "resp_schema" } };
+    expect(await prisma.storedResponse.findUniqueOrThrow({ where: storedKey })).toEqual(stored);
   });
 
   it("defaults the columns usage recording relies on", async () => {

@@ -1,5 +1,6 @@
-import type { Message } from "@gateway/proto/router/v1/chat";
-import { type Redis, serviceUnavailable } from "@gateway/shared";
+import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { Message } from "@gateway/proto/router/v1/chat";
+import { callUnary, serviceUnavailable } from "@gateway/shared";
 import type { RenderedResponse } from "../openai-wire/render-response.js";
 
 /** A stored response and the conversation up to and including it, minus instructions. */
@@ -8,40 +9,51 @@ export interface StoredResponse {
   conversation: Message[];
 }
 
+const ledgerDeadlineMs = 10_000;
+
+/** The bytes a conversation takes in the store (its protobuf encoding, as ledger keeps it). */
+export const conversationBytes = (conversation: readonly Message[]) =>
+  conversation.reduce((total, message) => total + Message.encode(message).finish().length, 0);
+
 /**
- * Stored responses, for `previous_response_id`, retrieve and delete. Redis with a TTL is a
- * deliberately simple first store: it is neither durable nor listed per account; a durable
- * store (a database table) would replace it without changing this interface.
+ * Stored responses, for `previous_response_id`, retrieve and delete: a table in ledger's
+ * Postgres (durable, and apart from the Redis that holds billing reservations), reached over
+ * ledger's gRPC API; each is scoped to its account and expires after ledger's retention.
  */
 export class ResponseStore {
   constructor(
-    private readonly redis: Redis,
-    private readonly namespace: string,
-    private readonly ttlSeconds: number,
+    private readonly ledger: LedgerServiceClient,
+    // The largest conversation (edge's `RESPONSES_MAX_STORED_BYTES`) a stored response may carry.
+    readonly maxStoredBytes: number,
   ) {}
 
-  // The account in a hash tag: another account's id is simply a key that does not exist.
-  private key(accountId: string, responseId: string) {
-    return `${this.namespace}:{account:${accountId}}:response:${responseId}`;
-  }
-
   async save(accountId: string, stored: StoredResponse): Promise<void> {
-    await this.command(() =>
-      this.redis.set(this.key(accountId, stored.response.id), JSON.stringify(stored), { EX: this.ttlSeconds }),
-    );
+    const request = {
+      key: { accountId, responseId: stored.response.id },
+      stored: { responseJson: JSON.stringify(stored.response), conversation: stored.conversation },
+    };
+    await this.call(() => callUnary(this.ledger.storeResponse.bind(this.ledger), request, ledgerDeadlineMs));
   }
 
   async load(accountId: string, responseId: string): Promise<StoredResponse | undefined> {
-    const value = await this.command(() => this.redis.get(this.key(accountId, responseId)));
-    return value ? (JSON.parse(value) as StoredResponse) : undefined;
+    const key = { accountId, responseId };
+    const { stored } = await this.call(() =>
+      callUnary(this.ledger.getStoredResponse.bind(this.ledger), key, ledgerDeadlineMs),
+    );
+    if (!stored) return undefined;
+    return { response: JSON.parse(stored.responseJson) as RenderedResponse, conversation: stored.conversation };
   }
 
   /** Whether there was such a response to remove. */
   async remove(accountId: string, responseId: string): Promise<boolean> {
-    return (await this.command(() => this.redis.del(this.key(accountId, responseId)))) > 0;
+    const key = { accountId, responseId };
+    const { deleted } = await this.call(() =>
+      callUnary(this.ledger.deleteStoredResponse.bind(this.ledger), key, ledgerDeadlineMs),
+    );
+    return deleted;
   }
 
-  private async command<T>(run: () => Promise<T>): Promise<T> {
+  private async call<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch {

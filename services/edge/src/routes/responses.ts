@@ -1,7 +1,7 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Message } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { GatewayError, type Logger, notFound, tracedMetadata } from "@gateway/shared";
+import { GatewayError, invalidRequest, type Logger, notFound, tracedMetadata } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { callRouter } from "../http/call-router.js";
 import {
@@ -16,7 +16,7 @@ import { type ResponsesRequestBody, responsesRequestSchema } from "../openai-wir
 import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
 import { responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
-import type { ResponseStore } from "../responses/response-store.js";
+import { conversationBytes, type ResponseStore } from "../responses/response-store.js";
 import { relayResponsesStream } from "../sse/relay-responses-stream.js";
 
 // As for chat: long answers from slow models are normal; vendor timeouts bound real hangs.
@@ -39,6 +39,20 @@ async function history(store: ResponseStore, accountId: string, body: ResponsesR
   return previous.conversation;
 }
 
+/**
+ * Refuses, before any vendor is called (so nothing is billed), a response to be stored whose
+ * conversation (earlier turns plus this input) is over the store's limit.
+ */
+function checkStorable(store: ResponseStore, conversation: readonly Message[]) {
+  const bytes = conversationBytes(conversation);
+  if (bytes <= store.maxStoredBytes) return;
+  throw invalidRequest(
+    `The input is too large to store (${bytes} bytes with the earlier turns; stored responses may hold ${store.maxStoredBytes}). Send "store": false, or a smaller input.`,
+    "store",
+    "input_too_large_to_store",
+  );
+}
+
 /** POST /v1/responses, served by the chat models through the router's chat RPCs. */
 export function createResponse(router: RouterServiceClient, store: ResponseStore, logger: Logger) {
   return async (request: Request, response: Response) => {
@@ -53,10 +67,9 @@ export function createResponse(router: RouterServiceClient, store: ResponseStore
       settings: responseSettings(body),
     };
     // The stored conversation leaves out instructions: OpenAI does not carry them over.
-    const conversationOf = (final: RenderedResponse) => [
-      ...canonical.messages.slice(body.instructions ? 1 : 0),
-      assistantTurn(final.output),
-    ];
+    const turns = canonical.messages.slice(body.instructions ? 1 : 0);
+    if (body.store !== false) checkStorable(store, turns);
+    const conversationOf = (final: RenderedResponse) => [...turns, assistantTurn(final.output)];
     // The answer is already made and billed; a storage failure is logged rather than turned into an error.
     const keep = async (final: RenderedResponse) => {
       if (body.store === false) return;
