@@ -100,6 +100,8 @@ const imageTokenRuleSchema = z.discriminatedUnion("rule", [
   }),
 ]);
 
+export const DEFAULT_MAX_IMAGES_PER_REQUEST = 16;
+
 export const modelSchema = z.object({
   id: z.string().min(1).max(128),
   vendor: name,
@@ -110,6 +112,9 @@ export const modelSchema = z.object({
   default_max_tokens: z.number().int().positive().optional(),
   endpoints: z.array(z.string().startsWith("/v1/")).min(1),
   capabilities: z.array(z.enum(["vision", "tools", "json", "reasoning", "image_edit"])).default([]),
+  // Vision models: the most images one chat request may carry (DEFAULT_MAX_IMAGES_PER_REQUEST
+  // when unset), checked before any vendor call: each is a download for vendors that take only inline data.
+  max_images_per_request: z.number().int().positive().max(1000).optional(),
   price: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }),
   // The OpenAI encoding that counts the model's prompts exactly; absent, a per-script bound is used.
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),

@@ -5,6 +5,7 @@ import { authenticate } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
+import { refuseDeepJson } from "./http/json-depth.js";
 import { assignRequestId } from "./http/request-id.js";
 import { sendError } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
@@ -57,7 +58,7 @@ export function createApp(deps: EdgeDependencies): Express {
 
   const v1 = express.Router();
   v1.use(traceRequest);
-  v1.use(express.json({ limit: deps.bodyLimit }));
+  v1.use(express.json({ limit: deps.bodyLimit, verify: refuseDeepJson }));
   v1.use(authenticate(deps.ledger, deps.keyCache));
   v1.post("/chat/completions", chatCompletions(deps.router));
   v1.get("/models", listModels(deps.router));

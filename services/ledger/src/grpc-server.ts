@@ -6,7 +6,7 @@ import {
   type StoredResponseKey,
   type StoreResponseRequest,
 } from "@gateway/proto/ledger/v1/ledger";
-import { inSpan, invalidRequest, unaryHandler } from "@gateway/shared";
+import { inSpan, invalidRequest, type Logger, logHandlerErrors, unaryHandler } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { LoadedBalance } from "./accounts/load-balance.js";
 import type { StoredResponses } from "./responses/stored-responses.js";
@@ -20,35 +20,39 @@ export interface LedgerHandlers {
 /** Serves LedgerService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
   handlers: LedgerHandlers,
+  logger: Logger,
   host: string,
   port: number,
 ): Promise<{ server: Server; port: number }> {
   // Stored responses carry conversations of up to a few MB (edge caps them).
   const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
-  server.addService(LedgerServiceService, {
-    resolveKey: unaryHandler((request: ResolveKeyRequest) =>
-      inSpan("ledger.resolve_key", {}, () => handlers.resolveKey(request.keyHash)),
-    ),
-    loadBalance: unaryHandler(async (request: LoadBalanceRequest) => {
-      const loaded = await handlers.loadBalance(request.accountId, request.keyId);
-      return {
-        balanceMicros: Number(loaded.balanceMicros),
-        keySpentMicros: loaded.keySpentMicros === undefined ? undefined : Number(loaded.keySpentMicros),
-      };
+  server.addService(
+    LedgerServiceService,
+    logHandlerErrors(logger, {
+      resolveKey: unaryHandler((request: ResolveKeyRequest) =>
+        inSpan("ledger.resolve_key", {}, () => handlers.resolveKey(request.keyHash)),
+      ),
+      loadBalance: unaryHandler(async (request: LoadBalanceRequest) => {
+        const loaded = await handlers.loadBalance(request.accountId, request.keyId);
+        return {
+          balanceMicros: Number(loaded.balanceMicros),
+          keySpentMicros: loaded.keySpentMicros === undefined ? undefined : Number(loaded.keySpentMicros),
+        };
+      }),
+      storeResponse: unaryHandler(async (request: StoreResponseRequest) => {
+        if (!request.stored || !(await handlers.responses.store(request.key, request.stored))) {
+          throw invalidRequest("A stored response needs an account id, a response id and its content.");
+        }
+        return {};
+      }),
+      getStoredResponse: unaryHandler(async (key: StoredResponseKey) => ({
+        stored: await handlers.responses.load(key),
+      })),
+      deleteStoredResponse: unaryHandler(async (key: StoredResponseKey) => ({
+        deleted: await handlers.responses.remove(key),
+      })),
     }),
-    storeResponse: unaryHandler(async (request: StoreResponseRequest) => {
-      if (!request.stored || !(await handlers.responses.store(request.key, request.stored))) {
-        throw invalidRequest("A stored response needs an account id, a response id and its content.");
-      }
-      return {};
-    }),
-    getStoredResponse: unaryHandler(async (key: StoredResponseKey) => ({
-      stored: await handlers.responses.load(key),
-    })),
-    deleteStoredResponse: unaryHandler(async (key: StoredResponseKey) => ({
-      deleted: await handlers.responses.remove(key),
-    })),
-  });
+  );
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>

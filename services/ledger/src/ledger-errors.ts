@@ -1,22 +1,22 @@
-import { GatewayError, invalidRequest, notFound } from "@gateway/shared";
+import { echoed, GatewayError, invalidRequest, notFound } from "@gateway/shared";
 
 // The ledger's own OpenAI-shaped errors, built on the shared GatewayError helpers.
 
-export const accountNotFound = (accountId: string) => notFound(`No account with id ${accountId}.`);
+export const accountNotFound = (accountId: string) => notFound(`No account with id ${echoed(accountId)}.`);
 
-export const keyNotFound = (keyId: string) => notFound(`No API key with id ${keyId}.`);
+export const keyNotFound = (keyId: string) => notFound(`No API key with id ${echoed(keyId)}.`);
 
-export const requestLogNotFound = (requestId: string) => notFound(`No request log with id ${requestId}.`);
+export const requestLogNotFound = (requestId: string) => notFound(`No request log with id ${echoed(requestId)}.`);
 
 export const unknownModelGroup = (group: string) =>
-  invalidRequest(`Unknown model group \`${group}\`.`, "group", "model_group_not_found");
+  invalidRequest(`Unknown model group \`${echoed(group)}\`.`, "group", "model_group_not_found");
 
 export const idempotencyConflict = (idempotencyKey: string) =>
   new GatewayError(
     409,
     "invalid_request_error",
     "idempotency_key_reused",
-    `The idempotency key \`${idempotencyKey}\` was already used for a different credit.`,
+    `The idempotency key \`${echoed(idempotencyKey)}\` was already used for a different credit.`,
     "idempotency_key",
   );
 

@@ -38,6 +38,7 @@ const grpc = await startGrpcServer(
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
     responses: new StoredResponses(database, config.RESPONSES_RETENTION_SECONDS),
   },
+  logger,
   config.LEDGER_HOST,
   config.LEDGER_GRPC_PORT,
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));

@@ -50,6 +50,12 @@ export const routerConfigSchema = z.object({
     .int()
     .positive()
     .default(20 * 1024 * 1024),
+  // What all the image downloads of one request may add up to.
+  IMAGE_FETCH_MAX_REQUEST_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
   // Retries and failover: attempts per request, backoff, and the deadline for starting another attempt.
   ROUTER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   ROUTER_RETRY_BASE_MS: z.coerce.number().int().min(0).default(200),

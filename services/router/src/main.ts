@@ -51,6 +51,7 @@ const adapterFor = createAdapterRegistry({
   imageFetch: {
     allowedPrivateHosts: [new URL(config.SIMULATOR_URL).host, ...config.IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS],
     maxBytes: config.IMAGE_FETCH_MAX_BYTES,
+    maxRequestBytes: config.IMAGE_FETCH_MAX_REQUEST_BYTES,
     timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
   },
 });

@@ -3,7 +3,7 @@ import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
-import { unaryHandler } from "@gateway/shared";
+import { logHandlerErrors, unaryHandler } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { createChatCompletion } from "./handlers/create-chat-completion.js";
 import { createCompletion } from "./handlers/create-completion.js";
@@ -18,22 +18,37 @@ import { streamCompletion } from "./handlers/stream-completion.js";
 /** Binds the router's gRPC service and resolves with the port actually bound. */
 export async function startRouterServer(deps: RouterDependencies & MediaDependencies, host: string, port: number) {
   const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
-  server.addService(RouterServiceService, {
-    createChatCompletion: unaryHandler(createChatCompletion(deps)),
-    streamChatCompletion: streamChatCompletion(deps),
-    listModels: unaryHandler(listModels(deps)),
-    getModel: unaryHandler(getModel(deps)),
-  });
-  server.addService(CompletionServiceService, {
-    createCompletion: unaryHandler(createCompletion(deps)),
-    streamCompletion: streamCompletion(deps),
-  });
-  server.addService(EmbeddingServiceService, { createEmbeddings: unaryHandler(createEmbeddings(deps)) });
-  server.addService(ImageServiceService, {
-    generateImages: unaryHandler(generateImages(deps, deps.files)),
-    editImages: unaryHandler(editImages(deps, deps.files)),
-  });
-  server.addService(AudioServiceService, { createTranscription: unaryHandler(createTranscription(deps)) });
+  server.addService(
+    RouterServiceService,
+    logHandlerErrors(deps.logger, {
+      createChatCompletion: unaryHandler(createChatCompletion(deps)),
+      streamChatCompletion: streamChatCompletion(deps),
+      listModels: unaryHandler(listModels(deps)),
+      getModel: unaryHandler(getModel(deps)),
+    }),
+  );
+  server.addService(
+    CompletionServiceService,
+    logHandlerErrors(deps.logger, {
+      createCompletion: unaryHandler(createCompletion(deps)),
+      streamCompletion: streamCompletion(deps),
+    }),
+  );
+  server.addService(
+    EmbeddingServiceService,
+    logHandlerErrors(deps.logger, { createEmbeddings: unaryHandler(createEmbeddings(deps)) }),
+  );
+  server.addService(
+    ImageServiceService,
+    logHandlerErrors(deps.logger, {
+      generateImages: unaryHandler(generateImages(deps, deps.files)),
+      editImages: unaryHandler(editImages(deps, deps.files)),
+    }),
+  );
+  server.addService(
+    AudioServiceService,
+    logHandlerErrors(deps.logger, { createTranscription: unaryHandler(createTranscription(deps)) }),
+  );
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),

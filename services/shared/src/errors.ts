@@ -1,5 +1,6 @@
 import { ErrorDetail } from "@gateway/proto/common/v1/common";
 import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { truncateUtf8 } from "./truncate-utf8.js";
 
 const ERROR_TRAILER = "gateway-error-bin";
 
@@ -33,6 +34,13 @@ export class GatewayError extends Error {
   }
 }
 
+// How much of a client's identifier an error message repeats.
+const MAX_ECHOED_CHARS = 100;
+
+/** A client-given identifier as an error message may quote it: cut short, so no message grows with the input. */
+export const echoed = (identifier: string) =>
+  identifier.length > MAX_ECHOED_CHARS ? `${identifier.slice(0, MAX_ECHOED_CHARS)}…` : identifier;
+
 export const invalidRequest = (message: string, param: string | null = null, code = "invalid_request_error") =>
   new GatewayError(400, "invalid_request_error", code, message, param);
 
@@ -44,7 +52,7 @@ export const modelNotFound = (model: string) =>
     404,
     "invalid_request_error",
     "model_not_found",
-    `The model \`${model}\` does not exist or you do not have access to it.`,
+    `The model \`${echoed(model)}\` does not exist or you do not have access to it.`,
     "model",
   );
 
@@ -70,21 +78,32 @@ const grpcCodeFor = (httpStatus: number): GrpcStatus => {
   return GrpcStatus.INTERNAL;
 };
 
-/** Turns any thrown value into a gRPC error whose trailer carries the OpenAI error. */
-export function toGrpcError(error: unknown): Partial<ServiceError> {
+// Status messages and trailers travel as HTTP/2 headers on a channel every tenant shares: a
+// huge one breaks the connection for all of them, so what crosses gRPC is cut to this.
+const MAX_GRPC_MESSAGE_BYTES = 512;
+
+/** A failed call as a handler ends it: the gRPC error, and what was thrown, for logging. */
+export type HandlerError = Partial<ServiceError> & { thrown?: unknown };
+
+/** Turns any thrown value into a gRPC error whose trailer carries the OpenAI error (message cut short). */
+export function toGrpcError(error: unknown): HandlerError {
   const gatewayError = error instanceof GatewayError ? error : serverError();
+  const message = truncateUtf8(gatewayError.message, MAX_GRPC_MESSAGE_BYTES).text;
   const metadata = new Metadata();
   const detail = ErrorDetail.encode({
     httpStatus: gatewayError.httpStatus,
     type: gatewayError.type,
     code: gatewayError.code ?? "",
-    param: gatewayError.param ?? "",
-    message: gatewayError.message,
+    param: truncateUtf8(gatewayError.param ?? "", MAX_GRPC_MESSAGE_BYTES).text,
+    message,
     retryAfterMs: gatewayError.retryAfterMs,
     headers: gatewayError.headers,
   }).finish();
   metadata.set(ERROR_TRAILER, Buffer.from(detail));
-  return { code: grpcCodeFor(gatewayError.httpStatus), details: gatewayError.message, metadata };
+  const grpcError: HandlerError = { code: grpcCodeFor(gatewayError.httpStatus), details: message, metadata };
+  // Not enumerable: grpc-js never sees it, the handler's error log does.
+  Object.defineProperty(grpcError, "thrown", { value: error, enumerable: false });
+  return grpcError;
 }
 
 /** Reads the OpenAI error back out of a failed gRPC call; transport failures become 503. */

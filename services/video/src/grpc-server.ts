@@ -1,5 +1,5 @@
 import { VideoServiceService, VideoTestClockServiceService } from "@gateway/proto/video/v1/video";
-import { inSpan, unaryHandler } from "@gateway/shared";
+import { inSpan, type Logger, logHandlerErrors, unaryHandler } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { Clock } from "./clock.js";
 import { type ContentDependencies, readVideoContent } from "./content/read-content.js";
@@ -15,28 +15,34 @@ export interface VideoServerOptions {
 
 /** Serves VideoService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
-  deps: SubmitDependencies & ContentDependencies & { clock: Clock },
+  deps: SubmitDependencies & ContentDependencies & { clock: Clock; logger: Logger },
   options: VideoServerOptions,
 ): Promise<{ server: Server; port: number }> {
   const server = new Server();
   const submit = submitVideo(deps);
   const get = getVideo(deps);
-  server.addService(VideoServiceService, {
-    submitVideo: unaryHandler((request: Parameters<typeof submit>[0]) =>
-      inSpan("video.submit", { "gateway.model": request.model }, () => submit(request)),
-    ),
-    getVideo: unaryHandler((request: Parameters<typeof get>[0]) =>
-      inSpan("video.get", { "video.task_id": request.taskId }, () => get(request)),
-    ),
-    readVideoContent: readVideoContent(deps),
-  });
+  server.addService(
+    VideoServiceService,
+    logHandlerErrors(deps.logger, {
+      submitVideo: unaryHandler((request: Parameters<typeof submit>[0]) =>
+        inSpan("video.submit", { "gateway.model": request.model }, () => submit(request)),
+      ),
+      getVideo: unaryHandler((request: Parameters<typeof get>[0]) =>
+        inSpan("video.get", { "video.task_id": request.taskId }, () => get(request)),
+      ),
+      readVideoContent: readVideoContent(deps),
+    }),
+  );
   if (options.testMode) {
-    server.addService(VideoTestClockServiceService, {
-      setClockOffset: unaryHandler(async (request: { offsetMs: number }) => {
-        deps.clock.setOffset(request.offsetMs);
-        return { offsetMs: deps.clock.offset };
+    server.addService(
+      VideoTestClockServiceService,
+      logHandlerErrors(deps.logger, {
+        setClockOffset: unaryHandler(async (request: { offsetMs: number }) => {
+          deps.clock.setOffset(request.offsetMs);
+          return { offsetMs: deps.clock.offset };
+        }),
       }),
-    });
+    );
   }
   const address = options.host.includes(":") ? `[${options.host}]:${options.port}` : `${options.host}:${options.port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>

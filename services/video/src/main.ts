@@ -81,6 +81,7 @@ const grpc = await startGrpcServer(
     reservationTtlMs,
     rateLimits,
     signingKey: config.VIDEO_URL_SIGNING_KEY,
+    logger,
   },
   { host: config.VIDEO_HOST, port: config.VIDEO_GRPC_PORT, testMode: config.VIDEO_TEST_MODE },
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));

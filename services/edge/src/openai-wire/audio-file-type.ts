@@ -1,4 +1,4 @@
-import { invalidRequest } from "@gateway/shared";
+import { echoed, invalidRequest } from "@gateway/shared";
 
 // The formats OpenAI transcribes (PROTOCOLS.md A9), by extension, each with the start of its
 // bytes where that is cheap to tell; mp4/m4a share ISO-BMFF's ftyp box, mp3/mpga MPEG audio.
@@ -28,10 +28,33 @@ const refuse = (detail: string) =>
     "invalid_value",
   );
 
+// A PCM format chunk's fields (format tag to bits per sample) take 16 bytes.
+const FMT_FIELDS_BYTES = 16;
+
+/**
+ * Whether a WAV's chunks, walked from the RIFF header up to its `fmt ` chunk, are all there and
+ * that chunk is whole: later readers of the header (duration, billing) then never read past the end.
+ */
+function wavFormatComplete(bytes: Buffer): boolean {
+  let offset = 12;
+  while (offset + 8 <= bytes.length) {
+    const size = bytes.readUInt32LE(offset + 4);
+    if (bytes.toString("latin1", offset, offset + 4) === "fmt ") {
+      return size >= FMT_FIELDS_BYTES && offset + 8 + FMT_FIELDS_BYTES <= bytes.length;
+    }
+    offset += 8 + size + (size % 2);
+  }
+  return false;
+}
+
 /** Refuses a file whose name has no supported extension or whose bytes are not of that format. */
 export function checkAudioFile(filename: string, bytes: Buffer): void {
+  const name = echoed(filename);
   const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? "";
   const matches = signatures[extension];
-  if (!matches) throw refuse(`'${filename}' has no supported extension.`);
-  if (bytes.length < 12 || !matches(bytes)) throw refuse(`The content of '${filename}' is not ${extension} audio.`);
+  if (!matches) throw refuse(`'${name}' has no supported extension.`);
+  if (bytes.length < 12 || !matches(bytes)) throw refuse(`The content of '${name}' is not ${extension} audio.`);
+  if (extension === "wav" && !wavFormatComplete(bytes)) {
+    throw refuse(`The WAV file '${name}' has no complete 'fmt ' chunk: it is cut off or malformed.`);
+  }
 }

@@ -1,3 +1,4 @@
+import { int32From, modelId } from "@gateway/shared";
 import { z } from "zod";
 
 // OpenAI's chat request as the spec bounds it.
@@ -86,7 +87,7 @@ const responseFormat = z.discriminatedUnion("type", [
   }),
 ]);
 
-const positiveInt = z.number().int().min(1);
+const positiveInt = int32From(1);
 
 /** Fields we pass to vendors that understand them without modelling them ourselves. */
 export const passThroughFields = [
@@ -110,7 +111,7 @@ export const passThroughFields = [
 
 export const chatRequestSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     messages: z.array(chatMessageSchema).min(1, "must contain at least one message"),
     temperature: z.number().min(0).max(2).nullish(),
     top_p: z.number().min(0).max(1).nullish(),

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@gateway/shared";
+import { int32From, invalidRequest, modelId } from "@gateway/shared";
 import { z } from "zod";
 
 // OpenAI's legacy completions request. https://platform.openai.com/docs/api-reference/completions/create
@@ -15,10 +15,10 @@ const promptSchema = z.union([z.string(), z.array(z.string()).min(1).max(maxProm
 
 export const completionRequestSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     prompt: promptSchema,
     suffix: z.string().nullish(),
-    max_tokens: z.number().int().min(1).nullish(),
+    max_tokens: int32From(1).nullish(),
     temperature: z.number().min(0).max(2).nullish(),
     top_p: z.number().min(0).max(1).nullish(),
     n: z.number().int().min(1).max(maxChoices).nullish(),

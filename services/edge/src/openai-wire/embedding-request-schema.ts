@@ -1,10 +1,11 @@
+import { int32From, modelId } from "@gateway/shared";
 import { z } from "zod";
 
 // OpenAI's embeddings request. https://platform.openai.com/docs/api-reference/embeddings/create
 
 export const maxEmbeddingInputs = 2048;
 // Token ids travel as int32.
-const tokenId = z.number().int().min(0).max(2_147_483_647);
+const tokenId = int32From(0);
 const tokenIds = z.array(tokenId).min(1);
 
 const inputSchema = z.union(
@@ -21,10 +22,10 @@ const inputSchema = z.union(
 
 export const embeddingRequestSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     input: inputSchema,
     encoding_format: z.enum(["float", "base64"]).nullish(),
-    dimensions: z.number().int().min(1).nullish(),
+    dimensions: int32From(1).nullish(),
     user: z.string().optional(),
   })
   .strict();

@@ -1,21 +1,25 @@
+import { modelId } from "@gateway/shared";
 import { z } from "zod";
 
 // OpenAI's images requests (PROTOCOLS.md A8). Edge checks the shape; the model's own rules
 // (sizes, n, qualities, styles, files) are the router's, which holds the catalogue.
 
 export const maxImagesPerRequest = 10;
-const size = z.string().regex(/^\d+x\d+$/, "expected WIDTHxHEIGHT, e.g. 1024x1024");
+const size = z
+  .string()
+  .max(32)
+  .regex(/^\d+x\d+$/, "expected WIDTHxHEIGHT, e.g. 1024x1024");
 const responseFormat = z.enum(["url", "b64_json"]);
 
 export const imageGenerationSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     prompt: z.string().min(1),
     n: z.number().int().min(1).max(maxImagesPerRequest).nullish(),
     size: size.nullish(),
-    quality: z.string().min(1).nullish(),
+    quality: z.string().min(1).max(64).nullish(),
     response_format: responseFormat.nullish(),
-    style: z.string().min(1).nullish(),
+    style: z.string().min(1).max(64).nullish(),
     user: z.string().optional(),
   })
   .strict();
@@ -29,11 +33,11 @@ const formInteger = z
 
 export const imageEditFieldsSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     prompt: z.string().min(1),
     n: formInteger.optional(),
     size: size.optional(),
-    quality: z.string().min(1).optional(),
+    quality: z.string().min(1).max(64).optional(),
     response_format: responseFormat.optional(),
     user: z.string().optional(),
   })

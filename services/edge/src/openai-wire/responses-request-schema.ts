@@ -1,3 +1,4 @@
+import { int32From, modelId, storableText } from "@gateway/shared";
 import { z } from "zod";
 
 // OpenAI's Responses request, limited to what the gateway serves on top of chat models.
@@ -76,7 +77,7 @@ const textFormat = z.discriminatedUnion("type", [
 
 export const responsesRequestSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     // A string is one user message; as items, a bad item is named by its index.
     input: z.preprocess(
       (input) => (typeof input === "string" ? [{ role: "user", content: input }] : input),
@@ -86,12 +87,12 @@ export const responsesRequestSchema = z
     tools: z.array(functionTool).max(128).optional(),
     tool_choice: toolChoice.optional(),
     parallel_tool_calls: z.boolean().nullish(),
-    max_output_tokens: z.number().int().min(1).nullish(),
+    max_output_tokens: int32From(1).nullish(),
     temperature: z.number().min(0).max(2).nullish(),
     top_p: z.number().min(0).max(1).nullish(),
     text: z.object({ format: textFormat.optional() }).strict().optional(),
     stream: z.boolean().nullish(),
-    previous_response_id: z.string().min(1).nullish(),
+    previous_response_id: storableText.min(1).max(256).nullish(),
     store: z.boolean().nullish(),
     metadata: z.record(z.string(), z.string().max(512)).nullish(),
     user: z.string().optional(),

@@ -1,3 +1,4 @@
+import { modelId } from "@gateway/shared";
 import { z } from "zod";
 
 // OpenAI's transcription form fields (PROTOCOLS.md A9); the file itself is checked apart.
@@ -7,7 +8,7 @@ const granularity = z.enum(["word", "segment"]);
 
 export const transcriptionFieldsSchema = z
   .object({
-    model: z.string().min(1),
+    model: modelId,
     language: z
       .string()
       .regex(/^[a-z]{2}$/, "expected an ISO-639-1 code such as 'en'")

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@gateway/shared";
+import { echoed, invalidRequest } from "@gateway/shared";
 import type { z } from "zod";
 
 /** `messages[0].content` style, as OpenAI names a parameter. */
@@ -10,7 +10,8 @@ function paramName(path: ReadonlyArray<PropertyKey>): string {
 
 function describe(issue: z.core.$ZodIssue): { param: string; message: string } {
   if (issue.code === "unrecognized_keys") {
-    const key = issue.keys[0] ?? "";
+    // A key is the client's own text: repeated only in part, however long it is.
+    const key = echoed(issue.keys[0] ?? "");
     const param = paramName([...issue.path, key]);
     return { param, message: `Unrecognized request argument supplied: ${param}` };
   }

@@ -1,3 +1,4 @@
+import { modelId, storableText } from "@gateway/shared";
 import { z } from "zod";
 
 // POST /v1/videos/generations as the spec defines it. duration defaults to 5 seconds (the spec
@@ -8,8 +9,8 @@ export const VIDEO_DURATIONS = [5, 10, 15, 20] as const;
 
 export const videoGenerationSchema = z
   .object({
-    model: z.string().min(1),
-    prompt: z.string().trim().min(1, "must not be empty").max(32_000),
+    model: modelId,
+    prompt: storableText.trim().min(1, "must not be empty").max(32_000),
     duration: z
       .union(
         VIDEO_DURATIONS.map((seconds) => z.literal(seconds)),
@@ -20,8 +21,7 @@ export const videoGenerationSchema = z
       error: 'must be true: video generation only runs asynchronously; submit with "async": true and poll the task',
     }),
     // Called with the finished task (HMAC-signed, see docs/architecture.md).
-    callback_url: z
-      .string()
+    callback_url: storableText
       .max(2048)
       .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), {
         message: "must be an http(s) URL",

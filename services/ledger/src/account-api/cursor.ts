@@ -1,4 +1,6 @@
+import { storableText } from "@gateway/shared";
 import { z } from "zod";
+import { dateTime } from "../http/input-fields.js";
 
 /** Where a page ended: lists are ordered newest first by (created_at, id). */
 export interface Position {
@@ -6,7 +8,7 @@ export interface Position {
   id: string;
 }
 
-const payload = z.tuple([z.iso.datetime(), z.string().min(1).max(300)]);
+const payload = z.tuple([dateTime, storableText.min(1).max(300)]);
 
 /** An opaque `next_cursor`: base64url of the last row's position. */
 export const encodeCursor = ({ createdAt, id }: Position): string =>
@@ -15,7 +17,7 @@ export const encodeCursor = ({ createdAt, id }: Position): string =>
 function decodeCursor(text: string): Position | undefined {
   try {
     const parsed = payload.safeParse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
-    return parsed.success ? { createdAt: new Date(parsed.data[0]), id: parsed.data[1] } : undefined;
+    return parsed.success ? { createdAt: parsed.data[0], id: parsed.data[1] } : undefined;
   } catch {
     return undefined;
   }

@@ -1,11 +1,11 @@
+import { MAX_MODEL_CHARS, storableText } from "@gateway/shared";
 import { z } from "zod";
+import { dateTime } from "../http/input-fields.js";
 import { cursorParam, type Position } from "./cursor.js";
 
 // Query parameters of the account API. Bad values are 400s naming the parameter.
 
-const dateTime = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
-
-export const modelParam = z.string().min(1).max(200).optional();
+export const modelParam = storableText.min(1).max(MAX_MODEL_CHARS).optional();
 
 interface Period {
   from?: Date | undefined;

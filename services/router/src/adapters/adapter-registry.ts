@@ -13,6 +13,8 @@ export interface ImageFetchPolicy {
   // host or host:port values allowed even though they resolve to private addresses (the simulator).
   allowedPrivateHosts: string[];
   maxBytes: number;
+  // The bytes all of one request's downloads may bring in together.
+  maxRequestBytes: number;
   timeoutMs: number;
 }
 

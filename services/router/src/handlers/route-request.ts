@@ -1,4 +1,5 @@
 import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import { DEFAULT_MAX_IMAGES_PER_REQUEST } from "@gateway/catalogue/catalogue-schema";
 import type { RequestFacts } from "@gateway/metering/request-accounting";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
@@ -9,9 +10,20 @@ import { type FailoverContext, runWithFailover } from "../routing/run-with-failo
 import type { RouterDependencies } from "./router-dependencies.js";
 
 function checkCapabilities(request: ChatRequest, model: CatalogueModel): void {
-  const hasImage = request.messages.some((message) => message.parts.some((part) => part.imageUrl));
-  if (hasImage && !model.capabilities.includes("vision")) {
+  const images = request.messages.reduce(
+    (count, message) => count + message.parts.filter((part) => part.imageUrl).length,
+    0,
+  );
+  if (images > 0 && !model.capabilities.includes("vision")) {
     throw invalidRequest(`The model \`${model.id}\` does not support image input.`, "messages", "unsupported_value");
+  }
+  const maxImages = model.max_images_per_request ?? DEFAULT_MAX_IMAGES_PER_REQUEST;
+  if (images > maxImages) {
+    throw invalidRequest(
+      `Too many images: ${images}. The model \`${model.id}\` takes at most ${maxImages} images per request.`,
+      "messages",
+      "too_many_images",
+    );
   }
   const ceiling = model.max_output_tokens;
   if (request.maxTokens !== undefined && ceiling !== undefined && request.maxTokens > ceiling) {

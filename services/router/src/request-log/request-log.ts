@@ -2,7 +2,7 @@ import { type Caller, LogCapture } from "@gateway/proto/common/v1/common";
 import type { RequestLog } from "@gateway/proto/events/v1/events";
 import { GatewayError, redactSecrets, serverError } from "@gateway/shared";
 import { effectiveCapture } from "./capture-level.js";
-import { fitBodies } from "./truncate-utf8.js";
+import { fitBodies } from "./fit-bodies.js";
 
 export interface RequestLogSettings {
   // The deployment's level, for accounts that set none.

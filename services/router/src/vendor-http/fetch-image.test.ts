@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ImageFetchPolicy } from "../adapters/adapter-registry.js";
+import { FetchBudget } from "./fetch-budget.js";
 import { fetchImage, imageFromDataUrl } from "./fetch-image.js";
 
 const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de", "hex");
@@ -51,11 +52,12 @@ beforeEach(() => {
 const policy = (overrides: Partial<ImageFetchPolicy> = {}): ImageFetchPolicy => ({
   allowedPrivateHosts: [host],
   maxBytes: 1024,
+  maxRequestBytes: 1_000_000,
   timeoutMs: 1_000,
   ...overrides,
 });
-const fetchWith = (url: string, overrides: Partial<ImageFetchPolicy> = {}) =>
-  fetchImage(url, policy(overrides), new AbortController().signal);
+const fetchWith = (url: string, overrides: Partial<ImageFetchPolicy> = {}, budget = new FetchBudget(1_000_000)) =>
+  fetchImage(url, policy(overrides), budget, new AbortController().signal);
 const refusal = (message: RegExp) =>
   expect.objectContaining({ httpStatus: 400, param: "messages", message: expect.stringMatching(message) });
 
@@ -135,9 +137,27 @@ describe("downloading an image for inline use", () => {
 
   it("lets a departed client's abort through as it is, not as a 400", async () => {
     const controller = new AbortController();
-    const pending = fetchImage(`${origin}/slow.png`, policy(), controller.signal);
+    const pending = fetchImage(`${origin}/slow.png`, policy(), new FetchBudget(1_000_000), controller.signal);
     setTimeout(() => controller.abort(new Error("client left")), 50);
     await expect(pending).rejects.toThrow("client left");
+  });
+});
+
+describe("a request's download budget", () => {
+  const roomy = { maxBytes: 10_000 };
+
+  it("is shared by the request's downloads: the one that passes it is refused", async () => {
+    const budget = new FetchBudget(7_000);
+    expect((await fetchWith(`${origin}/big-chunked.png`, roomy, budget)).mimeType).toBe("image/png");
+    await expect(fetchWith(`${origin}/big-chunked.png`, roomy, budget)).rejects.toEqual(
+      refusal(/together the images are larger than 7000 bytes/),
+    );
+  });
+
+  it("refuses a declared length beyond what is left, before reading it", async () => {
+    const budget = new FetchBudget(6_000);
+    budget.add(2_000);
+    await expect(fetchWith(`${origin}/big-declared.png`, roomy, budget)).rejects.toEqual(refusal(/together/));
   });
 });
 

@@ -2,6 +2,7 @@ import { discard, RefusedUrlError, requestPublicUrl } from "@gateway/outbound-ht
 import { GatewayError, invalidRequest } from "@gateway/shared";
 import type { Dispatcher } from "undici";
 import type { ImageFetchPolicy } from "../adapters/adapter-registry.js";
+import type { FetchBudget } from "./fetch-budget.js";
 
 /** An image ready to inline: its media type and its bytes in base64. */
 export interface InlineImage {
@@ -37,9 +38,11 @@ function mediaType(response: Dispatcher.ResponseData): string {
   return (typeof header === "string" ? header : "").split(";")[0]!.trim().toLowerCase();
 }
 
-async function readLimited(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
+/** Reads a body up to the per-image cap, counting every chunk against the request's budget too. */
+async function readLimited(response: Dispatcher.ResponseData, maxBytes: number, budget: FetchBudget): Promise<Buffer> {
   const declared = Number(response.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) throw refuse(`the image is larger than ${maxBytes} bytes.`);
+  if (Number.isFinite(declared) && declared > budget.remaining) throw budget.exceeded();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {
@@ -48,12 +51,23 @@ async function readLimited(response: Dispatcher.ResponseData, maxBytes: number):
       discard(response.body);
       throw refuse(`the image is larger than ${maxBytes} bytes.`);
     }
+    try {
+      budget.add((chunk as Buffer).length);
+    } catch (error) {
+      discard(response.body);
+      throw error;
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
-async function download(start: URL, policy: ImageFetchPolicy, signal: AbortSignal): Promise<InlineImage> {
+async function download(
+  start: URL,
+  policy: ImageFetchPolicy,
+  budget: FetchBudget,
+  signal: AbortSignal,
+): Promise<InlineImage> {
   let url = start;
   for (let hop = 0; ; hop += 1) {
     const { response, close } = await requestOnce(url, policy, signal);
@@ -70,7 +84,7 @@ async function download(start: URL, policy: ImageFetchPolicy, signal: AbortSigna
       if (!acceptedTypes.has(mimeType)) {
         throw refuse(`unsupported content type "${mimeType || "none"}"; expected PNG, JPEG, WebP, GIF or HEIC.`);
       }
-      const bytes = await readLimited(response, policy.maxBytes);
+      const bytes = await readLimited(response, policy.maxBytes, budget);
       return { mimeType, data: bytes.toString("base64") };
     } finally {
       await close();
@@ -83,9 +97,15 @@ async function download(start: URL, policy: ImageFetchPolicy, signal: AbortSigna
  * against server-side request forgery: http(s) only; every resolved address must be public
  * unless the host (or host:port) is allow-listed; the connection goes to exactly the addresses
  * checked (no DNS rebinding); redirects are re-checked hop by hop; size, time and content type
- * are bounded. Failures are the client's 400; a departed client's abort surfaces as-is.
+ * are bounded, the bytes also by what the request's other downloads left of its `budget`.
+ * Failures are the client's 400; a departed client's abort surfaces as-is.
  */
-export async function fetchImage(url: string, policy: ImageFetchPolicy, signal: AbortSignal): Promise<InlineImage> {
+export async function fetchImage(
+  url: string,
+  policy: ImageFetchPolicy,
+  budget: FetchBudget,
+  signal: AbortSignal,
+): Promise<InlineImage> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -94,7 +114,7 @@ export async function fetchImage(url: string, policy: ImageFetchPolicy, signal: 
   }
   const deadline = AbortSignal.timeout(policy.timeoutMs);
   try {
-    return await download(parsed, policy, AbortSignal.any([signal, deadline]));
+    return await download(parsed, policy, budget, AbortSignal.any([signal, deadline]));
   } catch (error) {
     if (signal.aborted) throw signal.reason ?? error;
     if (error instanceof GatewayError) throw error;

@@ -1,5 +1,5 @@
 import type { GetVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
-import { notFound, serverError } from "@gateway/shared";
+import { echoed, notFound, serverError } from "@gateway/shared";
 import type { Clock } from "../clock.js";
 import type { Database } from "../database.js";
 import { type LinkSettings, renderTask } from "./render-task.js";
@@ -7,7 +7,7 @@ import { isTaskId } from "./task-rules.js";
 
 /** One answer for unknown, another account's and expired ids, so none can be told apart. */
 export const taskNotFound = (id: string) =>
-  notFound(`No video task found with id '${id}'. Task ids can be queried for 24 hours.`);
+  notFound(`No video task found with id '${echoed(id)}'. Task ids can be queried for 24 hours.`);
 
 export function getVideo(deps: { database: Database; clock: Clock; links: LinkSettings }) {
   return async (request: GetVideoRequest): Promise<VideoTaskMessage> => {

@@ -1,3 +1,4 @@
+import { hasNoNul } from "@gateway/shared";
 import type { Router } from "express";
 import { z } from "zod";
 import { parseInput } from "../../admin/parse-input.js";
@@ -25,6 +26,8 @@ export function logRoutes(router: Router, database: Database): void {
   /** Another account's request id is answered exactly like an unknown one. */
   router.get("/logs/:requestId", async (request, response) => {
     const requestId = String(request.params.requestId);
+    // No stored id has a NUL, and Postgres would refuse to compare one.
+    if (!hasNoNul(requestId)) throw requestLogNotFound(requestId);
     const [logged] = await findLoggedRequests(database, authenticatedAccountId(response), [requestId]);
     if (!logged) throw requestLogNotFound(requestId);
     response.json(requestLogJson(logged));

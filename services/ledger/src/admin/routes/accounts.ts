@@ -4,6 +4,7 @@ import { createAccount } from "../../accounts/create-account.js";
 import { findAccount } from "../../accounts/find-account.js";
 import { LOG_CAPTURE_LEVELS } from "../../accounts/log-capture.js";
 import { setLogCapture } from "../../accounts/set-log-capture.js";
+import { label } from "../../http/input-fields.js";
 import { hashApiKey } from "../../keys/api-key.js";
 import { revokedKeyConflict } from "../../ledger-errors.js";
 import type { AdminDependencies } from "../dependencies.js";
@@ -12,8 +13,8 @@ import { accountIdOf } from "../path-ids.js";
 import { accountJson } from "../serialize.js";
 
 const createAccountBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  group: z.string().min(1).default("default"),
+  name: label,
+  group: label.default("default"),
   credit_yuan: z.union([z.string(), z.number()]).optional(),
   // Operators may fix a key's value (the stack's demo key); it must be as hard to guess as ours.
   api_key: z

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { z } from "zod";
 import { addCredit } from "../../accounts/add-credit.js";
+import { label } from "../../http/input-fields.js";
 import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
 import { accountIdOf } from "../path-ids.js";
@@ -8,7 +9,7 @@ import { creditJson } from "../serialize.js";
 
 const creditBody = z.object({
   yuan: z.union([z.string(), z.number()]),
-  idempotency_key: z.string().trim().min(1).max(200),
+  idempotency_key: label,
 });
 
 export function creditRoutes(router: Router, { database, publishBalance }: AdminDependencies): void {

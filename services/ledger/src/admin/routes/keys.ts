@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import { z } from "zod";
+import { dateTime, label } from "../../http/input-fields.js";
 import { createKey } from "../../keys/create-key.js";
 import { listKeys } from "../../keys/list-keys.js";
 import { revokeKey } from "../../keys/revoke-key.js";
@@ -9,9 +10,9 @@ import { accountIdOf, keyIdOf } from "../path-ids.js";
 import { keyJson } from "../serialize.js";
 
 const createKeyBody = z.object({
-  group: z.string().min(1),
-  name: z.string().trim().min(1).max(200).default("key"),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
+  group: label,
+  name: label.default("key"),
+  expires_at: dateTime.optional(),
   spend_cap_yuan: z.union([z.string(), z.number()]).optional(),
 });
 
@@ -23,7 +24,7 @@ export function keyRoutes(router: Router, { database, announceRevocation }: Admi
       accountId,
       group: body.group,
       name: body.name,
-      expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
+      expiresAt: body.expires_at,
       spendCapMicros:
         body.spend_cap_yuan === undefined ? undefined : yuanToMicros(body.spend_cap_yuan, "spend_cap_yuan", 0n),
     });

@@ -1,4 +1,5 @@
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
+import { FetchBudget } from "../../vendor-http/fetch-budget.js";
 import { fetchImage, imageFromDataUrl } from "../../vendor-http/fetch-image.js";
 import { parseStreamPayload } from "../../vendor-http/parse-vendor-json.js";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
@@ -16,8 +17,9 @@ export function createGeminiAdapter(imageFetch: ImageFetchPolicy): ChatAdapter {
   function bodyFor({ request, signal }: AdapterCall): Promise<GeminiRequest> {
     let body = bodies.get(request);
     if (!body) {
+      const budget = new FetchBudget(imageFetch.maxRequestBytes);
       body = toGeminiRequest(request, async (url) =>
-        url.startsWith("data:") ? imageFromDataUrl(url, imageFetch) : fetchImage(url, imageFetch, signal),
+        url.startsWith("data:") ? imageFromDataUrl(url, imageFetch) : fetchImage(url, imageFetch, budget, signal),
       );
       bodies.set(request, body);
     }
