@@ -30,7 +30,11 @@ describe("admin API", () => {
   it.each([
     ["a key name with NUL", { group: "default", name: "k\u0000" }, "name"],
     ["an expiry in year 0", { group: "default", expires_at: "0000-06-01T00:00:00Z" }, "expires_at"],
-    ["an expiry past year 9999 by its offset", { group: "default", expires_at: "9999-12-31T23:00:00-14:00" }, "expires_at"],
+    [
+      "an expiry past year 9999 by its offset",
+      { group: "default", expires_at: "9999-12-31T23:00:00-14:00" },
+      "expires_at",
+    ],
   ])("answers 400 for %s", async (_case, body, param) => {
     const answer = await adminCall(ledger, "POST", `/accounts/${account.account_id}/keys`, body);
     expect(answer.status).toBe(400);
