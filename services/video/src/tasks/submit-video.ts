@@ -2,13 +2,14 @@ import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import type { RateLimiter } from "@gateway/metering/rate-limits";
 import type { Reservations } from "@gateway/metering/reservations";
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
-import { GatewayError, hasNoNul, invalidRequest, MAX_MODEL_CHARS, serverError } from "@gateway/shared";
+import { GatewayError, invalidRequest, serverError } from "@gateway/shared";
 import { videoWorstCaseMicros } from "../billing/video-reservation.js";
 import type { Clock } from "../clock.js";
 import type { Database, VideoTask } from "../database.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { findVideoModel, type VideoModel } from "./find-video-model.js";
 import { type LinkSettings, renderTask } from "./render-task.js";
+import { checkStorable } from "./storable-request.js";
 import { DURATIONS, newTaskId, TASK_LIFETIME_MS } from "./task-rules.js";
 
 export interface SubmitDependencies {
@@ -31,31 +32,6 @@ const idempotencyConflict = () =>
     "This Idempotency-Key was already used for a different video request.",
     "Idempotency-Key",
   );
-
-// Edge's bounds on the same fields: a longer key would not fit the unique index it is stored under.
-const MAX_IDEMPOTENCY_KEY_CHARS = 255;
-
-/** What Postgres and the catalogue lookup need of the client's text, checked before either sees it. */
-function checkStorable(request: SubmitVideoRequest): void {
-  if (request.model.length > MAX_MODEL_CHARS) {
-    throw invalidRequest(`Invalid 'model': at most ${MAX_MODEL_CHARS} characters.`, "model");
-  }
-  if (request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_CHARS) {
-    throw invalidRequest(
-      `Invalid 'Idempotency-Key' header: at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`,
-      "Idempotency-Key",
-    );
-  }
-  const texts = {
-    model: request.model,
-    prompt: request.prompt,
-    callback_url: request.callbackUrl,
-    "Idempotency-Key": request.idempotencyKey,
-  };
-  for (const [param, text] of Object.entries(texts)) {
-    if (!hasNoNul(text)) throw invalidRequest(`Invalid '${param}': must not contain NUL (\\u0000) characters.`, param);
-  }
-}
 
 const sameRequest = (task: VideoTask, request: SubmitVideoRequest) =>
   task.model === request.model &&
