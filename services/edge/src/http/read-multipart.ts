@@ -25,6 +25,9 @@ export interface MultipartForm {
   files: UploadedPart[];
 }
 
+// busboy reports a body cut before its closing boundary on the parser and on the file being read.
+const malformedBody = () => invalidRequest("The multipart body is malformed or ends before its closing boundary.");
+
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
 function addField(fields: MultipartForm["fields"], name: string, value: string): void {
@@ -77,6 +80,7 @@ export function readMultipart(request: Request, limits: MultipartLimits): Promis
     };
 
     parser.on("file", (field, stream, info) => {
+      stream.on("error", () => fail(malformedBody()));
       const allowed = limits.fileFields[field];
       const count = (counts.get(field) ?? 0) + 1;
       counts.set(field, count);
@@ -119,12 +123,13 @@ export function readMultipart(request: Request, limits: MultipartLimits): Promis
     });
     parser.on("filesLimit", () => fail(invalidRequest("Too many files in the request.")));
     parser.on("fieldsLimit", () => fail(invalidRequest("Too many fields in the request.")));
-    parser.on("error", () => fail(invalidRequest("The multipart body is malformed.")));
+    parser.on("error", () => fail(malformedBody()));
     parser.on("close", () => {
       if (settled) return;
       settled = true;
       resolve(form);
     });
+    // The client left (or its connection broke): nobody reads the answer, only clean-up is left.
     request.on("error", fail);
     request.pipe(parser);
   });

@@ -3,11 +3,12 @@ import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { tracedMetadata } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { callRouter } from "../http/call-router.js";
+import { relayCall } from "../http/relay-call.js";
 import { chatRequestSchema } from "../openai-wire/chat-request-schema.js";
-import { renderCompletion } from "../openai-wire/render-chat.js";
+import { renderChunk, renderCompletion } from "../openai-wire/render-chat.js";
 import { toCanonicalChat, usesLegacyFunctions } from "../openai-wire/to-canonical-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
-import { relayChatStream } from "../sse/relay-chat-stream.js";
+import { dataFrames } from "../sse/data-frames.js";
 
 // Generous: long answers from slow models are normal; the vendor timeouts bound real hangs.
 const chatDeadlineMs = 15 * 60_000;
@@ -19,8 +20,12 @@ export function chatCompletions(router: RouterServiceClient) {
     const options = { deadline: Date.now() + chatDeadlineMs };
     const legacyFunctions = usesLegacyFunctions(body);
     if (canonical.stream) {
-      const rendering = { includeUsage: canonical.includeUsage, legacyFunctions };
-      relayChatStream(router.streamChatCompletion(canonical, tracedMetadata(), options), response, rendering);
+      const call = router.streamChatCompletion(canonical, tracedMetadata(), options);
+      relayCall(
+        call,
+        response,
+        dataFrames((chunk) => renderChunk(chunk, canonical.includeUsage, legacyFunctions)),
+      );
       return;
     }
     const completion = await callRouter(router.createChatCompletion.bind(router), canonical, response, chatDeadlineMs);

@@ -3,11 +3,12 @@ import type { CompletionServiceClient } from "@gateway/proto/router/v1/completio
 import { tracedMetadata } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { callRouter } from "../http/call-router.js";
+import { relayCall } from "../http/relay-call.js";
 import { completionRequestSchema, refuseTokenPrompts } from "../openai-wire/completion-request-schema.js";
 import { renderTextChunk, renderTextCompletion } from "../openai-wire/render-completion.js";
 import { toCanonicalCompletion } from "../openai-wire/to-canonical-completion.js";
 import { validateBody } from "../openai-wire/validate-body.js";
-import { relayStream } from "../sse/relay-stream.js";
+import { dataFrames } from "../sse/data-frames.js";
 
 // As for chat: long answers from slow models are normal; vendor timeouts bound real hangs.
 const completionDeadlineMs = 15 * 60_000;
@@ -21,7 +22,11 @@ export function completions(service: CompletionServiceClient) {
     if (canonical.stream) {
       const options = { deadline: Date.now() + completionDeadlineMs };
       const call = service.streamCompletion(canonical, tracedMetadata(), options);
-      relayStream(call, response, (chunk) => renderTextChunk(chunk, canonical.includeUsage));
+      relayCall(
+        call,
+        response,
+        dataFrames((chunk) => renderTextChunk(chunk, canonical.includeUsage)),
+      );
       return;
     }
     const completion = await callRouter(

@@ -4,6 +4,7 @@ import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { GatewayError, invalidRequest, type Logger, notFound, tracedMetadata } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { callRouter } from "../http/call-router.js";
+import { relayCall } from "../http/relay-call.js";
 import {
   assistantTurn,
   completionToResponse,
@@ -17,7 +18,7 @@ import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js"
 import { responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { conversationBytes, type ResponseStore } from "../responses/response-store.js";
-import { relayResponsesStream } from "../sse/relay-responses-stream.js";
+import { responseEventFrames } from "../sse/response-event-frames.js";
 
 // As for chat: long answers from slow models are normal; vendor timeouts bound real hangs.
 const responsesDeadlineMs = 15 * 60_000;
@@ -82,7 +83,7 @@ export function createResponse(router: RouterServiceClient, store: ResponseStore
       const call = router.streamChatCompletion(canonical, tracedMetadata(), {
         deadline: Date.now() + responsesDeadlineMs,
       });
-      relayResponsesStream(call, response, events, keep);
+      relayCall(call, response, responseEventFrames(events, keep));
       return;
     }
     const completion = await callRouter(

@@ -1,8 +1,15 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { VideoContentChunk, VideoServiceClient, VideoTask } from "@gateway/proto/video/v1/video";
-import { callUnary, fromGrpcError, invalidRequest, renderVideoTask, tracedMetadata } from "@gateway/shared";
+import {
+  callUnary,
+  fromGrpcError,
+  invalidRequest,
+  renderVideoTask,
+  serverError,
+  tracedMetadata,
+} from "@gateway/shared";
 import type { Request, Response } from "express";
-import { sendError } from "../http/send-error.js";
+import { relayCall, type StreamRendering } from "../http/relay-call.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { pollAfterSeconds, videoGenerationSchema } from "../openai-wire/video-request-schema.js";
 
@@ -66,6 +73,27 @@ export function getVideo(video: VideoServiceClient, publicBaseUrl: string | unde
   };
 }
 
+/** A stored video's bytes: the video service's head message decides 200, 206 or 416. */
+const videoBytes: StreamRendering<VideoContentChunk> = {
+  open: (head) => {
+    // The video service always sends a head before any bytes; an answer without one is its bug.
+    if (!head) return serverError("The video service answered without a head.");
+    const common = { "accept-ranges": "bytes", "cache-control": "private, max-age=3600" };
+    if (head.unsatisfiable) {
+      return { status: 416, headers: { ...common, "content-range": `bytes */${head.totalSize}` }, complete: true };
+    }
+    const length = head.totalSize === 0 ? 0 : head.rangeEnd - head.rangeStart + 1;
+    const headers = { ...common, "content-type": head.contentType, "content-length": String(length) };
+    if (!head.partial) return { status: 200, headers };
+    const range = `bytes ${head.rangeStart}-${head.rangeEnd}/${head.totalSize}`;
+    return { status: 206, headers: { ...headers, "content-range": range } };
+  },
+  chunk: (chunk) => chunk.data,
+  close: () => "",
+  // The length is already declared: a cut connection is how the client learns the body is short.
+  fail: () => undefined,
+};
+
 /**
  * GET /v1/videos/generations/{task_id}/content?expires&signature: the MP4 behind a signed
  * video_url, with no API key (the signature is the credential, checked by the video service).
@@ -83,45 +111,6 @@ export function videoContent(video: VideoServiceClient) {
       },
       tracedMetadata(),
     );
-    response.on("close", () => {
-      if (!response.writableFinished) call.cancel();
-    });
-    let started = false;
-    call.on("data", (chunk: VideoContentChunk) => {
-      if (!started) {
-        started = true;
-        startResponse(response, chunk);
-        if (chunk.unsatisfiable) call.cancel();
-        return;
-      }
-      if (!response.write(chunk.data)) {
-        call.pause();
-        response.once("drain", () => call.resume());
-      }
-    });
-    call.on("end", () => response.end());
-    call.on("error", (error) => {
-      if (!started) sendError(response, fromGrpcError(error));
-      else if (!response.writableFinished) response.destroy();
-    });
+    relayCall(call, response, videoBytes);
   };
-}
-
-function startResponse(response: Response, head: VideoContentChunk): void {
-  response.setHeader("accept-ranges", "bytes");
-  response.setHeader("cache-control", "private, max-age=3600");
-  if (head.unsatisfiable) {
-    response.setHeader("content-range", `bytes */${head.totalSize}`);
-    response.status(416).end();
-    return;
-  }
-  response.setHeader("content-type", head.contentType);
-  response.setHeader("content-length", String(head.totalSize === 0 ? 0 : head.rangeEnd - head.rangeStart + 1));
-  if (head.partial) {
-    response.setHeader("content-range", `bytes ${head.rangeStart}-${head.rangeEnd}/${head.totalSize}`);
-    response.status(206);
-  } else {
-    response.status(200);
-  }
-  response.flushHeaders();
 }
