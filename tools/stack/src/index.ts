@@ -1,3 +1,4 @@
+export * from "./crash-requests.js";
 export * from "./nats-server.js";
 export * from "./open-reservations.js";
 export * from "./redis-server.js";
