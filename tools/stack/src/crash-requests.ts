@@ -28,7 +28,13 @@ function postJson(baseUrl: string, path: string, key: string, body: unknown) {
 }
 
 /** A multipart body whose `fileField` part is cut off: no closing boundary ever comes. */
-function postCutMultipart(baseUrl: string, path: string, key: string, fields: Record<string, string>, fileField: string) {
+function postCutMultipart(
+  baseUrl: string,
+  path: string,
+  key: string,
+  fields: Record<string, string>,
+  fileField: string,
+) {
   const parts = Object.entries(fields).map(
     ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
   );
