@@ -148,8 +148,12 @@ export class UsagePublisher {
     if (this.drainRunning || this.spool.size() === 0) return;
     this.drainRunning = true;
     try {
-      const { sent, kept } = await this.spool.drain((message) => this.send(message));
+      const { sent, kept, torn } = await this.spool.drain((message) => this.send(message));
       if (sent > 0 || kept > 0) this.logger.info({ sent, kept }, "usage spool drained");
+      // A line cut by a crash mid-write cannot be published; its text goes to the log for an operator.
+      if (torn.length > 0) this.logger.error({ torn: torn.length, lines: torn }, "usage spool lines skipped: torn");
+    } catch (error) {
+      this.logger.error({ err: error }, "usage spool could not be drained; it is tried again");
     } finally {
       this.drainRunning = false;
     }

@@ -1,8 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, fsyncSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
+
+// Counts fsyncs; the real call still runs.
+vi.mock("node:fs", async (original) => {
+  const fs = await original<typeof import("node:fs")>();
+  return { ...fs, fsyncSync: vi.fn(fs.fsyncSync) };
+});
 
 const directories: string[] = [];
 const directory = () => {
@@ -28,10 +34,10 @@ describe("the usage spool", () => {
     new UsageSpool(path, 1_000_000).add(message("r2"));
     const restarted = new UsageSpool(path, 1_000_000);
     const sent: SpooledMessage[] = [];
-    expect(await restarted.drain(async (spooled) => void sent.push(spooled))).toEqual({ sent: 2, kept: 0 });
+    expect(await restarted.drain(async (spooled) => void sent.push(spooled))).toEqual({ sent: 2, kept: 0, torn: [] });
     expect(sent.map((spooled) => spooled.msgID)).toEqual(["r1", "r2"]);
     expect(restarted.size()).toBe(0);
-    expect(await restarted.drain(async () => undefined)).toEqual({ sent: 0, kept: 0 });
+    expect(await restarted.drain(async () => undefined)).toEqual({ sent: 0, kept: 0, torn: [] });
   });
 
   it("keeps what could not be sent for the next drain", async () => {
@@ -41,7 +47,7 @@ describe("the usage spool", () => {
     const outcome = await spool.drain(async (spooled) => {
       if (spooled.msgID === "fails") throw new Error("nats down");
     });
-    expect(outcome).toEqual({ sent: 1, kept: 1 });
+    expect(outcome).toEqual({ sent: 1, kept: 1, torn: [] });
     const later: string[] = [];
     await spool.drain(async (spooled) => void later.push(spooled.msgID));
     expect(later).toEqual(["fails"]);
@@ -51,5 +57,46 @@ describe("the usage spool", () => {
     const spool = new UsageSpool(directory(), 150);
     expect(spool.add(message("first"))).toBe(true);
     expect(spool.add(message("second"))).toBe(false);
+  });
+
+  it("skips, counts and hands back torn lines, and delivers the whole ones around them", async () => {
+    const path = directory();
+    const spool = new UsageSpool(path, 1_000_000);
+    spool.add(message("before"));
+    appendFileSync(join(path, "usage.jsonl"), '{"subject":"gw.usage.openai","msgID":"cut\n["not a message"]\n');
+    spool.add(message("after"));
+    const sent: string[] = [];
+    const outcome = await spool.drain(async (spooled) => void sent.push(spooled.msgID));
+    expect(outcome).toEqual({
+      sent: 2,
+      kept: 0,
+      torn: ['{"subject":"gw.usage.openai","msgID":"cut', '["not a message"]'],
+    });
+    expect(sent).toEqual(["before", "after"]);
+  });
+
+  it("keeps a message added after a line a crash cut off mid-write", async () => {
+    const path = directory();
+    appendFileSync(join(path, "usage.jsonl"), '{"subject":"gw.usage.op');
+    const spool = new UsageSpool(path, 1_000_000);
+    spool.add(message("next"));
+    const sent: string[] = [];
+    expect(await spool.drain(async (spooled) => void sent.push(spooled.msgID))).toMatchObject({
+      sent: 1,
+      torn: [expect.any(String)],
+    });
+    expect(sent).toEqual(["next"]);
+  });
+
+  it("fsyncs what it puts back after a failed send, before the drained file is gone", async () => {
+    const path = directory();
+    const spool = new UsageSpool(path, 1_000_000);
+    spool.add(message("fails"));
+    vi.mocked(fsyncSync).mockClear();
+    await spool.drain(async () => {
+      throw new Error("nats down");
+    });
+    expect(fsyncSync).toHaveBeenCalledTimes(1);
+    expect(readFileSync(join(path, "usage.jsonl"), "utf8")).toContain('"msgID":"fails"');
   });
 });

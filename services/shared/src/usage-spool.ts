@@ -2,15 +2,18 @@ import {
   appendFileSync,
   closeSync,
   existsSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
 } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 
 /** One usage event that could not be published, as it will be published later. */
 export interface SpooledMessage {
@@ -18,6 +21,29 @@ export interface SpooledMessage {
   msgID: string;
   data: string;
   headers: Record<string, string>;
+}
+
+const spooledMessage = z.object({
+  subject: z.string().min(1),
+  msgID: z.string().min(1),
+  data: z.string(),
+  headers: z.record(z.string(), z.string()),
+});
+
+/** What one drain did; torn lines (a crash mid-write) are skipped, and handed back for the log. */
+export interface DrainOutcome {
+  sent: number;
+  kept: number;
+  torn: string[];
+}
+
+function parseLine(line: string): SpooledMessage | undefined {
+  try {
+    const parsed = spooledMessage.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -42,14 +68,26 @@ export class UsageSpool {
   add(message: SpooledMessage): boolean {
     const line = `${JSON.stringify(message)}\n`;
     if (this.size() + Buffer.byteLength(line) > this.maxBytes) return false;
-    const descriptor = openSync(this.file, "a");
+    this.append([message]);
+    return true;
+  }
+
+  /**
+   * Appends and fsyncs before returning. A line torn by a crash has no newline; one is put
+   * after it first, so the torn line stays alone and the new ones stay whole.
+   */
+  private append(messages: SpooledMessage[]): void {
+    const descriptor = openSync(this.file, "a+");
     try {
-      appendFileSync(descriptor, line);
+      const { size } = fstatSync(descriptor);
+      const last = Buffer.alloc(1);
+      const torn = size > 0 && readSync(descriptor, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+      const lines = messages.map((message) => `${JSON.stringify(message)}\n`).join("");
+      appendFileSync(descriptor, torn ? `\n${lines}` : lines);
       fsyncSync(descriptor);
     } finally {
       closeSync(descriptor);
     }
-    return true;
   }
 
   size(): number {
@@ -60,19 +98,25 @@ export class UsageSpool {
   }
 
   /**
-   * Hands every spooled message to `send`; those it fails go back into the spool. The file
-   * is renamed first, so a crash mid-drain leaves it to be drained (again) on restart.
+   * Hands every spooled message to `send`; those it fails go back into the spool, fsynced
+   * before the drained file is removed. The file is renamed first, so a crash mid-drain
+   * leaves it to be drained (again) on restart; duplicates are dropped downstream.
    */
-  async drain(send: (message: SpooledMessage) => Promise<void>): Promise<{ sent: number; kept: number }> {
+  async drain(send: (message: SpooledMessage) => Promise<void>): Promise<DrainOutcome> {
     if (!existsSync(this.draining)) {
-      if (!existsSync(this.file)) return { sent: 0, kept: 0 };
+      if (!existsSync(this.file)) return { sent: 0, kept: 0, torn: [] };
       renameSync(this.file, this.draining);
     }
     const lines = readFileSync(this.draining, "utf8").split("\n").filter(Boolean);
     let sent = 0;
     const failed: SpooledMessage[] = [];
+    const torn: string[] = [];
     for (const line of lines) {
-      const message = JSON.parse(line) as SpooledMessage;
+      const message = parseLine(line);
+      if (!message) {
+        torn.push(line);
+        continue;
+      }
       try {
         await send(message);
         sent += 1;
@@ -80,8 +124,8 @@ export class UsageSpool {
         failed.push(message);
       }
     }
+    if (failed.length > 0) this.append(failed);
     rmSync(this.draining);
-    for (const message of failed) appendFileSync(this.file, `${JSON.stringify(message)}\n`);
-    return { sent, kept: failed.length };
+    return { sent, kept: failed.length, torn };
   }
 }
