@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { connectNats, createLogger, startTelemetry, stopOnSignal } from "@gateway/shared";
+import { connectNats, createLogger, startTelemetry, stopOnSignal, watchProcessErrors } from "@gateway/shared";
 import { createApp } from "./app.js";
 import { KeyCache } from "./auth/key-cache.js";
 import { evictRevokedKeys } from "./auth/key-revocations.js";
@@ -12,6 +12,7 @@ import { ResponseStore } from "./responses/response-store.js";
 const config = loadEdgeConfig();
 startTelemetry("edge", config.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger("edge");
+const processErrors = watchProcessErrors(logger);
 
 const nats = await connectNats(config.NATS_URL, "edge");
 const keyCache = new KeyCache<ResolveKeyResponse>(config.KEY_CACHE_TTL_MS);
@@ -37,6 +38,7 @@ const app = createApp({
 
 const server = app.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
   logger.info({ ports: { http: (server.address() as AddressInfo).port } }, "ready");
+  processErrors.serving();
 });
 server.keepAliveTimeout = 65_000;
 

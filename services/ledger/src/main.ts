@@ -67,6 +67,7 @@ const retention = startPeriodicPurge(
 );
 
 logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
+start.serving();
 
 stopOnSignal(logger, async () => {
   // Finish billing first: the consumer's last batch must commit and be acked while

@@ -15,6 +15,7 @@ import {
   stopOnSignal,
   UsagePublisher,
   usageSpoolSettings,
+  watchProcessErrors,
 } from "@gateway/shared";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { loadRouterConfig } from "./config.js";
@@ -26,6 +27,7 @@ import { startRouterServer } from "./server.js";
 const config = loadRouterConfig();
 startTelemetry("router", config.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger("router");
+const processErrors = watchProcessErrors(logger);
 
 const catalogue = new CatalogueHolder(
   config.CATALOGUE_PATH,
@@ -90,6 +92,7 @@ const { server, port } = await startRouterServer(
 // Operators reload the catalogue without a restart; a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
 logger.info({ ports: { grpc: port } }, "ready");
+processErrors.serving();
 
 stopOnSignal(logger, async () => {
   await stopGrpcServer(server);

@@ -1,9 +1,10 @@
 import { pino } from "pino";
+import { currentRequestId } from "./request-context.js";
 import { currentTraceId } from "./telemetry.js";
 
 export type Logger = pino.Logger;
 
-/** Structured JSON logs; every line written inside a span carries its trace id. */
+/** Structured JSON logs; every line written inside a span carries its trace id, and inside a request its id. */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
   return pino({
     level,
@@ -11,7 +12,8 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: () => {
       const traceId = currentTraceId();
-      return traceId ? { trace_id: traceId } : {};
+      const requestId = currentRequestId();
+      return { ...(traceId && { trace_id: traceId }), ...(requestId && { request_id: requestId }) };
     },
     redact: { paths: ["*.authorization", "*.api_key", "*.apiKey", "*.key"], censor: "[redacted]" },
   });

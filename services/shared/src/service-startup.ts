@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from "./logger.js";
+import { watchProcessErrors } from "./process-errors.js";
 import { startTelemetry, stopTelemetry } from "./telemetry.js";
 
 export interface ServiceStart<Config> {
@@ -6,6 +7,8 @@ export interface ServiceStart<Config> {
   logger: Logger;
   /** Ends start-up with one clear log line (an unmigrated database, NATS down, a port in use). */
   fail(message: string, error?: unknown): never;
+  /** Start-up is over: from now on an unhandled error is logged and only fatal ones stop the process. */
+  serving(): void;
 }
 
 /** Reads the configuration (a bad value exits 2 with the reasons) and starts telemetry before anything else. */
@@ -14,6 +17,7 @@ export function beginService<Config extends { OTEL_EXPORTER_OTLP_ENDPOINT?: stri
   loadConfig: () => Config,
 ): ServiceStart<Config> {
   const logger = createLogger(name);
+  const processErrors = watchProcessErrors(logger);
   let config: Config;
   try {
     config = loadConfig();
@@ -26,7 +30,7 @@ export function beginService<Config extends { OTEL_EXPORTER_OTLP_ENDPOINT?: stri
     logger.fatal(error === undefined ? {} : { err: error }, message);
     process.exit(1);
   };
-  return { config, logger, fail };
+  return { config, logger, fail, serving: processErrors.serving };
 }
 
 /** Refuses to start on a database that lacks this service's migrations. */

@@ -1,5 +1,5 @@
 import { type Attributes, context, propagation, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -24,7 +24,12 @@ export function startTelemetry(serviceName: string, otlpEndpoint: string | undef
     resource: resourceFromAttributes({ "service.name": serviceName }),
     spanProcessors: [exporting],
   });
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  // Baggage carries the request id (request-context.ts) to the next service's logs.
+  provider.register({
+    propagator: new CompositePropagator({
+      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+    }),
+  });
 }
 
 export async function stopTelemetry(): Promise<void> {

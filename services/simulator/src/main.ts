@@ -1,3 +1,4 @@
+import { watchProcessErrors } from "@gateway/shared/process-errors";
 import { startSimulator } from "./server.js";
 
 function integerFromEnv(name: string, fallback: number): number {
@@ -28,6 +29,17 @@ function log(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
+// Pino's numeric levels, as every other service writes them.
+const errorLine = (level: number) => (fields: Record<string, unknown>, msg: string) =>
+  log({
+    level,
+    service: "simulator",
+    msg,
+    ...fields,
+    err: fields.err instanceof Error ? fields.err.stack : fields.err,
+  });
+const processErrors = watchProcessErrors({ error: errorLine(50), fatal: errorLine(60) });
+
 async function main(): Promise<void> {
   const simulator = await startSimulator({
     host: process.env.SIMULATOR_HOST?.trim() || "127.0.0.1",
@@ -44,6 +56,7 @@ async function main(): Promise<void> {
     },
   });
   log({ msg: "ready", service: "simulator", ports: { http: simulator.port } });
+  processErrors.serving();
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     // A second signal means the caller is done waiting.

@@ -129,6 +129,7 @@ if (config.VIDEO_WORKERS) {
 // Operators reload the catalogue without a restart; a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
 logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null }, "ready");
+start.serving();
 
 stopOnSignal(logger, async () => {
   await Promise.all([worker?.stop(), callbacks?.stop()]);
