@@ -7,11 +7,34 @@ export interface ReadyLine {
 
 export interface ServiceProcess {
   name: string;
+  // How it was started, so a supervisor can start it again.
+  entry: string;
+  env: NodeJS.ProcessEnv;
   ports: Record<string, number>;
   child: ChildProcess;
-  /** Everything the process wrote, for diagnosing a failed start or test. */
+  /** The last lines the process wrote, for diagnosing a failed start, a crash or a test. */
   output: string[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Which lines of a service reach the console: all, only warnings and errors, or none. */
+export type Echo = boolean | "problems";
+
+const keptLines = 1_000;
+// Pino's warn level; the simulator writes the same numbers.
+const warnLevel = 40;
+
+/**
+ * A warning, an error or anything not a JSON log line (Node's own report of a crash). Every
+ * service logs pino's JSON lines, so a line that does not parse is not routine.
+ */
+export function isProblemLine(line: string): boolean {
+  try {
+    const { level } = JSON.parse(line) as { level?: unknown };
+    return typeof level !== "number" || level >= warnLevel;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -23,7 +46,7 @@ export function startService(
   name: string,
   entry: string,
   env: NodeJS.ProcessEnv,
-  options: { timeoutMs?: number; echo?: boolean } = {},
+  options: { timeoutMs?: number; echo?: Echo } = {},
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [entry], {
     env: { ...process.env, ...env },
@@ -47,13 +70,16 @@ export function startService(
     }, options.timeoutMs ?? 30_000);
     const onLine = (line: string) => {
       output.push(line);
-      if (options.echo) process.stdout.write(`[${name}] ${line}\n`);
+      if (output.length > keptLines) output.splice(0, output.length - keptLines);
+      if (options.echo === true || (options.echo === "problems" && isProblemLine(line))) {
+        process.stdout.write(`[${name}] ${line}\n`);
+      }
       if (!line.includes('"ready"')) return;
       try {
         const parsed = JSON.parse(line) as { msg?: string } & Partial<ReadyLine>;
         if (parsed.msg !== "ready" || !parsed.ports) return;
         clearTimeout(timer);
-        resolve({ name, ports: parsed.ports, child, output, stop });
+        resolve({ name, entry, env, ports: parsed.ports, child, output, stop });
       } catch {
         // Not JSON: an ordinary line that happens to contain the word.
       }

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { repoRoot, serviceEntry } from "./repo-paths.js";
-import { type ServiceProcess, startService } from "./service-process.js";
+import { type Echo, type ServiceProcess, startService } from "./service-process.js";
 
 const run = promisify(execFile);
 
@@ -17,7 +17,7 @@ export interface StackOptions {
   ports?: Partial<Record<"edge" | "router" | "ledgerGrpc" | "ledgerAdmin" | "simulator" | "video", number>>;
   // Extra environment for every service (OTLP endpoint, vendor keys, log level).
   env?: NodeJS.ProcessEnv;
-  echo?: boolean;
+  echo?: Echo;
   /** Points the video service's S3 storage at the simulator's S3 (`<simulator url>/s3`), whose URL is known only here. */
   videoS3OnSimulator?: boolean;
 }
@@ -158,11 +158,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ),
     );
     const adminUrl = `http://${host}:${ledger.ports.admin}`;
+    const processes = { simulator, ledger, router, edge, video };
     return {
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
       adminUrl,
       simulatorUrl,
-      processes: { simulator, ledger, router, edge, video },
+      processes,
       videoEnv,
       createAccount: ({ name = `account-${Date.now()}`, group = "default", creditYuan = 100, apiKey } = {}) =>
         adminRequest<DemoAccount>(adminUrl, options.adminToken, "/admin/accounts", {
@@ -171,9 +172,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           credit_yuan: creditYuan,
           ...(apiKey && { api_key: apiKey }),
         }),
-      // Edge first, so no request arrives at a service that is already gone.
+      // Edge first, so no request arrives at a service that is already gone; a supervisor may have replaced any.
       stop: async () => {
-        for (const process of [edge, router, video, ledger, simulator]) await process.stop();
+        for (const name of ["edge", "router", "video", "ledger", "simulator"] as const) await processes[name].stop();
       },
     };
   } catch (error) {

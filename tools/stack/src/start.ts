@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ensureDatabase, unreachableServers } from "./check-servers.js";
-import { repoRoot } from "./repo-paths.js";
 import { type DemoAccount, migrateLedger, migrateVideo, type RunningStack, startStack } from "./stack.js";
+import { superviseStack } from "./supervisor.js";
 
 // `pnpm start`: the whole gateway with the vendor simulator on this machine.
 
@@ -13,8 +14,9 @@ interface StackFile {
   demo?: DemoAccount;
 }
 
-const stateDirectory = `${repoRoot}.gateway`;
-const stateFile = `${stateDirectory}/stack.json`;
+// In the directory it runs from, where the operator CLI looks for it.
+const stateDirectory = join(process.cwd(), ".gateway");
+const stateFile = join(stateDirectory, "stack.json");
 const env = process.env;
 const databaseUrl = env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/gateway";
 const postgresAdminUrl = env.POSTGRES_ADMIN_URL ?? new URL("/postgres", databaseUrl).toString();
@@ -40,6 +42,9 @@ async function demoAccount(stack: RunningStack, previous: Partial<StackFile>): P
   }
   return stack.createAccount({ name: "demo", group: "premium", creditYuan: 100, ...(wanted && { apiKey: wanted }) });
 }
+
+// Every service's warnings and errors reach the console, prefixed with its name; all of its lines with GATEWAY_ECHO_LOGS=1.
+const echo = env.GATEWAY_ECHO_LOGS === "1" || "problems";
 
 async function main() {
   const problems = await unreachableServers({ postgresAdminUrl, redisUrl, natsUrl });
@@ -68,26 +73,20 @@ async function main() {
       video: numberFrom(env.VIDEO_GRPC_PORT, 50053),
     },
     env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env },
-    echo: env.GATEWAY_ECHO_LOGS === "1",
+    echo,
   });
+  // A crashed service is started again, as Kubernetes would; the rest keep serving meanwhile.
+  const supervisor = superviseStack(stack, { echo, say: (line) => console.error(line) });
   let stopping = false;
-  const stop = async (code: number) => {
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
+    supervisor.stop();
     await stack.stop();
-    process.exit(code);
+    process.exit(0);
   };
-  for (const service of Object.values(stack.processes)) {
-    service.child.once("exit", (code) => {
-      if (stopping) return;
-      console.error(
-        `${service.name} exited (${code}); stopping the gateway. Its last lines:\n${service.output.slice(-20).join("\n")}`,
-      );
-      void stop(1);
-    });
-  }
-  process.once("SIGINT", () => void stop(0));
-  process.once("SIGTERM", () => void stop(0));
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
 
   const demo = await demoAccount(stack, previous);
   mkdirSync(stateDirectory, { recursive: true });
