@@ -1,6 +1,13 @@
 import type { AddressInfo } from "node:net";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { connectNats, createLogger, startTelemetry, stopOnSignal, watchProcessErrors } from "@gateway/shared";
+import {
+  connectNats,
+  createLogger,
+  keepIdleConnections,
+  startTelemetry,
+  stopOnSignal,
+  watchProcessErrors,
+} from "@gateway/shared";
 import { createApp } from "./app.js";
 import { KeyCache } from "./auth/key-cache.js";
 import { evictRevokedKeys } from "./auth/key-revocations.js";
@@ -40,7 +47,7 @@ const server = app.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
   logger.info({ ports: { http: (server.address() as AddressInfo).port } }, "ready");
   processErrors.serving();
 });
-server.keepAliveTimeout = 65_000;
+keepIdleConnections(server);
 
 stopOnSignal(logger, async () => {
   server.close();

@@ -2,7 +2,15 @@
 // API and the usage consumer together, and takes them down in order on SIGTERM/SIGINT.
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { beginService, connectNats, createRedis, requireMigrated, stopGrpcServer, stopOnSignal } from "@gateway/shared";
+import {
+  beginService,
+  connectNats,
+  createRedis,
+  keepIdleConnections,
+  requireMigrated,
+  stopGrpcServer,
+  stopOnSignal,
+} from "@gateway/shared";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";
 import { loadLedgerConfig } from "./config.js";
@@ -56,6 +64,7 @@ const http = await new Promise<HttpServer>((resolve, reject) => {
   const server = app.listen(config.LEDGER_ADMIN_PORT, config.LEDGER_HOST, (error?: Error) =>
     error ? reject(error) : resolve(server),
   );
+  keepIdleConnections(server);
 }).catch((error: unknown) => fail("cannot start the admin HTTP server", error));
 const consumer = await startUsageConsumer({ nats, redis, namespace: config.GATEWAY_NAMESPACE, database, logger }).catch(
   (error: unknown) => fail("cannot start consuming usage events", error),

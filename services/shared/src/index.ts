@@ -4,6 +4,7 @@ export * from "./config.js";
 export * from "./errors.js";
 export * from "./generated-files.js";
 export * from "./grpc.js";
+export * from "./keep-alive.js";
 export * from "./log-handler-errors.js";
 export * from "./logger.js";
 export * from "./nats.js";

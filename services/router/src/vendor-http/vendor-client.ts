@@ -14,6 +14,9 @@ export const defaultTimeouts: VendorTimeouts = { connectMs: 5_000, firstByteMs: 
 /**
  * Keep-alive connection pools shared by all vendor calls, so hot requests skip TCP and TLS
  * set-up. undici fixes the connect timeout per pool, hence one pool per timeout in use.
+ * An idle connection is dropped after at most 30 s, whatever the vendor's `Keep-Alive` hint,
+ * well before vendors close theirs (the simulator after 65 s, load balancers after 60 s): a
+ * request sent on a connection the vendor is closing fails as a reset socket.
  */
 const agents = new Map<number, Agent>();
 function agentFor(connectMs: number): Agent {
@@ -21,7 +24,7 @@ function agentFor(connectMs: number): Agent {
   if (!agent) {
     agent = new Agent({
       keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 120_000,
+      keepAliveMaxTimeout: 30_000,
       connections: 512,
       connect: { timeout: connectMs },
     });

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { ReadVideoContentRequest, VideoContentChunk } from "@gateway/proto/video/v1/video";
-import { GatewayError, runInCallContext, toGrpcError } from "@gateway/shared";
+import { cancellationSignal, GatewayError, runInCallContext, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import type { Clock } from "../clock.js";
 import type { Database } from "../database.js";
@@ -23,7 +23,7 @@ export interface ContentDependencies {
 
 type ContentCall = ServerWritableStream<ReadVideoContentRequest, VideoContentChunk>;
 
-async function write(call: ContentCall, chunk: Partial<VideoContentChunk>): Promise<void> {
+async function write(call: ContentCall, chunk: Partial<VideoContentChunk>, cancelled: AbortSignal): Promise<void> {
   const message: VideoContentChunk = {
     totalSize: 0,
     rangeStart: 0,
@@ -35,7 +35,8 @@ async function write(call: ContentCall, chunk: Partial<VideoContentChunk>): Prom
     ...chunk,
   };
   // Respect HTTP/2 flow control: a slow downloader slows the file read instead of filling memory.
-  if (!call.write(message)) await once(call, "drain");
+  // A downloader that leaves never drains: the wait ends (throws) when the call is cancelled.
+  if (!call.write(message)) await once(call, "drain", { signal: cancelled });
 }
 
 /**
@@ -43,6 +44,7 @@ async function write(call: ContentCall, chunk: Partial<VideoContentChunk>): Prom
  * the bytes. Edge turns it into 200, 206 or 416 with Content-Range and Accept-Ranges.
  */
 async function serve(deps: ContentDependencies, call: ContentCall): Promise<void> {
+  const cancelled = cancellationSignal(call);
   const { taskId, expires, signature, range } = call.request;
   if (!isTaskId(taskId) || !verifyContentSignature(deps.signingKey, taskId, expires, signature)) {
     throw forbidden("invalid_signature", "This video link is not valid.");
@@ -58,30 +60,34 @@ async function serve(deps: ContentDependencies, call: ContentCall): Promise<void
 
   const answer = resolveRange(range, size);
   if (answer.kind === "unsatisfiable") {
-    await write(call, { totalSize: size, unsatisfiable: true, contentType: "video/mp4" });
+    await write(call, { totalSize: size, unsatisfiable: true, contentType: "video/mp4" }, cancelled);
     return;
   }
   const start = answer.kind === "partial" ? answer.start : 0;
   const end = answer.kind === "partial" ? answer.end : size - 1;
-  await write(call, {
-    totalSize: size,
-    rangeStart: start,
-    rangeEnd: end,
-    partial: answer.kind === "partial",
-    contentType: "video/mp4",
-  });
+  await write(
+    call,
+    {
+      totalSize: size,
+      rangeStart: start,
+      rangeEnd: end,
+      partial: answer.kind === "partial",
+      contentType: "video/mp4",
+    },
+    cancelled,
+  );
   if (size === 0) return;
   const file = await deps.storage.read(task.storageKey, start, end);
   // The downloader may have left while the store was answering.
-  if (call.cancelled) {
+  if (cancelled.aborted) {
     file.destroy();
     return;
   }
-  call.once("cancelled", () => file.destroy());
+  cancelled.addEventListener("abort", () => file.destroy());
   for await (const piece of file) {
     const bytes = piece as Buffer;
     for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
-      await write(call, { data: bytes.subarray(offset, offset + CHUNK_BYTES) });
+      await write(call, { data: bytes.subarray(offset, offset + CHUNK_BYTES) }, cancelled);
     }
   }
 }
