@@ -1,14 +1,17 @@
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { invalidRequest, type Logger, notFound } from "@gateway/shared";
+import { type Logger, notFound } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { authenticate } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
-import { refuseDeepJson } from "./http/json-depth.js";
+import { acceptBody } from "./http/accept-body.js";
+import { jsonBody, smallJsonBodyLimits } from "./http/json-body.js";
+import { publicBaseUrl } from "./http/public-base-url.js";
 import { assignRequestId } from "./http/request-id.js";
 import { sendError } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
+import type { TrustedProxies } from "./http/trusted-proxies.js";
 import type { ResponseStore } from "./responses/response-store.js";
 import { routerServices } from "./router-services.js";
 import { audioTranscriptions } from "./routes/audio-transcriptions.js";
@@ -26,29 +29,24 @@ import { getVideo, submitVideo, videoContent } from "./routes/videos.js";
 export interface EdgeDependencies extends EdgeClients {
   keyCache: KeyCache<ResolveKeyResponse>;
   logger: Logger;
+  // The largest chat, Responses or completions body (body-parser's units); smaller endpoints have their own.
   bodyLimit: string;
   // Generated images answered as url, served at signed URLs.
   files: GeneratedFiles;
-  // The address clients reach edge at, for absolute video URLs; absent, the request's Host is used.
+  // PUBLIC_BASE_URL: where clients reach edge, for absolute image and video links.
   publicBaseUrl?: string | undefined;
+  // GATEWAY_TRUSTED_PROXIES: whose X-Forwarded-* headers name the client's address, scheme and host.
+  trustedProxies: TrustedProxies;
   // Stored Responses API responses, for previous_response_id, retrieve and delete.
   responses: ResponseStore;
-}
-
-/** Body-parser failures are the client's: bad JSON or an oversized body. */
-function bodyParserError(error: unknown) {
-  const type = (error as { type?: string }).type;
-  if (type === "entity.parse.failed") {
-    return invalidRequest("We could not parse the JSON body of your request. Send valid JSON.", null, "invalid_json");
-  }
-  if (type === "entity.too.large") return invalidRequest("The request body is too large.", null, "request_too_large");
-  return undefined;
 }
 
 export function createApp(deps: EdgeDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.set("trust proxy", deps.trustedProxies);
+  const baseUrlOf = publicBaseUrl(deps.publicBaseUrl);
   app.use(assignRequestId);
   app.get("/healthz", liveness);
   app.get("/readyz", readiness(deps));
@@ -58,20 +56,27 @@ export function createApp(deps: EdgeDependencies): Express {
 
   const v1 = express.Router();
   v1.use(traceRequest);
-  v1.use(express.json({ limit: deps.bodyLimit, verify: refuseDeepJson }));
+  // Before any body is read: a caller without a valid key costs a header check (and at most one
+  // key lookup), never the reading or parsing of what it sent.
   v1.use(authenticate(deps.ledger, deps.keyCache));
-  v1.post("/chat/completions", chatCompletions(deps.router));
+  const conversationBody = jsonBody(deps.bodyLimit);
+  v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.get("/models", listModels(deps.router));
   v1.get("/models/:model", retrieveModel(deps.router));
   const services = routerServices(deps.router);
-  v1.post("/completions", completions(services.completions));
-  v1.post("/embeddings", embeddings(services.embeddings));
-  v1.post("/images/generations", imageGenerations(services.images, deps.files));
-  v1.post("/images/edits", imageEdits(services.images, deps.files));
-  v1.post("/audio/transcriptions", audioTranscriptions(services.audio));
-  v1.post("/videos/generations", submitVideo(deps.video, deps.publicBaseUrl));
-  v1.get("/videos/generations/:taskId", getVideo(deps.video, deps.publicBaseUrl));
-  v1.post("/responses", createResponse(deps.router, deps.responses, deps.logger));
+  v1.post("/completions", conversationBody, completions(services.completions));
+  v1.post("/embeddings", jsonBody(smallJsonBodyLimits.embeddings), embeddings(services.embeddings));
+  v1.post(
+    "/images/generations",
+    jsonBody(smallJsonBodyLimits.imageGenerations),
+    imageGenerations(services.images, deps.files, baseUrlOf),
+  );
+  // Multipart routes stream their body with their own limits (see http/read-multipart.ts).
+  v1.post("/images/edits", acceptBody, imageEdits(services.images, deps.files, baseUrlOf));
+  v1.post("/audio/transcriptions", acceptBody, audioTranscriptions(services.audio));
+  v1.post("/videos/generations", jsonBody(smallJsonBodyLimits.videoSubmit), submitVideo(deps.video, baseUrlOf));
+  v1.get("/videos/generations/:taskId", getVideo(deps.video, baseUrlOf));
+  v1.post("/responses", conversationBody, createResponse(deps.router, deps.responses, deps.logger));
   v1.get("/responses/:responseId", getResponse(deps.responses));
   v1.delete("/responses/:responseId", deleteResponse(deps.responses));
   v1.use(refusedEndpoints());
@@ -84,12 +89,11 @@ export function createApp(deps: EdgeDependencies): Express {
     sendError(response, notFound(`Unknown request URL: ${request.method} ${request.path}. Paths start with /v1.`)),
   );
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
-    const clientError = bodyParserError(error);
-    if (!clientError && !(error instanceof Error && error.name === "GatewayError")) {
+    if (!(error instanceof Error && error.name === "GatewayError")) {
       deps.logger.error({ err: error, request_id: response.locals.requestId }, "request failed");
     }
     if (response.headersSent) return response.end();
-    sendError(response, clientError ?? error);
+    sendError(response, error);
   });
   return app;
 }

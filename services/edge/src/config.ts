@@ -1,5 +1,6 @@
 import { commonConfig, filesConfig, loadConfig, port } from "@gateway/shared";
 import { z } from "zod";
+import { trustedProxiesSetting } from "./http/trusted-proxies.js";
 
 export const edgeConfigSchema = z.object({
   ...commonConfig,
@@ -17,14 +18,16 @@ export const edgeConfigSchema = z.object({
     .default(4 * 1024 * 1024),
   // Resolved keys are kept this long in process; revocations evict them sooner.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
-  // Large enough for a few base64 images in a chat request.
+  // The largest chat, Responses or completions body: large enough for a few base64 images.
   BODY_LIMIT: z.string().default("20mb"),
   ...filesConfig,
   // Signs generated images' URLs; set the same value on every edge, or each signs with its own random key.
   FILE_URL_SIGNING_KEY: z.string().min(32).optional(),
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
-  // The address clients reach edge at (behind a proxy); absent, a request's own Host header is used.
+  // The address clients reach edge at, for absolute links; absent, a trusted proxy's
+  // X-Forwarded-Host, else edge's own listen address (never a request's Host header).
   PUBLIC_BASE_URL: z.string().url().optional(),
+  GATEWAY_TRUSTED_PROXIES: trustedProxiesSetting,
 });
 
 export const loadEdgeConfig = () => loadConfig(edgeConfigSchema);

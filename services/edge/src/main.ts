@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
@@ -14,6 +15,7 @@ import { evictRevokedKeys } from "./auth/key-revocations.js";
 import { createGrpcClients } from "./clients.js";
 import { loadEdgeConfig } from "./config.js";
 import { GeneratedFiles } from "./files/generated-files.js";
+import { deferContinue } from "./http/accept-body.js";
 import { ResponseStore } from "./responses/response-store.js";
 
 const config = loadEdgeConfig();
@@ -29,7 +31,6 @@ const files = new GeneratedFiles({
   directory: config.GATEWAY_FILES_DIR,
   signingKey: config.FILE_URL_SIGNING_KEY,
   ttlSeconds: config.FILE_URL_TTL_SECONDS,
-  publicBaseUrl: config.PUBLIC_BASE_URL,
 });
 const responses = new ResponseStore(clients.ledger, config.RESPONSES_MAX_STORED_BYTES);
 const app = createApp({
@@ -40,10 +41,13 @@ const app = createApp({
   bodyLimit: config.BODY_LIMIT,
   files,
   publicBaseUrl: config.PUBLIC_BASE_URL,
+  trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
   responses,
 });
 
-const server = app.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
+const server = createServer(app);
+deferContinue(server, app);
+server.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
   logger.info({ ports: { http: (server.address() as AddressInfo).port } }, "ready");
   processErrors.serving();
 });

@@ -1,3 +1,4 @@
+export * from "./api-key-format.js";
 export * from "./billing-keys.js";
 export * from "./bounded-input.js";
 export * from "./config.js";

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { KeyStatus, type LedgerServiceClient, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { callUnary, fromGrpcError, invalidApiKey } from "@gateway/shared";
+import { API_KEY_PATTERN, callUnary, fromGrpcError, invalidApiKey } from "@gateway/shared";
 import type { NextFunction, Request, Response } from "express";
 import { sendError } from "../http/send-error.js";
 import { FailedAuthThrottle } from "./failed-auth-throttle.js";
-import type { KeyCache } from "./key-cache.js";
+import { KeyCache } from "./key-cache.js";
+import { SerialLanes } from "./serial-lanes.js";
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -20,12 +21,43 @@ const statusMessage: Partial<Record<KeyStatus, string>> = {
   [KeyStatus.KEY_STATUS_EXPIRED]: "This API key has expired.",
 };
 
-/** Resolves the bearer key (process cache, then ledger, which has its own Redis cache) into the caller. */
+// As briefly as ledger caches an unknown key, so a key created just after someone tried it soon works.
+const REJECTED_KEY_TTL_MS = 10_000;
+
+/** What keeps an address that presents invalid keys from costing much, valid keys untouched. */
+export interface KeyGuessingGuards {
+  throttle: FailedAuthThrottle;
+  // Hashes ledger recently refused, answered again without asking it.
+  rejectedKeys: KeyCache<KeyStatus>;
+  // Key lookups of an address over its limit run one at a time.
+  lanes: SerialLanes;
+}
+
+export const keyGuessingGuards = (): KeyGuessingGuards => ({
+  throttle: new FailedAuthThrottle(),
+  rejectedKeys: new KeyCache<KeyStatus>(REJECTED_KEY_TTL_MS),
+  lanes: new SerialLanes(),
+});
+
+/**
+ * Resolves the bearer key (process cache, then ledger, which has its own Redis cache) into the
+ * caller. Runs before any body is read. A key that is not valid counts against the client's
+ * address; once the address is over its limit its invalid keys are answered 429, while a valid
+ * key is always served: many clients may share an address.
+ */
 export function authenticate(
   ledger: LedgerServiceClient,
   cache: KeyCache<ResolveKeyResponse>,
-  throttle = new FailedAuthThrottle(),
+  { throttle, rejectedKeys, lanes } = keyGuessingGuards(),
 ) {
+  const lookup = (keyHash: string) => callUnary(ledger.resolveKey.bind(ledger), { keyHash }, 5_000);
+  const refuse = (response: Response, address: string, status?: KeyStatus) => {
+    const overLimit = throttle.isOverLimit(address);
+    throttle.recordFailure(address);
+    const message = (status !== undefined && statusMessage[status]) || "Incorrect API key provided.";
+    sendError(response, overLimit ? throttle.refusal(address) : invalidApiKey(message));
+  };
+
   return async (request: Request, response: Response, next: NextFunction) => {
     const key = presentedKey(request);
     if (!key) {
@@ -34,23 +66,24 @@ export function authenticate(
         invalidApiKey("You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY'."),
       );
     }
+    // The client's address as trust proxy (GATEWAY_TRUSTED_PROXIES) makes it out.
+    const address = request.ip ?? request.socket.remoteAddress ?? "";
+    if (!API_KEY_PATTERN.test(key)) return refuse(response, address);
     const hash = hashKey(key);
     let resolved = cache.get(hash);
-    const address = request.ip ?? request.socket.remoteAddress ?? "";
     if (!resolved) {
+      const rejected = rejectedKeys.get(hash);
+      if (rejected !== undefined) return refuse(response, address, rejected);
       try {
-        // A key the cache does not know costs a ledger call: an address guessing keys is stopped first.
-        throttle.check(address);
-        resolved = await callUnary(ledger.resolveKey.bind(ledger), { keyHash: hash }, 5_000);
+        // An address over its limit cannot hammer ledger with guesses, yet its valid keys still resolve.
+        resolved = await (throttle.isOverLimit(address) ? lanes.run(address, () => lookup(hash)) : lookup(hash));
       } catch (error) {
         return sendError(response, fromGrpcError(error));
       }
       if (resolved.status === KeyStatus.KEY_STATUS_ACTIVE) cache.set(hash, resolved);
+      else rejectedKeys.set(hash, resolved.status);
     }
-    if (resolved.status !== KeyStatus.KEY_STATUS_ACTIVE) {
-      throttle.recordFailure(address);
-      return sendError(response, invalidApiKey(statusMessage[resolved.status] ?? "Incorrect API key provided."));
-    }
+    if (resolved.status !== KeyStatus.KEY_STATUS_ACTIVE) return refuse(response, address, resolved.status);
     const caller: Caller = {
       requestId: response.locals.requestId as string,
       accountId: resolved.accountId,

@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/shared";
 
 export interface ThrottleSettings {
-  // Failed keys one address may present per window before it must wait.
+  // Failed keys one address may present per window; past that its failures are answered 429.
   maxFailures: number;
   windowMs: number;
   // Addresses remembered at once; the oldest are forgotten first, so a flood of addresses cannot grow memory.
@@ -11,9 +11,12 @@ export interface ThrottleSettings {
 const defaults: ThrottleSettings = { maxFailures: 10, windowMs: 60_000, maxAddresses: 10_000 };
 
 /**
- * Slows down key guessing: after `maxFailures` failed keys in one window from one address,
- * that address is refused until the window ends, before ledger is asked. Counted in this edge
- * process only, so with several edge replicas an address gets that many per replica.
+ * Counts failed keys per client address in fixed windows. It never refuses a request by
+ * itself: authentication asks it whether an address is over its limit, and then answers that
+ * address's invalid keys with a 429 (see authenticate.ts) while its valid keys go on working,
+ * because many clients may share one address (an office, or an ingress edge does not trust).
+ * Counted in this edge process only, so with several edge replicas an address gets that many
+ * per replica.
  */
 export class FailedAuthThrottle {
   private readonly windows = new Map<string, { startedAt: number; failures: number }>();
@@ -26,12 +29,17 @@ export class FailedAuthThrottle {
     this.settings = { ...defaults, ...settings };
   }
 
-  /** Throws a 429 while the address has used up its failures in the current window. */
-  check(address: string): void {
+  /** Whether the address has used up its failures in the current window. */
+  isOverLimit(address: string): boolean {
     const window = this.current(address);
-    if (!window || window.failures < this.settings.maxFailures) return;
-    const waitMs = window.startedAt + this.settings.windowMs - this.now();
-    throw new GatewayError(
+    return window !== undefined && window.failures >= this.settings.maxFailures;
+  }
+
+  /** The 429 for an invalid key from an address over its limit, with the wait until its window ends. */
+  refusal(address: string): GatewayError {
+    const window = this.current(address);
+    const waitMs = window ? window.startedAt + this.settings.windowMs - this.now() : this.settings.windowMs;
+    return new GatewayError(
       429,
       "requests",
       "rate_limit_exceeded",

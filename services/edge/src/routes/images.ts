@@ -4,6 +4,7 @@ import { invalidRequest } from "@gateway/shared";
 import type { Request, Response } from "express";
 import type { GeneratedFiles } from "../files/generated-files.js";
 import { callRouter } from "../http/call-router.js";
+import type { PublicBaseUrl } from "../http/public-base-url.js";
 import { filesOf, readMultipart, type UploadedPart } from "../http/read-multipart.js";
 import { imageEditFieldsSchema, imageGenerationSchema } from "../openai-wire/image-request-schema.js";
 import { renderImages } from "../openai-wire/render-images.js";
@@ -32,7 +33,7 @@ const toUploaded = (part: UploadedPart): UploadedFile => ({
 });
 
 /** POST /v1/images/generations (JSON). */
-export function imageGenerations(service: ImageServiceClient, files: GeneratedFiles) {
+export function imageGenerations(service: ImageServiceClient, files: GeneratedFiles, baseUrlOf: PublicBaseUrl) {
   return async (request: Request, response: Response) => {
     const body = validateBody(imageGenerationSchema, request.body);
     const answer = await callRouter(
@@ -51,12 +52,12 @@ export function imageGenerations(service: ImageServiceClient, files: GeneratedFi
       response,
       imagesDeadlineMs,
     );
-    response.json(renderImages(answer, (fileId) => files.urlFor(request, fileId)));
+    response.json(renderImages(answer, (fileId) => files.urlFor(baseUrlOf(request), fileId)));
   };
 }
 
 /** POST /v1/images/edits (multipart): `image` or repeated `image[]`, optional `mask`. */
-export function imageEdits(service: ImageServiceClient, files: GeneratedFiles) {
+export function imageEdits(service: ImageServiceClient, files: GeneratedFiles, baseUrlOf: PublicBaseUrl) {
   return async (request: Request, response: Response) => {
     const form = await readMultipart(request, editLimits);
     const fields = validateBody(imageEditFieldsSchema, form.fields);
@@ -83,6 +84,6 @@ export function imageEdits(service: ImageServiceClient, files: GeneratedFiles) {
       response,
       imagesDeadlineMs,
     );
-    response.json(renderImages(answer, (fileId) => files.urlFor(request, fileId)));
+    response.json(renderImages(answer, (fileId) => files.urlFor(baseUrlOf(request), fileId)));
   };
 }

@@ -10,15 +10,13 @@ import {
 } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { relayCall, type StreamRendering } from "../http/relay-call.js";
+import type { PublicBaseUrl } from "../http/public-base-url.js";
+import { sendError } from "../http/send-error.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { pollAfterSeconds, videoGenerationSchema } from "../openai-wire/video-request-schema.js";
 
 const videoDeadlineMs = 15_000;
 const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
-
-/** Where clients reach edge: the configured public address, else the request's own. */
-const baseUrlOf = (request: Request, publicBaseUrl: string | undefined) =>
-  publicBaseUrl ?? `${request.protocol}://${request.get("host")}`;
 
 /** Writes a task; unfinished ones carry the spec's recommended polling interval as Retry-After. */
 function sendTask(response: Response, task: VideoTask): void {
@@ -29,7 +27,7 @@ function sendTask(response: Response, task: VideoTask): void {
 }
 
 /** POST /v1/videos/generations: records the task and answers `{id, status: "pending", created_at}` at once. */
-export function submitVideo(video: VideoServiceClient, publicBaseUrl: string | undefined) {
+export function submitVideo(video: VideoServiceClient, baseUrlOf: PublicBaseUrl) {
   return async (request: Request, response: Response) => {
     const body = validateBody(videoGenerationSchema, request.body);
     const idempotencyKey = request.get("idempotency-key") ?? "";
@@ -45,7 +43,7 @@ export function submitVideo(video: VideoServiceClient, publicBaseUrl: string | u
         durationSeconds: body.duration,
         idempotencyKey,
         callbackUrl: body.callback_url ?? "",
-        publicBaseUrl: baseUrlOf(request, publicBaseUrl),
+        publicBaseUrl: baseUrlOf(request),
       },
       videoDeadlineMs,
     ).catch((error: unknown) => {
@@ -56,14 +54,14 @@ export function submitVideo(video: VideoServiceClient, publicBaseUrl: string | u
 }
 
 /** GET /v1/videos/generations/{task_id}. */
-export function getVideo(video: VideoServiceClient, publicBaseUrl: string | undefined) {
+export function getVideo(video: VideoServiceClient, baseUrlOf: PublicBaseUrl) {
   return async (request: Request, response: Response) => {
     const task = await callUnary(
       video.getVideo.bind(video),
       {
         caller: response.locals.caller as Caller,
         taskId: String(request.params.taskId),
-        publicBaseUrl: baseUrlOf(request, publicBaseUrl),
+        publicBaseUrl: baseUrlOf(request),
       },
       videoDeadlineMs,
     ).catch((error: unknown) => {

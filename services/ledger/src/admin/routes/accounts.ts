@@ -1,3 +1,4 @@
+import { API_KEY_PATTERN, API_KEY_PATTERN_TEXT } from "@gateway/shared";
 import type { Router } from "express";
 import { z } from "zod";
 import { createAccount } from "../../accounts/create-account.js";
@@ -17,10 +18,7 @@ const createAccountBody = z.object({
   group: label.default("default"),
   credit_yuan: z.union([z.string(), z.number()]).optional(),
   // Operators may fix a key's value (the stack's demo key); it must be as hard to guess as ours.
-  api_key: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{24,200}$/, "must be 24-200 letters, digits, '_' or '-'")
-    .optional(),
+  api_key: z.string().regex(API_KEY_PATTERN, `must be ${API_KEY_PATTERN_TEXT}`).optional(),
 });
 
 // "default" clears the account's own level so the deployment's applies.
