@@ -29,8 +29,8 @@ import { getVideo, submitVideo, videoContent } from "./routes/videos.js";
 export interface EdgeDependencies extends EdgeClients {
   keyCache: KeyCache<ResolveKeyResponse>;
   logger: Logger;
-  // The largest chat, Responses or completions body (body-parser's units); smaller endpoints have their own.
-  bodyLimit: string;
+  // The largest chat, Responses or completions body in bytes; smaller endpoints have their own.
+  bodyLimitBytes: number;
   // Generated images answered as url, served at signed URLs.
   files: GeneratedFiles;
   // PUBLIC_BASE_URL: where clients reach edge, for absolute image and video links.
@@ -59,7 +59,7 @@ export function createApp(deps: EdgeDependencies): Express {
   // Before any body is read: a caller without a valid key costs a header check (and at most one
   // key lookup), never the reading or parsing of what it sent.
   v1.use(authenticate(deps.ledger, deps.keyCache));
-  const conversationBody = jsonBody(deps.bodyLimit);
+  const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.get("/models", listModels(deps.router));
   v1.get("/models/:model", retrieveModel(deps.router));

@@ -1,4 +1,5 @@
 import { commonConfig, filesConfig, loadConfig, port } from "@gateway/shared";
+import bytes from "bytes";
 import { z } from "zod";
 import { trustedProxiesSetting } from "./http/trusted-proxies.js";
 
@@ -19,7 +20,15 @@ export const edgeConfigSchema = z.object({
   // Resolved keys are kept this long in process; revocations evict them sooner.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   // The largest chat, Responses or completions body: large enough for a few base64 images.
-  BODY_LIMIT: z.string().default("20mb"),
+  BODY_LIMIT: z
+    .string()
+    .default("20mb")
+    .transform((text, context) => {
+      const limit = bytes.parse(text);
+      if (limit !== null && limit > 0) return limit;
+      context.addIssue({ code: "custom", message: "a size such as 20mb or 500kb" });
+      return z.NEVER;
+    }),
   ...filesConfig,
   // Signs generated images' URLs; set the same value on every edge, or each signs with its own random key.
   FILE_URL_SIGNING_KEY: z.string().min(32).optional(),

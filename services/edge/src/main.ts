@@ -38,7 +38,7 @@ const app = createApp({
   nats,
   keyCache,
   logger,
-  bodyLimit: config.BODY_LIMIT,
+  bodyLimitBytes: config.BODY_LIMIT,
   files,
   publicBaseUrl: config.PUBLIC_BASE_URL,
   trustedProxies: config.GATEWAY_TRUSTED_PROXIES,

@@ -1,35 +1,36 @@
 import { GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
+import bytes from "bytes";
 import express, { type RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
 import { refuseDeepJson } from "./json-depth.js";
 
 /**
- * The largest JSON body of the endpoints that take less than a conversation (chat, Responses
- * and legacy completions carry base64 images and take the deployment's BODY_LIMIT). A body
- * that declares more is refused with a 413 before a byte of it is read; one that grows past
- * its limit mid-stream is cut off there.
+ * The largest JSON body, in bytes, of the endpoints that take less than a conversation (chat,
+ * Responses and legacy completions carry base64 images and take the deployment's BODY_LIMIT).
  */
 export const smallJsonBodyLimits = {
   // 2048 inputs of text or token ids: OpenAI's 300k-token request ceiling fits well within.
-  embeddings: "4mb",
+  embeddings: 4 * 1024 * 1024,
   // A prompt of at most 32,000 characters, even written as \u escapes.
-  imageGenerations: "256kb",
-  videoSubmit: "256kb",
+  imageGenerations: 256 * 1024,
+  videoSubmit: 256 * 1024,
 };
 
+const tooLarge = (limitBytes: number) =>
+  payloadTooLarge(`The request body is too large: this endpoint takes at most ${bytes.format(limitBytes)}.`);
+
 /**
- * Body-parser failures with a 4xx status are the client's (bad JSON, an oversized body, an
- * unsupported encoding or charset, an upload cut short) and become OpenAI-shaped errors.
+ * Body-parser failures with a 4xx status are the client's (bad JSON, a body that grew past its
+ * limit, an unsupported encoding or charset, an upload cut short) and become OpenAI-shaped errors.
  */
-function clientErrorOf(error: unknown, limit: string) {
+function clientErrorOf(error: unknown, limitBytes: number) {
+  // Ours, thrown by the depth check.
   if (error instanceof GatewayError) return error;
   const { type, status, message } = error as { type?: string; status?: number; message?: string };
   if (type === "entity.parse.failed") {
     return invalidRequest("We could not parse the JSON body of your request. Send valid JSON.", null, "invalid_json");
   }
-  if (type === "entity.too.large") {
-    return payloadTooLarge(`The request body is too large: this endpoint takes at most ${limit}.`);
-  }
+  if (type === "entity.too.large") return tooLarge(limitBytes);
   if (status !== undefined && status >= 400 && status < 500) {
     return new GatewayError(status, "invalid_request_error", "invalid_request_error", String(message));
   }
@@ -37,15 +38,18 @@ function clientErrorOf(error: unknown, limit: string) {
 }
 
 /**
- * Reads and parses a JSON body of at most `limit` (body-parser's units: "256kb", "20mb").
- * Mounted per route, after authentication, so only authenticated callers ever make edge read
- * or parse a body; every JSON body edge parses goes through here.
+ * Reads and parses a JSON body of at most `limitBytes`. Mounted per route, after
+ * authentication, so only authenticated callers ever make edge read or parse a body; every
+ * JSON body edge parses goes through here. A body that declares more than the limit is refused
+ * before a byte of it is read (Node discards the rest); one that grows past it is cut off there.
  */
-export function jsonBody(limit: string): RequestHandler {
+export function jsonBody(limitBytes: number): RequestHandler {
   // Nesting is checked on the raw bytes, before JSON.parse builds anything.
-  const parse = express.json({ limit, verify: refuseDeepJson });
-  return (request, response, next) =>
+  const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
+  return (request, response, next) => {
+    if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
     acceptBody(request, response, () =>
-      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limit) ?? error))),
+      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
     );
+  };
 }
