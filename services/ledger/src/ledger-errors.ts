@@ -20,6 +20,14 @@ export const idempotencyConflict = (idempotencyKey: string) =>
     "idempotency_key",
   );
 
+export const logReadingDenied = () =>
+  new GatewayError(
+    403,
+    "invalid_request_error",
+    "permission_denied",
+    "This API key may not read request logs. Use a key made with read_logs (pnpm gw key create ... --read-logs).",
+  );
+
 export const revokedKeyConflict = () =>
   new GatewayError(
     409,

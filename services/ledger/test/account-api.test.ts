@@ -114,9 +114,11 @@ describe("account API", () => {
 
   beforeAll(async () => {
     ledger = await startLedger();
-    alice = (await adminCall(ledger, "POST", "/accounts", { name: "alice", credit_yuan: "12.34" })).body;
+    // Their first keys may read the request logs; alice's second key may not.
+    alice = (await adminCall(ledger, "POST", "/accounts", { name: "alice", credit_yuan: "12.34", read_logs: true }))
+      .body;
     aliceSecondKey = (await adminCall(ledger, "POST", `/accounts/${alice.account_id}/keys`, { group: "premium" })).body;
-    bob = (await adminCall(ledger, "POST", "/accounts", { name: "bob" })).body;
+    bob = (await adminCall(ledger, "POST", "/accounts", { name: "bob", read_logs: true })).body;
     aliceRows = usageRows(alice, aliceSecondKey.key_id, 120);
     bobRows = usageRows(bob, bob.key_id, 6);
     await insertUsage([...aliceRows, ...bobRows]);
@@ -273,6 +275,41 @@ describe("account API", () => {
     expect(one.body).toEqual(byId[logged[1]!.request_id]);
   });
 
+  it("shows request logs only to keys made to read them, and everything else to every key", async () => {
+    const logged = aliceRows[7]!;
+    await insertLog(logged, { capture: "full", request: '{"prompt":"private"}', response: "{}" });
+    const reader = await adminCall(ledger, "POST", `/accounts/${alice.account_id}/keys`, {
+      group: "default",
+      read_logs: true,
+    });
+    expect(reader.body.read_logs).toBe(true);
+    expect(aliceSecondKey).toMatchObject({ read_logs: false });
+
+    for (const path of ["/logs", `/logs/${logged.request_id}`, "/logs?status=sideways"]) {
+      const refused = await accountCall(ledger, aliceSecondKey.api_key, path);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({
+        error: { message: expect.any(String), type: "invalid_request_error", param: null, code: "permission_denied" },
+      });
+      expect(JSON.stringify(refused.body)).not.toContain("private");
+    }
+    const allowed = await accountCall(ledger, reader.body.api_key, `/logs/${logged.request_id}`);
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.request_id).toBe(logged.request_id);
+    for (const path of ["/balance", "/usage", "/statistics"]) {
+      expect((await accountCall(ledger, aliceSecondKey.api_key, path)).status).toBe(200);
+    }
+    const keys = await adminCall(ledger, "GET", `/accounts/${alice.account_id}/keys`);
+    const readLogsOf = Object.fromEntries(
+      keys.body.data.map((key: { key_id: string; read_logs: boolean }) => [key.key_id, key.read_logs]),
+    );
+    expect(readLogsOf).toEqual({
+      [alice.key_id]: true,
+      [aliceSecondKey.key_id]: false,
+      [reader.body.key_id]: true,
+    });
+  });
+
   it("never shows another account's usage, logs or statistics", async () => {
     const bobsLogged = bobRows[1]!;
     await insertLog(bobsLogged, { capture: "full", request: '{"secret":"bob"}', response: "{}" });
@@ -293,7 +330,7 @@ describe("account API", () => {
     // Alice has a usage record without a log row: not a log either.
     expect((await accountCall(ledger, alice.api_key, `/logs/${aliceRows[5]!.request_id}`)).status).toBe(404);
 
-    const { body: fresh } = await adminCall(ledger, "POST", "/accounts", { name: "newcomer" });
+    const { body: fresh } = await adminCall(ledger, "POST", "/accounts", { name: "newcomer", read_logs: true });
     for (const path of ["/usage", "/logs"]) {
       expect((await accountCall(ledger, fresh.api_key, path)).body).toEqual({
         object: "list",
@@ -400,7 +437,11 @@ describe("account API", () => {
   });
 
   it("shows requests billed from real usage events in usage, logs and statistics", async () => {
-    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "carol", credit_yuan: "1" });
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", {
+      name: "carol",
+      credit_yuan: "1",
+      read_logs: true,
+    });
     const request = { messages: [{ role: "user", content: "hello" }] };
     const event = (index: number, overrides: Partial<UsageEvent>) =>
       UsageEvent.fromPartial({

@@ -90,6 +90,19 @@ describe("operator CLI", () => {
     expect(refused.code).toBe(2);
   });
 
+  it("creates keys that may read request logs only with --read-logs, and lists which may", async () => {
+    const account = JSON.parse((await gw("account", "create", "--name", "logs", "--read-logs", "--json")).stdout);
+    expect(account.read_logs).toBe(true);
+    const reader = await gw("key", "create", account.account_id, "--group", "default", "--read-logs");
+    expect(reader.stdout).toContain("reads request logs");
+    const plain = JSON.parse((await gw("key", "create", account.account_id, "--group", "default", "--json")).stdout);
+    expect(plain.read_logs).toBe(false);
+    const table = (await gw("key", "list", account.account_id)).stdout;
+    expect(table).toMatch(/LAST USED\s+LOGS/);
+    expect(table.split("\n").find((line) => line.startsWith(plain.key_id))).toMatch(/never\s+-$/);
+    expect(table.split("\n").filter((line) => /never\s+read$/.test(line))).toHaveLength(2);
+  });
+
   it("sets an account's log capture and back to the deployment's default", async () => {
     const account = JSON.parse((await gw("account", "create", "--name", "logged", "--json")).stdout);
     const off = await gw("account", "log-capture", account.account_id, "off", "--json");

@@ -45,6 +45,7 @@ describe("ResolveKey, LoadBalance and revocation", () => {
       accountId: account.account_id,
       modelGroup: "premium",
       multiplierBasisPoints: 15_000,
+      canReadLogs: false,
     });
     // The second answer comes from Redis, which now holds it.
     expect(await redis.exists(`${ledger.namespace}:key:${keyHash}`)).toBe(1);
@@ -64,8 +65,8 @@ describe("ResolveKey, LoadBalance and revocation", () => {
     expect(await resolve(keyHash)).toMatchObject({ status: KeyStatus.KEY_STATUS_REVOKED, keyId: account.key_id });
   });
 
-  it("carries the account's log capture and the key's spending cap, and a capture change at once", async () => {
-    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "ivy" });
+  it("carries the account's log capture, the key's spending cap and log access, and a capture change at once", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "ivy", read_logs: true });
     const { body: capped } = await adminCall(ledger, "POST", `/accounts/${account.account_id}/keys`, {
       group: "default",
       spend_cap_yuan: "2.5",
@@ -79,6 +80,9 @@ describe("ResolveKey, LoadBalance and revocation", () => {
     });
     expect(uncapped!.spendCapMicros).toBeUndefined();
     expect(withCap!.logCapture).toBeUndefined();
+    // Whether a key may read request logs travels with it too.
+    expect(uncapped!.canReadLogs).toBe(true);
+    expect(withCap!.canReadLogs).toBe(false);
 
     // Both answers are cached for a minute now; the change must not wait for that.
     const path = `/accounts/${account.account_id}/log-capture`;

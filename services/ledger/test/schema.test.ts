@@ -47,6 +47,7 @@ describe("migrated schema matches the Prisma client", () => {
         lastUsedAt: moment,
         spendCapMicros: 9_007_199_254_740_995n,
         spentMicros: 9_007_199_254_740_997n,
+        canReadLogs: true,
       },
     });
     const usage = await prisma.usageRecord.create({
@@ -132,7 +133,7 @@ describe("migrated schema matches the Prisma client", () => {
     const key = await prisma.apiKey.create({
       data: { accountId: account.id, name: "k", modelGroup: "default", keyHash: "b".repeat(64), keyPrefix: "sk-gw-b" },
     });
-    expect(key).toMatchObject({ spendCapMicros: null, spentMicros: 0n });
+    expect(key).toMatchObject({ spendCapMicros: null, spentMicros: 0n, canReadLogs: false });
     const log = await prisma.requestLog.create({
       data: { requestId: randomUUID(), accountId: account.id, capture: "metadata" },
     });

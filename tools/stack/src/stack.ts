@@ -40,6 +40,8 @@ export interface RunningStack {
     group?: string;
     creditYuan?: number;
     apiKey?: string;
+    // Whether the account's key may read its request logs (off, as for any new key).
+    readLogs?: boolean;
   }): Promise<DemoAccount>;
   stop(): Promise<void>;
 }
@@ -165,12 +167,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       simulatorUrl,
       processes,
       videoEnv,
-      createAccount: ({ name = `account-${Date.now()}`, group = "default", creditYuan = 100, apiKey } = {}) =>
+      createAccount: ({ name = `account-${Date.now()}`, group = "default", creditYuan = 100, apiKey, readLogs } = {}) =>
         adminRequest<DemoAccount>(adminUrl, options.adminToken, "/admin/accounts", {
           name,
           group,
           credit_yuan: creditYuan,
           ...(apiKey && { api_key: apiKey }),
+          ...(readLogs && { read_logs: true }),
         }),
       // Edge first, so no request arrives at a service that is already gone; a supervisor may have replaced any.
       stop: async () => {

@@ -40,7 +40,14 @@ async function demoAccount(stack: RunningStack, previous: Partial<StackFile>): P
     });
     if (check.ok) return previous.demo;
   }
-  return stack.createAccount({ name: "demo", group: "premium", creditYuan: 100, ...(wanted && { apiKey: wanted }) });
+  // The demo key may read its request logs, so the account API's logs can be tried with it.
+  return stack.createAccount({
+    name: "demo",
+    group: "premium",
+    creditYuan: 100,
+    readLogs: true,
+    ...(wanted && { apiKey: wanted }),
+  });
 }
 
 // Every service's warnings and errors reach the console, prefixed with its name; all of its lines with GATEWAY_ECHO_LOGS=1.

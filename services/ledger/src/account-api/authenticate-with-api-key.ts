@@ -23,7 +23,7 @@ export function authenticateWithApiKey(resolveKey: (keyHash: string) => Promise<
     if (resolved.status !== KeyStatus.KEY_STATUS_ACTIVE) {
       throw invalidApiKey(statusMessage[resolved.status] ?? "Incorrect API key provided.");
     }
-    setAuthenticatedAccount(response, { accountId: resolved.accountId });
+    setAuthenticatedAccount(response, { accountId: resolved.accountId, canReadLogs: resolved.canReadLogs });
     next();
   };
 }

@@ -6,6 +6,8 @@ export interface NewAccount {
   group: string;
   initialCreditMicros: bigint;
   apiKey?: string | undefined;
+  // Whether the first key may read the account's request logs.
+  canReadLogs?: boolean | undefined;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createAccount(database: Database, input: NewAccount) {
       group: input.group,
       name: "default",
       apiKey: input.apiKey,
+      canReadLogs: input.canReadLogs,
     });
     return { account, key, apiKey };
   });

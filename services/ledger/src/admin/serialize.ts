@@ -33,6 +33,7 @@ export const keyJson = (key: Omit<ApiKey, "keyHash">) => ({
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
   spend_cap_micros: key.spendCapMicros?.toString() ?? null,
   spent_micros: key.spentMicros.toString(),
+  read_logs: key.canReadLogs,
 });
 
 export const creditJson = (credit: Credit) => ({

@@ -13,14 +13,21 @@ describe("parseArguments", () => {
       name: "acme",
       group: undefined,
       creditYuan: "12.5",
+      readLogs: false,
       json: true,
     });
+    expect(parseArguments(["account", "create", "--name", "acme", "--read-logs"])).toMatchObject({ readLogs: true });
     expect(parseArguments(["key", "create", "a1", "--group", "premium", "--name", "ci"])).toEqual({
       kind: "key-create",
       accountId: "a1",
       group: "premium",
       name: "ci",
+      readLogs: false,
       json: false,
+    });
+    expect(parseArguments(["key", "create", "a1", "--group", "default", "--read-logs"])).toMatchObject({
+      kind: "key-create",
+      readLogs: true,
     });
     expect(parseArguments(["key", "create", "a1", "--group", "default", "--spend-cap", "12.5"])).toMatchObject({
       kind: "key-create",

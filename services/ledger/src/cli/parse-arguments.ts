@@ -4,7 +4,14 @@ import { parseYuan } from "../money.js";
 
 export type Command =
   | { kind: "help" }
-  | { kind: "account-create"; name: string; group: string | undefined; creditYuan: string | undefined; json: boolean }
+  | {
+      kind: "account-create";
+      name: string;
+      group: string | undefined;
+      creditYuan: string | undefined;
+      readLogs: boolean;
+      json: boolean;
+    }
   | { kind: "account-log-capture"; accountId: string; level: LogCaptureSetting; json: boolean }
   | {
       kind: "key-create";
@@ -12,6 +19,7 @@ export type Command =
       group: string;
       name: string | undefined;
       spendCapYuan: string | undefined;
+      readLogs: boolean;
       json: boolean;
     }
   | { kind: "key-revoke"; keyId: string; json: boolean }
@@ -32,6 +40,7 @@ export class CommandLineError extends Error {
 type Options = NonNullable<ParseArgsConfig["options"]>;
 const json = { json: { type: "boolean" } } satisfies Options;
 const text = { type: "string" } as const;
+const readLogs = { "read-logs": { type: "boolean" } } satisfies Options;
 
 /** Parses one command's own arguments, naming the command in every error. */
 function parseCommand<T extends Options>(command: string, args: string[], options: T, positionals: string[]) {
@@ -68,13 +77,14 @@ export function parseArguments(argv: string[]): Command {
 
   switch (word) {
     case "account create": {
-      const options = { ...json, name: text, group: text, credit: text } satisfies Options;
+      const options = { ...json, ...readLogs, name: text, group: text, credit: text } satisfies Options;
       const { values } = parseCommand(word, args, options, []);
       return {
         kind: "account-create",
         name: required(word, "name", values.name),
         group: values.group,
         creditYuan: values.credit === undefined ? undefined : checkYuan(word, values.credit, 0n),
+        readLogs: values["read-logs"] === true,
         json: values.json === true,
       };
     }
@@ -92,7 +102,7 @@ export function parseArguments(argv: string[]): Command {
       };
     }
     case "key create": {
-      const options = { ...json, group: text, name: text, "spend-cap": text } satisfies Options;
+      const options = { ...json, ...readLogs, group: text, name: text, "spend-cap": text } satisfies Options;
       const { values, positionals } = parseCommand(word, args, options, ["ACCOUNT_ID"]);
       const spendCap = values["spend-cap"];
       return {
@@ -101,6 +111,7 @@ export function parseArguments(argv: string[]): Command {
         group: required(word, "group", values.group),
         name: values.name,
         spendCapYuan: spendCap === undefined ? undefined : checkYuan(word, spendCap, 0n),
+        readLogs: values["read-logs"] === true,
         json: values.json === true,
       };
     }

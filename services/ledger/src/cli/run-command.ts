@@ -22,6 +22,7 @@ interface KeyAnswer {
   last_used_at: string | null;
   spend_cap_micros: string | null;
   spent_micros: string;
+  read_logs: boolean;
   api_key?: string;
 }
 interface CreditAnswer {
@@ -43,6 +44,7 @@ interface List<T> {
 
 const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
 const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
+const logAccess = (readLogs: boolean) => (readLogs ? "reads request logs" : "cannot read request logs");
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
 const table = (rows: string[][]) => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -71,11 +73,12 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
         name: command.name,
         group: command.group,
         credit_yuan: command.creditYuan,
+        read_logs: command.readLogs,
       })) as AccountAnswer & KeyAnswer;
       const render = () =>
         [
           `Created account ${answer.account_id} (${answer.name}), balance ${yuan(answer.balance_micros)}`,
-          `Key ${answer.key_id}, group ${answer.group}`,
+          `Key ${answer.key_id}, group ${answer.group}, ${logAccess(answer.read_logs)}`,
           shownOnce(answer.api_key),
         ].join("\n");
       return { answer, render };
@@ -92,9 +95,10 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
         group: command.group,
         name: command.name,
         spend_cap_yuan: command.spendCapYuan,
+        read_logs: command.readLogs,
       })) as KeyAnswer;
       const render = () =>
-        `Created key ${answer.key_id}, group ${answer.group}, ${spendCap(answer.spend_cap_micros)}\n${shownOnce(answer.api_key)}`;
+        `Created key ${answer.key_id}, group ${answer.group}, ${spendCap(answer.spend_cap_micros)}, ${logAccess(answer.read_logs)}\n${shownOnce(answer.api_key)}`;
       return { answer, render };
     }
     case "key-revoke": {
@@ -110,7 +114,18 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
         answer.data.length === 0
           ? "No keys."
           : table([
-              ["KEY ID", "PREFIX", "GROUP", "STATUS", "NAME", "CREATED", "CAP (YUAN)", "SPENT (YUAN)", "LAST USED"],
+              [
+                "KEY ID",
+                "PREFIX",
+                "GROUP",
+                "STATUS",
+                "NAME",
+                "CREATED",
+                "CAP (YUAN)",
+                "SPENT (YUAN)",
+                "LAST USED",
+                "LOGS",
+              ],
               ...answer.data.map((key) => [
                 key.key_id,
                 key.key_prefix,
@@ -121,6 +136,7 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
                 key.spend_cap_micros === null ? "-" : formatYuan(BigInt(key.spend_cap_micros)),
                 formatYuan(BigInt(key.spent_micros)),
                 key.last_used_at ?? "never",
+                key.read_logs ? "read" : "-",
               ]),
             ]);
       return { answer, render };

@@ -1,12 +1,13 @@
 export const USAGE_TEXT = `Usage: pnpm gw <command> [options]
 
 Commands:
-  account create --name NAME [--group GROUP] [--credit YUAN] [--json]
-      Create an account and its first API key (shown once).
+  account create --name NAME [--group GROUP] [--credit YUAN] [--read-logs] [--json]
+      Create an account and its first API key (shown once); --read-logs lets that key read request logs.
   account log-capture ACCOUNT_ID full|metadata|off|default [--json]
       What the request log keeps of the account's requests (default: the deployment's level).
-  key create ACCOUNT_ID --group GROUP [--name NAME] [--spend-cap YUAN] [--json]
-      Create another API key for an account (shown once); --spend-cap limits what it may spend in all.
+  key create ACCOUNT_ID --group GROUP [--name NAME] [--spend-cap YUAN] [--read-logs] [--json]
+      Create another API key for an account (shown once); --spend-cap limits what it may spend in all,
+      --read-logs lets it read the account's request logs (they hold prompts; off by default).
   key revoke KEY_ID [--json]
       Revoke a key everywhere within seconds.
   key list ACCOUNT_ID [--json]

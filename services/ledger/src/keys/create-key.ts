@@ -11,6 +11,8 @@ export interface NewKey {
   expiresAt?: Date | undefined;
   // Micro-yuan this key may spend in all; no cap when absent.
   spendCapMicros?: bigint | undefined;
+  // May read the account's request logs; off unless asked for.
+  canReadLogs?: boolean | undefined;
   // An operator-chosen key (the demo key of `pnpm start`); a random one otherwise.
   apiKey?: string | undefined;
 }
@@ -32,6 +34,7 @@ export async function insertKey(transaction: Prisma.TransactionClient, input: Ne
       keyPrefix: apiKeyPrefix(apiKey),
       expiresAt: input.expiresAt ?? null,
       spendCapMicros: input.spendCapMicros ?? null,
+      canReadLogs: input.canReadLogs ?? false,
     },
   });
   return { key, apiKey };

@@ -15,7 +15,10 @@ describe("keyStatusAnswer", () => {
       accountId: "a",
       modelGroup: "default",
       multiplierBasisPoints: 10_000,
+      canReadLogs: false,
     });
+    expect(keyStatusAnswer({ ...key, canReadLogs: true }, now).canReadLogs).toBe(true);
+    expect(keyStatusAnswer(null, now).canReadLogs).toBe(false);
     const past = new Date(now.getTime() - 1);
     expect(keyStatusAnswer({ ...key, expiresAt: past }, now).status).toBe(KeyStatus.KEY_STATUS_EXPIRED);
     expect(keyStatusAnswer({ ...key, expiresAt: past, revokedAt: past }, now).status).toBe(

@@ -16,6 +16,7 @@ interface StoredKey {
   expiresAt: Date | null;
   revokedAt: Date | null;
   spendCapMicros?: bigint | null;
+  canReadLogs?: boolean;
   group?: { multiplierBasisPoints: number };
   account?: { logCapture: string | null };
 }
@@ -25,7 +26,14 @@ const LIST_PRICE_BASIS_POINTS = 10_000;
 /** The answer for one stored key (or none) at a given moment. */
 export function keyStatusAnswer(key: StoredKey | null, now: Date): ResolveKeyResponse {
   if (!key) {
-    return { status: KeyStatus.KEY_STATUS_UNKNOWN, keyId: "", accountId: "", modelGroup: "", multiplierBasisPoints: 0 };
+    return {
+      status: KeyStatus.KEY_STATUS_UNKNOWN,
+      keyId: "",
+      accountId: "",
+      modelGroup: "",
+      multiplierBasisPoints: 0,
+      canReadLogs: false,
+    };
   }
   const status = key.revokedAt
     ? KeyStatus.KEY_STATUS_REVOKED
@@ -40,6 +48,7 @@ export function keyStatusAnswer(key: StoredKey | null, now: Date): ResolveKeyRes
     multiplierBasisPoints: key.group?.multiplierBasisPoints ?? LIST_PRICE_BASIS_POINTS,
     logCapture: logCaptureOf(key.account?.logCapture ?? null),
     spendCapMicros: key.spendCapMicros == null ? undefined : Number(key.spendCapMicros),
+    canReadLogs: key.canReadLogs ?? false,
   };
 }
 
@@ -68,6 +77,7 @@ export function createKeyResolver(database: Database, cache: KeyCache) {
         expiresAt: true,
         revokedAt: true,
         spendCapMicros: true,
+        canReadLogs: true,
         group: { select: { multiplierBasisPoints: true } },
         account: { select: { logCapture: true } },
       },

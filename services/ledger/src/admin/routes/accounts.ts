@@ -19,6 +19,8 @@ const createAccountBody = z.object({
   credit_yuan: z.union([z.string(), z.number()]).optional(),
   // Operators may fix a key's value (the stack's demo key); it must be as hard to guess as ours.
   api_key: z.string().regex(API_KEY_PATTERN, `must be ${API_KEY_PATTERN_TEXT}`).optional(),
+  // Whether the first key may read the account's request logs (see keys.ts).
+  read_logs: z.boolean().default(false),
 });
 
 // "default" clears the account's own level so the deployment's applies.
@@ -44,6 +46,7 @@ export function accountRoutes(router: Router, { database, forgetCachedKeys }: Ad
           group: body.group,
           initialCreditMicros,
           apiKey: body.api_key,
+          canReadLogs: body.read_logs,
         });
     response.status(existing ? 200 : 201).json({
       ...accountJson(account),
@@ -51,6 +54,7 @@ export function accountRoutes(router: Router, { database, forgetCachedKeys }: Ad
       api_key: apiKey,
       key_prefix: key.keyPrefix,
       group: key.modelGroup,
+      read_logs: key.canReadLogs,
     });
   });
 

@@ -14,6 +14,8 @@ const createKeyBody = z.object({
   name: label.default("key"),
   expires_at: dateTime.optional(),
   spend_cap_yuan: z.union([z.string(), z.number()]).optional(),
+  // Request logs hold people's prompts: a key reads them only when made to.
+  read_logs: z.boolean().default(false),
 });
 
 export function keyRoutes(router: Router, { database, announceRevocation }: AdminDependencies): void {
@@ -27,6 +29,7 @@ export function keyRoutes(router: Router, { database, announceRevocation }: Admi
       expiresAt: body.expires_at,
       spendCapMicros:
         body.spend_cap_yuan === undefined ? undefined : yuanToMicros(body.spend_cap_yuan, "spend_cap_yuan", 0n),
+      canReadLogs: body.read_logs,
     });
     response.status(201).json({ ...keyJson(key), api_key: apiKey });
   });
