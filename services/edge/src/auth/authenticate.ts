@@ -25,7 +25,7 @@ const statusMessage: Partial<Record<KeyStatus, string>> = {
 const REJECTED_KEY_TTL_MS = 10_000;
 
 /** What keeps an address that presents invalid keys from costing much, valid keys untouched. */
-export interface KeyGuessingGuards {
+interface KeyGuessingGuards {
   throttle: FailedAuthThrottle;
   // Hashes ledger recently refused, answered again without asking it.
   rejectedKeys: KeyCache<KeyStatus>;
@@ -33,7 +33,7 @@ export interface KeyGuessingGuards {
   lanes: SerialLanes;
 }
 
-export const keyGuessingGuards = (): KeyGuessingGuards => ({
+const keyGuessingGuards = (): KeyGuessingGuards => ({
   throttle: new FailedAuthThrottle(),
   rejectedKeys: new KeyCache<KeyStatus>(REJECTED_KEY_TTL_MS),
   lanes: new SerialLanes(),
