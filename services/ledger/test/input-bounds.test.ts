@@ -9,7 +9,8 @@ let account: { account_id: string; key_id: string; api_key: string };
 
 beforeAll(async () => {
   ledger = await startLedger();
-  account = (await adminCall(ledger, "POST", "/accounts", { name: "bounds", group: "default" })).body;
+  // A key that may read request logs, so the logs routes check their input.
+  account = (await adminCall(ledger, "POST", "/accounts", { name: "bounds", group: "default", read_logs: true })).body;
 });
 afterAll(async () => {
   await ledger?.cleanUp();
