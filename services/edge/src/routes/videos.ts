@@ -9,9 +9,8 @@ import {
   tracedMetadata,
 } from "@gateway/shared";
 import type { Request, Response } from "express";
-import { relayCall, type StreamRendering } from "../http/relay-call.js";
 import type { PublicBaseUrl } from "../http/public-base-url.js";
-import { sendError } from "../http/send-error.js";
+import { relayCall, type StreamRendering } from "../http/relay-call.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { pollAfterSeconds, videoGenerationSchema } from "../openai-wire/video-request-schema.js";
 
