@@ -1,0 +1,242 @@
+import { connect } from "node:net";
+import { startTestStack, type TestStack } from "@gateway/stack";
+import fc from "fast-check";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  abandonedUploads,
+  endpointRequests,
+  type FuzzRequest,
+  toldVendorToFail,
+  unauthenticated,
+} from "./fuzz-requests.js";
+
+// The fuzz suite: generated requests, plausible and hostile, to every endpoint of the real
+// stack. Whatever arrives, the answer is below 500 unless the simulated vendor was told to
+// fail, every 4xx carries OpenAI's error body, streams are well formed, and no process dies.
+// FUZZ_RUNS sets the cases per endpoint (default 40: the suite then takes about a minute on
+// two cores); FUZZ_SEED replays a run (the seed is printed when a property fails).
+
+const runs = Number(process.env.FUZZ_RUNS ?? 40);
+const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/**
+ * TODO(merge): failures other workstreams are fixing on their branches; each is left out of the
+ * generated cases until its fix lands. The lead removes this list at merge time, and the suite
+ * must then pass without it.
+ */
+const knownFailuresOwnedElsewhere: Array<{
+  owner: string;
+  symptom: string;
+  matches: (request: FuzzRequest) => boolean;
+}> = [];
+
+const isKnownFailure = (request: FuzzRequest) => knownFailuresOwnedElsewhere.some(({ matches }) => matches(request));
+
+let stack: TestStack;
+let edgeOrigin: string;
+const keys = new Map<string, string>();
+const known = { responses: [] as string[], videos: [] as string[] };
+// The requests most recently sent, to name the culprit when a process dies a moment after answering.
+const recent: string[] = [];
+const deaths: string[] = [];
+
+const describeRequest = (request: FuzzRequest) =>
+  `${request.method} ${request.path.slice(0, 300)} [${request.mangling}] ${JSON.stringify(request.headers).slice(0, 300)} ${request.body?.toString("latin1").slice(0, 600) ?? ""}`;
+
+beforeAll(async () => {
+  stack = await startTestStack({
+    env: {
+      // Vendor failures asked for by a case must not open a channel's circuit for the cases after it.
+      CIRCUIT_FAILURE_THRESHOLD: "1000000",
+      ROUTER_RETRY_BASE_MS: "5",
+      ROUTER_RETRY_MAX_MS: "20",
+      SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.01",
+    },
+  });
+  edgeOrigin = new URL(stack.baseUrl).origin;
+  for (const process of Object.values(stack.processes)) {
+    process.child.once("exit", (code, signal) => {
+      deaths.push(
+        `${process.name} exited (${code ?? signal}) just after:\n${recent.join("\n")}\n${process.output.slice(-15).join("\n")}`,
+      );
+    });
+  }
+  const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: await keyFor("setup"), maxRetries: 0 });
+  known.responses.push((await client.responses.create({ model: "gpt-4o-mini", input: "remember me" })).id);
+  const video = await fetch(`${stack.baseUrl}/videos/generations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await keyFor("setup")}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "sora-2", prompt: "a boat", async: true }),
+  });
+  known.videos.push(((await video.json()) as { id: string }).id);
+});
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+/** A premium key with credit to spare, one per endpoint, so one endpoint's rate limits never starve another's cases. */
+async function keyFor(endpoint: string): Promise<string> {
+  let key = keys.get(endpoint);
+  if (!key) {
+    key = (await stack.createAccount({ group: "premium", creditYuan: 1_000_000 })).api_key;
+    keys.set(endpoint, key);
+  }
+  return key;
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+async function send(request: FuzzRequest, apiKey: string | undefined): Promise<Answer> {
+  const origin = request.target === "ledger" ? stack.adminUrl : edgeOrigin;
+  const headers = { ...(apiKey && { authorization: `Bearer ${apiKey}` }), ...request.headers };
+  const response = await fetch(`${origin}${request.path}`, {
+    method: request.method,
+    headers,
+    body: request.body && request.method !== "GET" ? new Uint8Array(request.body) : undefined,
+    signal: AbortSignal.timeout(60_000),
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    text: await response.text(),
+  };
+}
+
+/** Declares the whole body, sends part of it, and hangs up, as a client that crashed mid-upload would. */
+function abandon(request: FuzzRequest, apiKey: string): Promise<void> {
+  const url = new URL(`${edgeOrigin}${request.path}`);
+  const body = request.body ?? Buffer.alloc(0);
+  const head = [
+    `${request.method} ${url.pathname} HTTP/1.1`,
+    `host: ${url.host}`,
+    `authorization: Bearer ${apiKey}`,
+    ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${body.length}`,
+    "",
+    "",
+  ].join("\r\n");
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(head);
+      socket.end(body.subarray(0, request.cutAt));
+    });
+    socket.on("error", () => resolve());
+    socket.on("close", () => resolve());
+    socket.resume();
+    setTimeout(() => socket.destroy(), 200);
+  });
+}
+
+function expectOpenAIError(answer: Answer, context: string) {
+  const parsed = JSON.parse(answer.text) as { error?: Record<string, unknown> };
+  expect(Object.keys(parsed), context).toEqual(["error"]);
+  const { message, type, param, code } = parsed.error ?? {};
+  expect(typeof message === "string" && message.length > 0, context).toBe(true);
+  expect(typeof type, context).toBe("string");
+  expect(param === null || typeof param === "string", context).toBe(true);
+  expect(code === null || typeof code === "string", context).toBe(true);
+}
+
+/** Every frame of an SSE answer is JSON (or OpenAI's [DONE]); an error frame only when the vendor was told to fail. */
+function expectWellFormedStream(answer: Answer, vendorFailed: boolean, context: string) {
+  for (const line of answer.text.split("\n")) {
+    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+    const frame = JSON.parse(line.slice(6)) as { error?: unknown; type?: string };
+    if (!vendorFailed) {
+      expect(frame.error, context).toBeUndefined();
+      expect(frame.type, context).not.toMatch(/^(error|response\.failed)$/);
+    }
+  }
+}
+
+function checkAnswer(request: FuzzRequest, answer: Answer) {
+  const vendorFailed = toldVendorToFail(request);
+  const context = `${answer.status} ${answer.text.slice(0, 300)}\nfor ${describeRequest(request)}`;
+  if (!vendorFailed) expect(answer.status, context).toBeLessThan(500);
+  if (request.mangling === "no usable key") expect([401, 429], context).toContain(answer.status);
+  if (answer.status >= 400 && request.method !== "HEAD") expectOpenAIError(answer, context);
+  else if (answer.contentType.startsWith("text/event-stream")) expectWellFormedStream(answer, vendorFailed, context);
+  else if (answer.contentType.startsWith("application/json"))
+    expect(() => JSON.parse(answer.text), context).not.toThrow();
+}
+
+function expectEveryProcessAlive() {
+  expect(deaths, "a process died").toEqual([]);
+}
+
+async function exercise(endpoint: string, request: FuzzRequest) {
+  expectEveryProcessAlive();
+  recent.push(describeRequest(request).slice(0, 400));
+  if (recent.length > 3) recent.shift();
+  const apiKey = request.mangling === "no usable key" ? undefined : await keyFor(endpoint);
+  if (request.cutAt !== undefined) await abandon(request, apiKey!);
+  else checkAnswer(request, await send(request, apiKey));
+}
+
+/** Runs a property with the suite's seed and size, and says how to replay a failure. */
+async function fuzz(endpoint: string, requests: fc.Arbitrary<FuzzRequest>, numRuns = runs) {
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        requests.filter((request) => !isKnownFailure(request)),
+        (request) => exercise(endpoint, request),
+      ),
+      { numRuns, seed },
+    );
+  } catch (error) {
+    (error as Error).message = `${(error as Error).message}\nReplay with FUZZ_SEED=${seed} FUZZ_RUNS=${runs}.`;
+    throw error;
+  } finally {
+    // A process that died with the last case is blamed on it, not on the next endpoint's first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expectEveryProcessAlive();
+  }
+}
+
+describe("every endpoint under generated requests", () => {
+  const timeout = 60_000 + runs * 1_500;
+  const generators = endpointRequests({ responses: () => known.responses, videos: () => known.videos });
+  for (const [endpoint, requests] of Object.entries(generators)) {
+    it(`${endpoint}: below 500, OpenAI errors, no process dies`, { timeout }, () => fuzz(endpoint, requests));
+  }
+
+  it("requests without a usable key: 401 (or the invalid-key slowdown's 429), whatever the body", { timeout }, () =>
+    fuzz("unauthenticated", unauthenticated),
+  );
+
+  it("clients that hang up mid-body stop no process", { timeout }, () =>
+    fuzz("abandoned", abandonedUploads, Math.ceil(runs / 2)),
+  );
+
+  it("every process is still up and serves normal requests", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expectEveryProcessAlive();
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: await keyFor("after"), maxRetries: 0 });
+    const chat = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "still alive?" }],
+    });
+    expect(chat.choices[0]!.message.content).toMatch(/\w/);
+    const stream = await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "still streaming?" }],
+      stream: true,
+    });
+    let streamed = "";
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? "";
+    expect(streamed).toMatch(/\w/);
+    const response = await client.responses.create({ model: "gemini-2.5-flash", input: "still answering?" });
+    expect(response.output_text).toMatch(/\w/);
+    const models = await client.models.list();
+    expect(models.data.length).toBeGreaterThan(0);
+    const balance = await fetch(`${stack.adminUrl}/v1/account/balance`, {
+      headers: { authorization: `Bearer ${await keyFor("after")}` },
+    });
+    expect(balance.status).toBe(200);
+  });
+});
