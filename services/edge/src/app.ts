@@ -1,5 +1,5 @@
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { type Logger, notFound } from "@gateway/shared";
+import { invalidRequest, type Logger, notFound } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { authenticate } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
@@ -89,6 +89,10 @@ export function createApp(deps: EdgeDependencies): Express {
     sendError(response, notFound(`Unknown request URL: ${request.method} ${request.path}. Paths start with /v1.`)),
   );
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
+    // Express decodes path parameters lazily: a path that is not valid percent-encoding is the client's.
+    if (error instanceof URIError) {
+      return sendError(response, invalidRequest("The request path is not valid percent-encoding.", null, "invalid_url"));
+    }
     if (!(error instanceof Error && error.name === "GatewayError")) {
       deps.logger.error({ err: error, request_id: response.locals.requestId }, "request failed");
     }

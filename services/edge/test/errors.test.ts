@@ -108,6 +108,27 @@ describe("invalid requests never reach the vendor", () => {
     expect(response.status).toBe(404);
     expectOpenAIError((await response.json()) as { error: Record<string, unknown> });
   });
+
+  it.each(["/models/%", "/responses/%E0%A4%A", "/videos/generations/%zz"])(
+    "answers 400 for a path that is not valid percent-encoding (%s)",
+    async (path) => {
+      const response = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${defaultKey}` } });
+      expect(response.status).toBe(400);
+      expectOpenAIError((await response.json()) as { error: Record<string, unknown> });
+    },
+  );
+
+  it("answers 415 for a JSON body in a charset the parser cannot read", async () => {
+    const response = await fetch(`${stack.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${defaultKey}`, "content-type": "application/json; charset=bogus" },
+      body: chat({}),
+    });
+    expect(response.status).toBe(415);
+    const body = (await response.json()) as { error: Record<string, unknown> };
+    expectOpenAIError(body);
+    expect(body.error.code).toBe("charset_unsupported");
+  });
 });
 
 // Each case uses another vendor's model: retried failures open that channel's circuit.
