@@ -43,7 +43,14 @@ export const vendorFailureDirectives = [
 export const toldVendorToFail = (request: FuzzRequest) =>
   vendorFailureDirectives.some((directive) => request.body?.includes(directive));
 
-const chatModels = ["gpt-4o-mini", "claude-sonnet-4-5", "gemini-2.5-flash", "deepseek-chat", "qwen-plus", "grok-3"];
+export const chatModels = [
+  "gpt-4o-mini",
+  "claude-sonnet-4-5",
+  "gemini-2.5-flash",
+  "deepseek-chat",
+  "qwen-plus",
+  "grok-3",
+];
 const otherModels = ["dall-e-3", "whisper-1", "text-embedding-3-small", "sora-2", "no-such-model", "GPT-4O-MINI"];
 
 /** A model name: the endpoint's own, another endpoint's, an unknown one, or hostile text. */
