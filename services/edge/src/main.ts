@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
+  answerMalformedHttp,
   connectNats,
   createLogger,
   keepIdleConnections,
@@ -52,6 +53,7 @@ server.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
   processErrors.serving();
 });
 keepIdleConnections(server);
+answerMalformedHttp(server);
 
 stopOnSignal(logger, async () => {
   server.close();

@@ -118,6 +118,14 @@ describe("invalid requests never reach the vendor", () => {
     },
   );
 
+  it("answers an OpenAI-shaped 431 for a URL longer than the HTTP parser takes", async () => {
+    const response = await fetch(`${stack.baseUrl}/models/${"m".repeat(20_000)}`, {
+      headers: { authorization: `Bearer ${defaultKey}` },
+    });
+    expect(response.status).toBe(431);
+    expectOpenAIError((await response.json()) as { error: Record<string, unknown> });
+  });
+
   it("answers 415 for a JSON body in a charset the parser cannot read", async () => {
     const response = await fetch(`${stack.baseUrl}/chat/completions`, {
       method: "POST",

@@ -3,6 +3,7 @@
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  answerMalformedHttp,
   beginService,
   connectNats,
   createRedis,
@@ -65,6 +66,7 @@ const http = await new Promise<HttpServer>((resolve, reject) => {
     error ? reject(error) : resolve(server),
   );
   keepIdleConnections(server);
+  answerMalformedHttp(server);
 }).catch((error: unknown) => fail("cannot start the admin HTTP server", error));
 const consumer = await startUsageConsumer({ nats, redis, namespace: config.GATEWAY_NAMESPACE, database, logger }).catch(
   (error: unknown) => fail("cannot start consuming usage events", error),

@@ -8,6 +8,7 @@ export * from "./grpc.js";
 export * from "./keep-alive.js";
 export * from "./log-handler-errors.js";
 export * from "./logger.js";
+export * from "./malformed-http.js";
 export * from "./nats.js";
 export * from "./price.js";
 export * from "./process-errors.js";
