@@ -25,7 +25,7 @@ describe("models through the running stack", () => {
       object: "model",
       owned_by: "deepseek",
       context_window: 65536,
-      endpoints: ["/v1/chat/completions", "/v1/completions"],
+      endpoints: ["/v1/chat/completions", "/v1/completions", "/v1/responses"],
     });
     expect(new Set(models.map((model) => model.owned_by))).toEqual(
       new Set(["openai", "anthropic", "google", "xai", "deepseek", "alibaba", "moonshot"]),
@@ -35,6 +35,30 @@ describe("models through the running stack", () => {
   it("retrieves one model", async () => {
     const model = await client.models.retrieve("qwen-plus");
     expect(model).toMatchObject({ id: "qwen-plus", object: "model", owned_by: "alibaba" });
+    expect(model).toHaveProperty("endpoints", ["/v1/chat/completions", "/v1/completions", "/v1/responses"]);
+  });
+
+  it("lists /v1/responses for exactly the models that serve it: each answers a Responses request", async () => {
+    const models = [];
+    for await (const model of client.models.list()) models.push(model as typeof model & { endpoints: string[] });
+    const responders = models.filter((model) => model.endpoints.includes("/v1/responses"));
+    expect(responders.map((model) => model.id).sort()).toEqual(
+      models
+        .filter((model) => model.endpoints.includes("/v1/chat/completions"))
+        .map((model) => model.id)
+        .sort(),
+    );
+    expect(responders.length).toBeGreaterThan(10);
+    for (const model of responders) {
+      const response = await client.responses.create({ model: model.id, input: "Say hello", store: false });
+      expect([model.id, response.status]).toEqual([model.id, "completed"]);
+    }
+    const embedder = models.find((model) => model.id === "text-embedding-3-small")!;
+    expect(embedder.endpoints).not.toContain("/v1/responses");
+    await expect(client.responses.create({ model: embedder.id, input: "Say hello" })).rejects.toMatchObject({
+      status: 400,
+      code: "unsupported_model",
+    });
   });
 });
 

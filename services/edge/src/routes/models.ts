@@ -3,6 +3,15 @@ import type { Model, RouterServiceClient } from "@gateway/proto/router/v1/router
 import { callUnary, fromGrpcError } from "@gateway/shared";
 import type { Request, Response } from "express";
 
+// Edge serves the Responses API on top of chat (routes/responses.ts), so the router's
+// catalogue never names it: every model that serves chat serves Responses too.
+const chatEndpoint = "/v1/chat/completions";
+const responsesEndpoint = "/v1/responses";
+const servedEndpoints = (endpoints: string[]) =>
+  endpoints.includes(chatEndpoint) && !endpoints.includes(responsesEndpoint)
+    ? [...endpoints, responsesEndpoint]
+    : endpoints;
+
 /** OpenAI's model object plus what a gateway user needs to choose: context window and endpoints. */
 const renderModel = (model: Model) => ({
   id: model.id,
@@ -10,7 +19,7 @@ const renderModel = (model: Model) => ({
   created: model.created,
   owned_by: model.ownedBy,
   context_window: model.contextWindow,
-  endpoints: model.endpoints,
+  endpoints: servedEndpoints(model.endpoints),
 });
 
 export function listModels(router: RouterServiceClient) {
