@@ -91,7 +91,10 @@ export function createApp(deps: EdgeDependencies): Express {
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
     // Express decodes path parameters lazily: a path that is not valid percent-encoding is the client's.
     if (error instanceof URIError) {
-      return sendError(response, invalidRequest("The request path is not valid percent-encoding.", null, "invalid_url"));
+      return sendError(
+        response,
+        invalidRequest("The request path is not valid percent-encoding.", null, "invalid_url"),
+      );
     }
     if (!(error instanceof Error && error.name === "GatewayError")) {
       deps.logger.error({ err: error, request_id: response.locals.requestId }, "request failed");
