@@ -32,7 +32,14 @@ function clientErrorOf(error: unknown, limitBytes: number) {
   }
   if (type === "entity.too.large") return tooLarge(limitBytes);
   if (status !== undefined && status >= 400 && status < 500) {
-    return new GatewayError(status, "invalid_request_error", "invalid_request_error", String(message));
+    // The parser's own words, cut short: they may quote a header the client wrote.
+    const reason = `We could not read the body of your request: ${String(message).slice(0, 200)}.`;
+    return new GatewayError(
+      status,
+      "invalid_request_error",
+      type?.replaceAll(".", "_") ?? "invalid_request_error",
+      reason,
+    );
   }
   return undefined;
 }
