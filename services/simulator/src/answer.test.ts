@@ -154,6 +154,45 @@ describe("tool calls", () => {
   });
 });
 
+describe("structured output", () => {
+  const schema = {
+    type: "object",
+    properties: { title: { type: "string" }, score: { type: "integer", minimum: 5, maximum: 9 } },
+    required: ["title", "score"],
+    additionalProperties: false,
+  };
+
+  it("answers a JSON text satisfying the schema, in pieces of about a token", () => {
+    const result = answer(request({ json: { schema } }));
+    const value = JSON.parse(result.tokens.join(""));
+    expect(Object.keys(value)).toEqual(["title", "score"]);
+    expect(value.title).toBe("sample-title");
+    expect(value.score).toBeGreaterThanOrEqual(5);
+    expect(value.score).toBeLessThanOrEqual(9);
+    expect(result.tokens.length).toBe(Math.ceil(result.tokens.join("").length / 4));
+    expect(result.completionTokens).toBe(result.tokens.length);
+    expect(result.finishReason).toBe("stop");
+  });
+
+  it("wraps the text answer in an object when no schema is given", () => {
+    const value = JSON.parse(answer(request({ json: {} })).tokens.join(""));
+    expect(value).toEqual({ answer: answer(request()).tokens.join("") });
+  });
+
+  it("cuts the JSON at max tokens, as a vendor does", () => {
+    const result = answer(request({ json: { schema }, maxTokens: 2 }));
+    expect(result.tokens).toHaveLength(2);
+    expect(result.finishReason).toBe("length");
+  });
+
+  it("calls a tool with arguments satisfying its schema rather than answering JSON", () => {
+    const tool = { name: "rate", parameters: schema };
+    const result = answer(request({ json: {}, tools: [tool], toolChoice: { name: "rate" } }));
+    expect(result.finishReason).toBe("tool_calls");
+    expect(JSON.parse(result.toolCalls[0]!.arguments).score).toBeGreaterThanOrEqual(5);
+  });
+});
+
 describe("token counting", () => {
   it("counts a quarter token a character over all text parts, plus 85 an image", () => {
     const messages = [

@@ -1,5 +1,6 @@
 import { stripDirectives } from "./faults.js";
 import { isRecord } from "./json.js";
+import { sampleFromSchema } from "./schema-sample.js";
 
 /** A vendor-neutral message, so each wire protocol only translates its own shapes. */
 export interface ConversationMessage {
@@ -31,6 +32,12 @@ export interface AnswerRequest {
   length?: number;
   /** Which of several alternative answers (OpenAI's `n`) this is; each differs a little. */
   choice?: number;
+  json?: JsonOutput;
+}
+
+/** Structured output: the answer is a JSON text, satisfying `schema` when there is one. */
+export interface JsonOutput {
+  schema?: unknown;
 }
 
 export interface ToolCall {
@@ -55,6 +62,7 @@ const longestAnswer = 100_000;
 // Bounds the work per request however long the prompt is.
 const scannedCharacters = 4096;
 const toolResultPreview = 40;
+const charactersPerToken = 4;
 const maximumParallelCalls = 3;
 // biome-ignore format: one table reads better than a column of words
 const paddingWords = [
@@ -72,7 +80,7 @@ export function promptCharacters(messages: ConversationMessage[]): number {
 export function countPromptTokens(messages: ConversationMessage[]): number {
   let images = 0;
   for (const message of messages) images += message.images;
-  return Math.ceil(promptCharacters(messages) / 4) + images * imagePromptTokens;
+  return Math.ceil(promptCharacters(messages) / charactersPerToken) + images * imagePromptTokens;
 }
 
 export function lastUserText(messages: ConversationMessage[]): string {
@@ -127,7 +135,10 @@ export function answer(request: AnswerRequest): Answer {
     const completionTokens = reasoning.length + toolCallTokens(toolCalls);
     return { tokens: [], reasoning, toolCalls, finishReason: "tool_calls", completionTokens };
   }
-  const { tokens, finishReason } = limitText(textTokens(request, userText, seed), request);
+  const generated = request.json
+    ? jsonTokens(request, request.json, userText, seed)
+    : textTokens(request, userText, seed);
+  const { tokens, finishReason } = limitText(generated, request);
   return { tokens, reasoning, toolCalls, finishReason, completionTokens: reasoning.length + tokens.length };
 }
 
@@ -155,6 +166,16 @@ function textTokens(request: AnswerRequest, userText: string, seed: number): str
     tokens.push(index < length - 1 ? `${word} ` : word);
   }
   return tokens;
+}
+
+/** A JSON answer in pieces of about a token; without a schema, the text answer wrapped in an object. */
+function jsonTokens(request: AnswerRequest, json: JsonOutput, userText: string, seed: number): string[] {
+  const value =
+    json.schema === undefined
+      ? { answer: textTokens(request, userText, seed).join("") }
+      : sampleFromSchema(json.schema, seed);
+  const text = JSON.stringify(value ?? null);
+  return splitPieces(text, Math.ceil(text.length / charactersPerToken));
 }
 
 /** Applies stop strings first, then the token cap: a stop beyond the cap is never reached. */
@@ -191,47 +212,19 @@ function toolCallsFor(request: AnswerRequest, seed: number): ToolCall[] {
   return chooseTools(request).map((tool, index) => ({
     id: `call_${hash}_${index}`,
     name: tool.name,
-    arguments: JSON.stringify(argumentsFromSchema(tool.parameters)),
+    arguments: JSON.stringify(argumentsFromSchema(tool.parameters, (seed + index) >>> 0)),
   }));
 }
 
 function toolCallTokens(calls: ToolCall[]): number {
   let characters = 0;
   for (const call of calls) characters += call.name.length + call.arguments.length;
-  return Math.ceil(characters / 4);
+  return Math.ceil(characters / charactersPerToken);
 }
 
-/** Builds arguments that satisfy the top level of a JSON schema, the same every time. */
-export function argumentsFromSchema(schema: unknown): Record<string, unknown> {
-  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
-  const result: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries(properties)) result[name] = sampleValue(name, property);
-  return result;
-}
-
-function sampleValue(name: string, property: unknown): unknown {
-  if (!isRecord(property)) return null;
-  if (Array.isArray(property.enum) && property.enum.length > 0) return property.enum[0];
-  if ("const" in property) return property.const;
-  if (Array.isArray(property.anyOf) && property.anyOf.length > 0) return sampleValue(name, property.anyOf[0]);
-  switch (schemaType(property.type)) {
-    case "string":
-      return `sample-${name}`;
-    case "number":
-    case "integer":
-      return 1;
-    case "boolean":
-      return true;
-    case "array":
-      return [];
-    case "object":
-      return {};
-    default:
-      return null;
-  }
-}
-
-// A type may be a list such as ["string", "null"]; the first real type decides.
-function schemaType(type: unknown): unknown {
-  return Array.isArray(type) ? type.find((entry) => entry !== "null") : type;
+/** Arguments satisfying a tool's JSON schema; a schema that is not of an object gets none. */
+export function argumentsFromSchema(schema: unknown, seed = 0): Record<string, unknown> {
+  if (schema === undefined) return {};
+  const value = sampleFromSchema(schema, seed);
+  return isRecord(value) ? value : {};
 }

@@ -187,6 +187,61 @@ describe("chat completions", () => {
   });
 });
 
+describe("structured output", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      city: { type: "string" },
+      temperatures: { type: "array", items: { type: "number", minimum: -40, maximum: 50 }, minItems: 3 },
+    },
+    required: ["city", "temperatures"],
+    additionalProperties: false,
+  };
+  const format = { type: "json_schema", json_schema: { name: "forecast", schema, strict: true } };
+
+  function checkForecast(text: string): void {
+    const value = JSON.parse(text);
+    expect(value.city).toBe("sample-city");
+    expect(value.temperatures.length).toBeGreaterThanOrEqual(3);
+    for (const degrees of value.temperatures) expect(Math.abs(degrees)).toBeLessThanOrEqual(50);
+  }
+
+  it("answers content satisfying a json_schema response_format", async () => {
+    const body = await json(await chat(ask("Forecast?", { response_format: format })));
+    expect(body.choices[0].finish_reason).toBe("stop");
+    checkForecast(body.choices[0].message.content);
+  });
+
+  it("streams the same JSON in content deltas", async () => {
+    const whole = await json(await chat(ask("Forecast?", { response_format: format })));
+    const { events } = await readEvents(await chat(ask("Forecast?", { response_format: format, stream: true })));
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(text).toBe(whole.choices[0].message.content);
+  });
+
+  it("answers a JSON object for json_object", async () => {
+    const body = await json(await chat(ask("Reply in JSON", { response_format: { type: "json_object" } })));
+    expect(JSON.parse(body.choices[0].message.content)).toEqual({ answer: expect.any(String) });
+  });
+
+  it("refuses a malformed response_format as OpenAI does", async () => {
+    const missing = await chat(ask("Hi", { response_format: { type: "json_schema" } }));
+    expect(missing.status).toBe(400);
+    expect((await json(missing)).error).toMatchObject({ param: "response_format.json_schema" });
+    const unknown = await chat(ask("Hi", { response_format: { type: "yaml" } }));
+    expect((await json(unknown)).error).toMatchObject({ param: "response_format.type" });
+  });
+
+  it("calls a forced tool with arguments satisfying its parameters", async () => {
+    const forecast = { type: "function", function: { name: "forecast", parameters: schema, strict: true } };
+    const choice = { type: "function", function: { name: "forecast" } };
+    const body = await json(await chat(ask("Forecast?", { tools: [forecast], tool_choice: choice })));
+    checkForecast(body.choices[0].message.tool_calls[0].function.arguments);
+  });
+});
+
 describe("faults", () => {
   it("answers the status a directive asks for, with retry-after on 429", async () => {
     const response = await chat(ask("Hi [sim:status=429]"));

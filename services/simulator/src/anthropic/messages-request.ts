@@ -1,5 +1,6 @@
-import type { ConversationMessage, ToolChoice, ToolDefinition } from "../answer.js";
+import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
+import { jsonInstructionOf } from "./json-instruction.js";
 
 /** An Anthropic Messages request, validated and translated to the simulator's neutral terms. */
 export interface MessagesRequest {
@@ -12,6 +13,8 @@ export interface MessagesRequest {
   tools: ToolDefinition[];
   toolChoice: ToolChoice;
   parallelToolCalls: boolean;
+  /** Asked for in the system prompt. */
+  json: JsonOutput | undefined;
 }
 
 /** A request Anthropic would refuse with 400 invalid_request_error. */
@@ -58,15 +61,17 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   const stream = body.stream ?? false;
   if (typeof stream !== "boolean") throw fail("stream: Input should be a valid boolean");
   const choice = toolChoiceOf(body.tool_choice, tools);
+  const system = systemOf(body.system);
   return {
     model: body.model,
-    messages: [...systemOf(body.system), ...messagesOf(body.messages)],
+    messages: [...system, ...messagesOf(body.messages)],
     stream,
     maxTokens,
     stop: stopOf(body.stop_sequences),
     tools,
     toolChoice: choice.choice,
     parallelToolCalls: choice.parallel,
+    json: system[0] && jsonInstructionOf(system[0].parts.join("\n\n")),
   };
 }
 

@@ -314,6 +314,44 @@ describe("Anthropic messages", () => {
   });
 });
 
+describe("Anthropic structured output", () => {
+  const schema = {
+    type: "object",
+    properties: { name: { type: "string" }, age: { type: "integer", minimum: 18, maximum: 30 } },
+    required: ["name", "age"],
+    additionalProperties: false,
+  };
+
+  it("answers JSON satisfying a schema that the system prompt asks for", async () => {
+    const system = `Be precise.\n\nRespond with a single valid JSON value and nothing else. The JSON must conform to this JSON Schema:\n${JSON.stringify(schema)}`;
+    const body = await json(await post(ask("Who?", { system })));
+    const value = JSON.parse(body.content[0].text);
+    expect(value.name).toBe("sample-name");
+    expect(value.age).toBeGreaterThanOrEqual(18);
+    expect(value.age).toBeLessThanOrEqual(30);
+    const { events } = await readEvents(await post(ask("Who?", { system, stream: true })));
+    const deltas = events.filter((event) => event.data.delta?.type === "text_delta");
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.map((event) => event.data.delta.text).join("")).toBe(body.content[0].text);
+  });
+
+  it("answers a JSON object when asked for JSON without a schema, and prose otherwise", async () => {
+    const asked = await json(await post(ask("Who?", { system: "Respond only with JSON." })));
+    expect(JSON.parse(asked.content[0].text)).toEqual({ answer: expect.any(String) });
+    const plain = await json(await post(ask("Who?", { system: "Mention JSON if you like." })));
+    expect(plain.content[0].text).toMatch(/^Simulated answer/);
+  });
+
+  it("fills a forced tool's input to satisfy its input_schema", async () => {
+    const person = { name: "person", input_schema: schema };
+    const body = await json(
+      await post(ask("Who?", { tools: [person], tool_choice: { type: "tool", name: "person" } })),
+    );
+    expect(body.content[0]).toMatchObject({ type: "tool_use", name: "person", input: { name: "sample-name" } });
+    expect(body.content[0].input.age).toBeGreaterThanOrEqual(18);
+  });
+});
+
 describe("Anthropic faults", () => {
   it("answers overloaded (529) and rate limits (429) with Anthropic's errors and retry-after", async () => {
     const overloaded = await post(ask("Hi [sim:status=529]"));

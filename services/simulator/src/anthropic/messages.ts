@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Answer, answer, countPromptTokens, lastUserText, splitPieces, tokenize } from "../answer.js";
+import { type Answer, answer, countPromptTokens, lastUserText, splitPieces } from "../answer.js";
 import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
 import { requireAnthropicHeaders, sendAnthropicError, sendStatusFault } from "./errors.js";
@@ -152,7 +152,7 @@ function blockSteps(reply: Reply): Step[] {
     });
     const deltas =
       block.type === "text"
-        ? tokenize(block.text).map((text) => delta({ type: "text_delta", text }, true))
+        ? reply.result.tokens.map((text) => delta({ type: "text_delta", text }, true))
         : // Anthropic opens a tool's arguments with an empty fragment, then sends them in pieces.
           ["", ...splitPieces(JSON.stringify(block.input), 3)].map((piece) =>
             delta({ type: "input_json_delta", partial_json: piece }, piece !== ""),

@@ -1,4 +1,4 @@
-import type { ConversationMessage, ToolChoice, ToolDefinition } from "../answer.js";
+import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
 
 /** A Gemini generateContent request, validated and translated to the simulator's neutral terms. */
@@ -10,6 +10,8 @@ export interface GenerateContentRequest {
   stop: string[];
   tools: ToolDefinition[];
   toolChoice: ToolChoice;
+  /** From `responseMimeType: "application/json"`, with `responseJsonSchema` or `responseSchema`. */
+  json: JsonOutput | undefined;
 }
 
 /** A request Gemini would refuse with 400 INVALID_ARGUMENT. */
@@ -50,7 +52,14 @@ export function parseGenerateContentRequest(model: string, body: unknown): Gener
     stop: stopOf(field(generation, "stopSequences")),
     tools,
     toolChoice,
+    json: jsonOutputOf(generation),
   };
+}
+
+function jsonOutputOf(generation: Record<string, unknown>): JsonOutput | undefined {
+  if (field(generation, "responseMimeType") !== "application/json") return undefined;
+  const schema = field(generation, "responseJsonSchema") ?? field(generation, "responseSchema");
+  return schema === undefined ? {} : { schema };
 }
 
 function integer(record: Record<string, unknown>, name: string, lowest: number, highest: number) {

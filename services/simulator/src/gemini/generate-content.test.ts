@@ -275,6 +275,37 @@ describe("Gemini streamGenerateContent", () => {
   });
 });
 
+describe("Gemini structured output", () => {
+  const schema = {
+    type: "object",
+    properties: { colour: { type: "string", enum: ["red", "blue"] }, shades: { type: "integer", minimum: 2 } },
+    required: ["colour", "shades"],
+  };
+
+  it("answers JSON satisfying responseJsonSchema, whole and streamed", async () => {
+    const generationConfig = { responseMimeType: "application/json", responseJsonSchema: schema };
+    const body = await (await generate(ask("Colour?", { generationConfig }))).json();
+    const text = body.candidates[0].content.parts[0].text;
+    expect(JSON.parse(text)).toMatchObject({ colour: "red" });
+    expect(JSON.parse(text).shades).toBeGreaterThanOrEqual(2);
+    const { events } = await readEvents(await stream(ask("Colour?", { generationConfig })));
+    expect(events.length).toBeGreaterThan(1);
+    expect(textOf(events)).toBe(text);
+  });
+
+  it("reads the OpenAPI-style responseSchema, and answers a JSON object without a schema", async () => {
+    const responseSchema = { type: "OBJECT", properties: { ok: { type: "BOOLEAN" } }, required: ["ok"] };
+    const typed = await (
+      await generate(ask("Ok?", { generation_config: { response_mime_type: "application/json", responseSchema } }))
+    ).json();
+    expect(JSON.parse(typed.candidates[0].content.parts[0].text)).toEqual({ ok: true });
+    const plain = await (
+      await generate(ask("Ok?", { generationConfig: { responseMimeType: "application/json" } }))
+    ).json();
+    expect(JSON.parse(plain.candidates[0].content.parts[0].text)).toEqual({ answer: expect.any(String) });
+  });
+});
+
 describe("Gemini faults", () => {
   it.each([
     [429, "RESOURCE_EXHAUSTED"],

@@ -1,4 +1,4 @@
-import type { ConversationMessage, ToolChoice, ToolDefinition } from "../answer.js";
+import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
 
 /** An OpenAI chat request, validated and translated to the simulator's neutral terms. */
@@ -13,6 +13,8 @@ export interface ChatRequest {
   tools: ToolDefinition[];
   toolChoice: ToolChoice;
   parallelToolCalls: boolean;
+  /** From `response_format`; absent for text. */
+  json: JsonOutput | undefined;
 }
 
 /** A request OpenAI would refuse with 400; carries the fields of its error body. */
@@ -55,6 +57,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     tools,
     toolChoice: toolChoiceOf(body.tool_choice, tools),
     parallelToolCalls: optionalBoolean(body, "parallel_tool_calls") ?? true,
+    json: jsonOutputOf(body.response_format),
   };
 }
 
@@ -155,4 +158,28 @@ function toolChoiceOf(value: unknown, tools: ToolDefinition[]): ToolChoice {
     );
   }
   return { name };
+}
+
+const schemaName = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function jsonOutputOf(value: unknown): JsonOutput | undefined {
+  if (value == null) return undefined;
+  const type = isRecord(value) ? value.type : undefined;
+  if (type === "text") return undefined;
+  if (type === "json_object") return {};
+  if (type !== "json_schema") {
+    throw invalid("response_format.type", "one of 'text', 'json_object' or 'json_schema'");
+  }
+  const spec = (value as Record<string, unknown>).json_schema;
+  if (!isRecord(spec)) {
+    throw new RequestError(
+      "Missing required parameter: 'response_format.json_schema'.",
+      "response_format.json_schema",
+      "missing_required_parameter",
+    );
+  }
+  if (typeof spec.name !== "string" || !schemaName.test(spec.name)) {
+    throw invalid("response_format.json_schema.name", "1 to 64 letters, digits, underscores or dashes");
+  }
+  return spec.schema === undefined ? {} : { schema: spec.schema };
 }
