@@ -284,7 +284,7 @@ describe("Gemini structured output", () => {
 
   it("answers JSON satisfying responseJsonSchema, whole and streamed", async () => {
     const generationConfig = { responseMimeType: "application/json", responseJsonSchema: schema };
-    const body = await (await generate(ask("Colour?", { generationConfig }))).json();
+    const body: Body = await (await generate(ask("Colour?", { generationConfig }))).json();
     const text = body.candidates[0].content.parts[0].text;
     expect(JSON.parse(text)).toMatchObject({ colour: "red" });
     expect(JSON.parse(text).shades).toBeGreaterThanOrEqual(2);
@@ -295,11 +295,11 @@ describe("Gemini structured output", () => {
 
   it("reads the OpenAPI-style responseSchema, and answers a JSON object without a schema", async () => {
     const responseSchema = { type: "OBJECT", properties: { ok: { type: "BOOLEAN" } }, required: ["ok"] };
-    const typed = await (
+    const typed: Body = await (
       await generate(ask("Ok?", { generation_config: { response_mime_type: "application/json", responseSchema } }))
     ).json();
     expect(JSON.parse(typed.candidates[0].content.parts[0].text)).toEqual({ ok: true });
-    const plain = await (
+    const plain: Body = await (
       await generate(ask("Ok?", { generationConfig: { responseMimeType: "application/json" } }))
     ).json();
     expect(JSON.parse(plain.candidates[0].content.parts[0].text)).toEqual({ answer: expect.any(String) });
