@@ -13,7 +13,6 @@ import { sendError } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
 import type { TrustedProxies } from "./http/trusted-proxies.js";
 import type { ResponseStore } from "./responses/response-store.js";
-import { routerServices } from "./router-services.js";
 import { audioTranscriptions } from "./routes/audio-transcriptions.js";
 import { chatCompletions } from "./routes/chat-completions.js";
 import { completions } from "./routes/completions.js";
@@ -63,7 +62,7 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.get("/models", listModels(deps.router));
   v1.get("/models/:model", retrieveModel(deps.router));
-  const services = routerServices(deps.router);
+  const services = deps.routerServices;
   v1.post("/completions", conversationBody, completions(services.completions));
   v1.post("/embeddings", jsonBody(smallJsonBodyLimits.embeddings), embeddings(services.embeddings));
   v1.post(

@@ -1,21 +1,30 @@
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { VideoServiceClient } from "@gateway/proto/video/v1/video";
-import { channelOptions, insecureChannel } from "@gateway/shared";
+import { insecureChannel, serviceClientOptions } from "@gateway/shared";
 import type { NatsConnection } from "nats";
+import { routerServices } from "./router-services.js";
 
 export interface EdgeClients {
   router: RouterServiceClient;
   ledger: LedgerServiceClient;
   video: VideoServiceClient;
+  // The router's other services, on the router client's channel.
+  routerServices: ReturnType<typeof routerServices>;
   nats: NatsConnection;
 }
 
-/** One long-lived HTTP/2 channel per service; gRPC multiplexes every request over it. */
-export function createGrpcClients(routerUrl: string, ledgerUrl: string, videoUrl: string) {
+/** One long-lived HTTP/2 channel per service, every call signed as edge; gRPC multiplexes requests over it. */
+export function createGrpcClients(
+  urls: { ROUTER_URL: string; LEDGER_URL: string; VIDEO_URL: string },
+  serviceTokenSecret: string | undefined,
+) {
+  const options = serviceClientOptions("edge", serviceTokenSecret);
+  const router = new RouterServiceClient(urls.ROUTER_URL, insecureChannel(), options);
   return {
-    router: new RouterServiceClient(routerUrl, insecureChannel(), channelOptions),
-    ledger: new LedgerServiceClient(ledgerUrl, insecureChannel(), channelOptions),
-    video: new VideoServiceClient(videoUrl, insecureChannel(), channelOptions),
+    router,
+    routerServices: routerServices(router, options.interceptors),
+    ledger: new LedgerServiceClient(urls.LEDGER_URL, insecureChannel(), options),
+    video: new VideoServiceClient(urls.VIDEO_URL, insecureChannel(), options),
   };
 }

@@ -6,6 +6,7 @@ import {
   connectNats,
   createLogger,
   keepIdleConnections,
+  serviceTokenSecret,
   startTelemetry,
   stopOnSignal,
   watchProcessErrors,
@@ -24,10 +25,10 @@ startTelemetry("edge", config.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger("edge");
 const processErrors = watchProcessErrors(logger);
 
-const nats = await connectNats(config.NATS_URL, "edge");
+const nats = await connectNats(config, "edge");
 const keyCache = new KeyCache<ResolveKeyResponse>(config.KEY_CACHE_TTL_MS);
 evictRevokedKeys(nats, config.GATEWAY_NAMESPACE, keyCache, logger);
-const clients = createGrpcClients(config.ROUTER_URL, config.LEDGER_URL, config.VIDEO_URL);
+const clients = createGrpcClients(config, serviceTokenSecret(config, logger));
 const files = new GeneratedFiles({
   directory: config.GATEWAY_FILES_DIR,
   signingKey: config.FILE_URL_SIGNING_KEY,

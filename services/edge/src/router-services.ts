@@ -3,14 +3,14 @@ import { CompletionServiceClient } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceClient } from "@gateway/proto/router/v1/images";
 import { insecureChannel } from "@gateway/shared";
-import type { Client } from "@grpc/grpc-js";
+import type { Client, Interceptor } from "@grpc/grpc-js";
 
 /**
  * Clients of the router's other services on the router client's own HTTP/2 channel, so
  * every endpoint family shares one connection and edge's wiring stays as it is.
  */
-export function routerServices(router: Client) {
-  const options = { channelOverride: router.getChannel() };
+export function routerServices(router: Client, interceptors: Interceptor[]) {
+  const options = { channelOverride: router.getChannel(), interceptors };
   const target = router.getChannel().getTarget();
   return {
     completions: new CompletionServiceClient(target, insecureChannel(), options),

@@ -1,5 +1,5 @@
 import { VideoTestClockServiceClient } from "@gateway/proto/video/v1/video";
-import { eventually, queryRows } from "@gateway/stack";
+import { eventually, queryRows, testClientOptions } from "@gateway/stack";
 import { credentials } from "@grpc/grpc-js";
 
 // The SDK has no /v1/videos/generations, so these tests speak HTTP with fetch and the API key.
@@ -91,7 +91,11 @@ export async function simulatedVideoJobs(simulatorUrl: string): Promise<Simulate
 
 /** Moves the video service's clock (test mode only). */
 export function setVideoClockOffset(grpcPort: number, offsetMs: number): Promise<void> {
-  const client = new VideoTestClockServiceClient(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
+  const client = new VideoTestClockServiceClient(
+    `127.0.0.1:${grpcPort}`,
+    credentials.createInsecure(),
+    testClientOptions(),
+  );
   return new Promise((resolve, reject) =>
     client.setClockOffset({ offsetMs }, (error) => {
       client.close();

@@ -6,7 +6,15 @@ import {
   type StoredResponseKey,
   type StoreResponseRequest,
 } from "@gateway/proto/ledger/v1/ledger";
-import { inSpan, invalidRequest, type Logger, logHandlerErrors, unaryHandler } from "@gateway/shared";
+import {
+  callersOfEveryMethod,
+  inSpan,
+  invalidRequest,
+  type Logger,
+  logHandlerErrors,
+  serviceServerOptions,
+  unaryHandler,
+} from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { LoadedBalance } from "./accounts/load-balance.js";
 import type { StoredResponses } from "./responses/stored-responses.js";
@@ -17,15 +25,29 @@ export interface LedgerHandlers {
   responses: StoredResponses;
 }
 
+// Key resolution and stored Responses are edge's; balances are loaded for the services that
+// reserve costs. Methods added later are open to every internal service until listed here.
+const callers = {
+  ...callersOfEveryMethod(LedgerServiceService, ["edge", "router", "video"]),
+  [LedgerServiceService.resolveKey.path]: ["edge"],
+  [LedgerServiceService.loadBalance.path]: ["router", "video"],
+  [LedgerServiceService.storeResponse.path]: ["edge"],
+  [LedgerServiceService.getStoredResponse.path]: ["edge"],
+  [LedgerServiceService.deleteStoredResponse.path]: ["edge"],
+} as const;
+
 /** Serves LedgerService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
   handlers: LedgerHandlers,
   logger: Logger,
   host: string,
   port: number,
+  serviceTokenSecret: string | undefined,
 ): Promise<{ server: Server; port: number }> {
   // Stored responses carry conversations of up to a few MB (edge caps them).
-  const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  const server = new Server(
+    serviceServerOptions(serviceTokenSecret, callers, { "grpc.max_receive_message_length": 64 * 1024 * 1024 }),
+  );
   server.addService(
     LedgerServiceService,
     logHandlerErrors(logger, {

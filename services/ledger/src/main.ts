@@ -9,6 +9,7 @@ import {
   createRedis,
   keepIdleConnections,
   requireMigrated,
+  serviceTokenSecret,
   stopGrpcServer,
   stopOnSignal,
 } from "@gateway/shared";
@@ -31,11 +32,17 @@ const start = beginService("ledger", loadLedgerConfig);
 const { config, logger } = start;
 // Annotated so the compiler knows a call ends the process.
 const fail: (message: string, error?: unknown) => never = start.fail;
+let tokenSecret: string | undefined;
+try {
+  tokenSecret = serviceTokenSecret(config, logger);
+} catch (error) {
+  fail("cannot check internal calls", error);
+}
 await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/ledger migrate");
 
 const database = connectDatabase(config.DATABASE_URL);
 const redis = createRedis(config.REDIS_URL, logger, "key lookups fall back to Postgres");
-const nats = await connectNats(config.NATS_URL, "ledger").catch((error: unknown) =>
+const nats = await connectNats(config, "ledger").catch((error: unknown) =>
   fail("cannot reach NATS at NATS_URL", error),
 );
 const cache = new KeyCache(redis, config.GATEWAY_NAMESPACE, logger);
@@ -50,6 +57,7 @@ const grpc = await startGrpcServer(
   logger,
   config.LEDGER_HOST,
   config.LEDGER_GRPC_PORT,
+  tokenSecret,
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));
 const app = createAdminApp({
   database,

@@ -7,6 +7,7 @@ import {
   startService,
   type TemporaryDatabase,
   testServers,
+  testServiceTokenSecret,
   uniqueNamespace,
 } from "@gateway/stack";
 import { connect } from "nats";
@@ -46,6 +47,8 @@ export async function startLedger(): Promise<LedgerUnderTest> {
       NATS_URL: testServers.natsUrl,
       GATEWAY_NAMESPACE: namespace,
       GATEWAY_ADMIN_TOKEN: adminToken,
+      GATEWAY_ENV: "development",
+      GATEWAY_SERVICE_TOKEN_SECRET: testServiceTokenSecret,
       LEDGER_GRPC_PORT: "0",
       LEDGER_ADMIN_PORT: "0",
       LOG_LEVEL: "info",

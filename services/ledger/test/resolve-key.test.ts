@@ -3,7 +3,7 @@ import { LogCapture } from "@gateway/proto/common/v1/common";
 import { KeyRevoked } from "@gateway/proto/events/v1/events";
 import { KeyStatus, LedgerServiceClient, type LoadBalanceRequest } from "@gateway/proto/ledger/v1/ledger";
 import { billingKeys, callUnary, natsNames } from "@gateway/shared";
-import { queryRows, testServers } from "@gateway/stack";
+import { queryRows, testClientOptions, testServers } from "@gateway/stack";
 import { credentials } from "@grpc/grpc-js";
 import { connect, type NatsConnection } from "nats";
 import { createClient } from "redis";
@@ -13,23 +13,27 @@ import { adminCall, type LedgerUnderTest, startLedger } from "./ledger-under-tes
 
 describe("ResolveKey, LoadBalance and revocation", () => {
   let ledger: LedgerUnderTest;
+  // Key resolution is edge's to call, balance loads the router's.
   let client: LedgerServiceClient;
+  let asRouter: LedgerServiceClient;
   let nats: NatsConnection;
   let redis: ReturnType<typeof createClient>;
 
   const resolve = (keyHash: string, on: LedgerServiceClient = client) =>
     callUnary(on.resolveKey.bind(on), { keyHash }, 5_000);
-  const loadBalance = (request: LoadBalanceRequest) => callUnary(client.loadBalance.bind(client), request, 5_000);
+  const loadBalance = (request: LoadBalanceRequest) => callUnary(asRouter.loadBalance.bind(asRouter), request, 5_000);
 
   beforeAll(async () => {
     ledger = await startLedger();
-    client = new LedgerServiceClient(ledger.grpcAddress, credentials.createInsecure());
+    client = new LedgerServiceClient(ledger.grpcAddress, credentials.createInsecure(), testClientOptions("edge"));
+    asRouter = new LedgerServiceClient(ledger.grpcAddress, credentials.createInsecure(), testClientOptions("router"));
     nats = await connect({ servers: testServers.natsUrl });
     redis = createClient({ url: testServers.redisUrl });
     await redis.connect();
   });
   afterAll(async () => {
     client?.close();
+    asRouter?.close();
     await nats?.close();
     redis?.destroy();
     expect(await ledger?.cleanUp()).toEqual([0, 0]);
@@ -141,7 +145,11 @@ describe("ResolveKey, LoadBalance and revocation", () => {
     const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "grace" });
     // Port 9 (discard) has no Redis: this ledger never gets a cache.
     const withoutRedis = await ledger.startAnother({ REDIS_URL: "redis://127.0.0.1:9" });
-    const other = new LedgerServiceClient(`127.0.0.1:${withoutRedis.ports.grpc}`, credentials.createInsecure());
+    const other = new LedgerServiceClient(
+      `127.0.0.1:${withoutRedis.ports.grpc}`,
+      credentials.createInsecure(),
+      testClientOptions("edge"),
+    );
     try {
       expect(await resolve(hashApiKey(account.api_key), other)).toMatchObject({
         status: KeyStatus.KEY_STATUS_ACTIVE,

@@ -3,13 +3,14 @@ import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
-  channelOptions,
   connectNats,
   createLogger,
   createRedis,
   ensureUsageStream,
   insecureChannel,
   loadUsageDefinition,
+  serviceClientOptions,
+  serviceTokenSecret,
   startTelemetry,
   stopGrpcServer,
   stopOnSignal,
@@ -28,13 +29,14 @@ const config = loadRouterConfig();
 startTelemetry("router", config.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger("router");
 const processErrors = watchProcessErrors(logger);
+const tokenSecret = serviceTokenSecret(config, logger);
 
 const catalogue = new CatalogueHolder(
   config.CATALOGUE_PATH,
   { env: process.env, simulatorUrl: config.SIMULATOR_URL },
   logger,
 );
-const nats = await connectNats(config.NATS_URL, "router");
+const nats = await connectNats(config, "router");
 await ensureUsageStream(await nats.jetstreamManager(), loadUsageDefinition(config.GATEWAY_NAMESPACE));
 const usage = new UsagePublisher(
   nats.jetstream(),
@@ -45,7 +47,11 @@ const usage = new UsagePublisher(
 
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
-const ledger = new LedgerServiceClient(config.LEDGER_URL, insecureChannel(), channelOptions);
+const ledger = new LedgerServiceClient(
+  config.LEDGER_URL,
+  insecureChannel(),
+  serviceClientOptions("router", tokenSecret),
+);
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
 const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_LIMIT_LEASE_MS, logger);
 
@@ -88,6 +94,7 @@ const { server, port } = await startRouterServer(
   },
   config.ROUTER_HOST,
   config.ROUTER_PORT,
+  tokenSecret,
 );
 // Operators reload the catalogue without a restart; a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());

@@ -3,7 +3,7 @@ import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
-import { logHandlerErrors, unaryHandler } from "@gateway/shared";
+import { callersOfEveryMethod, logHandlerErrors, serviceServerOptions, unaryHandler } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { createChatCompletion } from "./handlers/create-chat-completion.js";
 import { createCompletion } from "./handlers/create-completion.js";
@@ -15,9 +15,25 @@ import type { RouterDependencies } from "./handlers/router-dependencies.js";
 import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
 
+// Only edge turns client requests into calls here: anyone else could run a request billed to any account.
+const callers = {
+  ...callersOfEveryMethod(RouterServiceService, ["edge"]),
+  ...callersOfEveryMethod(CompletionServiceService, ["edge"]),
+  ...callersOfEveryMethod(EmbeddingServiceService, ["edge"]),
+  ...callersOfEveryMethod(ImageServiceService, ["edge"]),
+  ...callersOfEveryMethod(AudioServiceService, ["edge"]),
+};
+
 /** Binds the router's gRPC service and resolves with the port actually bound. */
-export async function startRouterServer(deps: RouterDependencies & MediaDependencies, host: string, port: number) {
-  const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+export async function startRouterServer(
+  deps: RouterDependencies & MediaDependencies,
+  host: string,
+  port: number,
+  serviceTokenSecret: string | undefined,
+) {
+  const server = new Server(
+    serviceServerOptions(serviceTokenSecret, callers, { "grpc.max_receive_message_length": 64 * 1024 * 1024 }),
+  );
   server.addService(
     RouterServiceService,
     logHandlerErrors(deps.logger, {

@@ -22,4 +22,13 @@ export const commonConfig = {
     .default("gw"),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  // NATS credentials of this service's own user (docs/security.md), unless NATS_URL carries user:password.
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  NATS_CREDS: z.string().min(1).optional(),
+  // Production (the default) never answers from the simulator and requires every secret below;
+  // `pnpm start` and the tests set development.
+  GATEWAY_ENV: z.enum(["production", "development"]).default("production"),
+  // Signs and checks the service tokens on every internal gRPC call; one value across services.
+  GATEWAY_SERVICE_TOKEN_SECRET: z.string().min(32, "at least 32 characters").optional(),
 };

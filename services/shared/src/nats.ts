@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import {
   AckPolicy,
+  type ConnectionOptions,
   connect,
+  credsAuthenticator,
   DeliverPolicy,
   headers,
   type JetStreamManager,
@@ -86,8 +88,35 @@ export async function ensureUsageConsumer(jsm: JetStreamManager, definition: Usa
   });
 }
 
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
-  return connect({ servers: url.split(","), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+export interface NatsSettings {
+  NATS_URL: string;
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_CREDS?: string | undefined;
+}
+
+/**
+ * The servers and this service's credentials: a creds file (NATS_CREDS), NATS_USER and
+ * NATS_PASSWORD, or user:password in NATS_URL (taken out of the URL, which the client would not read).
+ */
+export function natsConnectOptions(settings: NatsSettings): ConnectionOptions {
+  let user = settings.NATS_USER;
+  let pass = settings.NATS_PASSWORD;
+  const servers = settings.NATS_URL.split(",").map((server) => {
+    const url = new URL(server.includes("://") ? server : `nats://${server}`);
+    if (!url.username) return server;
+    user ??= decodeURIComponent(url.username);
+    pass ??= decodeURIComponent(url.password);
+    return `${url.protocol}//${url.host}`;
+  });
+  if (settings.NATS_CREDS) {
+    return { servers, authenticator: credsAuthenticator(new Uint8Array(readFileSync(settings.NATS_CREDS))) };
+  }
+  return { servers, ...(user !== undefined && { user, pass }) };
+}
+
+export async function connectNats(settings: NatsSettings, name: string): Promise<NatsConnection> {
+  return connect({ ...natsConnectOptions(settings), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
 }
 
 export function tracedHeaders(): MsgHdrs {

@@ -1,5 +1,12 @@
 import { VideoServiceService, VideoTestClockServiceService } from "@gateway/proto/video/v1/video";
-import { inSpan, type Logger, logHandlerErrors, unaryHandler } from "@gateway/shared";
+import {
+  callersOfEveryMethod,
+  inSpan,
+  type Logger,
+  logHandlerErrors,
+  serviceServerOptions,
+  unaryHandler,
+} from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { Clock } from "./clock.js";
 import { type ContentDependencies, readVideoContent } from "./content/read-content.js";
@@ -11,14 +18,21 @@ export interface VideoServerOptions {
   port: number;
   /** Serves VideoTestClockService, which moves this process's clock; never in production. */
   testMode: boolean;
+  serviceTokenSecret: string | undefined;
 }
+
+// Video tasks are edge's to submit and read; the test clock is for test tooling.
+const callers = {
+  ...callersOfEveryMethod(VideoServiceService, ["edge"]),
+  ...callersOfEveryMethod(VideoTestClockServiceService, ["tools"]),
+};
 
 /** Serves VideoService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
   deps: SubmitDependencies & ContentDependencies & { clock: Clock; logger: Logger },
   options: VideoServerOptions,
 ): Promise<{ server: Server; port: number }> {
-  const server = new Server();
+  const server = new Server(serviceServerOptions(options.serviceTokenSecret, callers));
   const submit = submitVideo(deps);
   const get = getVideo(deps);
   server.addService(

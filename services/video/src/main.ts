@@ -4,13 +4,14 @@ import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
   beginService,
-  channelOptions,
   connectNats,
   createRedis,
   ensureUsageStream,
   insecureChannel,
   loadUsageDefinition,
   requireMigrated,
+  serviceClientOptions,
+  serviceTokenSecret,
   stopGrpcServer,
   stopOnSignal,
   UsagePublisher,
@@ -33,6 +34,12 @@ const start = beginService("video", loadVideoConfig);
 const { config, logger } = start;
 // Annotated so the compiler knows a call ends the process.
 const fail: (message: string, error?: unknown) => never = start.fail;
+let tokenSecret: string | undefined;
+try {
+  tokenSecret = serviceTokenSecret(config, logger);
+} catch (error) {
+  fail("cannot sign or check internal calls", error);
+}
 await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/video migrate");
 
 let catalogue: CatalogueHolder;
@@ -51,9 +58,7 @@ const storage = await openVideoStorage(config).catch((error: unknown) =>
   fail("cannot use the video storage (check the VIDEO_S3_* settings)", error),
 );
 const links = { signingKey: config.VIDEO_URL_SIGNING_KEY, ttlSeconds: config.VIDEO_URL_TTL_SECONDS };
-const nats = await connectNats(config.NATS_URL, "video").catch((error: unknown) =>
-  fail("cannot reach NATS at NATS_URL", error),
-);
+const nats = await connectNats(config, "video").catch((error: unknown) => fail("cannot reach NATS at NATS_URL", error));
 await ensureUsageStream(await nats.jetstreamManager(), loadUsageDefinition(config.GATEWAY_NAMESPACE));
 const usage = new UsagePublisher(
   nats.jetstream(),
@@ -63,7 +68,11 @@ const usage = new UsagePublisher(
 );
 
 const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
-const ledger = new LedgerServiceClient(config.LEDGER_URL, insecureChannel(), channelOptions);
+const ledger = new LedgerServiceClient(
+  config.LEDGER_URL,
+  insecureChannel(),
+  serviceClientOptions("video", tokenSecret),
+);
 // Held past the task time-out, so a task that finishes at the last moment is still covered until ledger settles it.
 const reservationTtlMs = config.VIDEO_TASK_TIMEOUT_MS + 10 * 60_000;
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, reservationTtlMs, logger);
@@ -83,7 +92,12 @@ const grpc = await startGrpcServer(
     signingKey: config.VIDEO_URL_SIGNING_KEY,
     logger,
   },
-  { host: config.VIDEO_HOST, port: config.VIDEO_GRPC_PORT, testMode: config.VIDEO_TEST_MODE },
+  {
+    host: config.VIDEO_HOST,
+    port: config.VIDEO_GRPC_PORT,
+    testMode: config.VIDEO_TEST_MODE,
+    serviceTokenSecret: tokenSecret,
+  },
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));
 
 let worker: WorkerLoop | undefined;

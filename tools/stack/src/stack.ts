@@ -6,6 +6,8 @@ import { type Echo, type ServiceProcess, startService } from "./service-process.
 
 const run = promisify(execFile);
 
+export type StackService = "simulator" | "ledger" | "router" | "edge" | "video";
+
 export interface StackOptions {
   databaseUrl: string;
   redisUrl: string;
@@ -17,6 +19,8 @@ export interface StackOptions {
   ports?: Partial<Record<"edge" | "router" | "ledgerGrpc" | "ledgerAdmin" | "simulator" | "video", number>>;
   // Extra environment for every service (OTLP endpoint, vendor keys, log level).
   env?: NodeJS.ProcessEnv;
+  // Environment for one service only, over `env` (its own NATS user, say).
+  serviceEnv?: Partial<Record<StackService, NodeJS.ProcessEnv>>;
   echo?: Echo;
   /** Points the video service's S3 storage at the simulator's S3 (`<simulator url>/s3`), whose URL is known only here. */
   videoS3OnSimulator?: boolean;
@@ -72,11 +76,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const host = options.host ?? "127.0.0.1";
   const ports = options.ports ?? {};
   const common = {
+    // A local stack answers from the simulator unless told it is production.
+    GATEWAY_ENV: "development",
     ...options.env,
     GATEWAY_NAMESPACE: options.namespace,
     NATS_URL: options.natsUrl,
     LOG_LEVEL: options.env?.LOG_LEVEL ?? "info",
+    // Internal gRPC calls are signed with it; random per start unless given.
+    GATEWAY_SERVICE_TOKEN_SECRET: options.env?.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex"),
   };
+  const envOf = (service: StackService, env: NodeJS.ProcessEnv) => ({ ...env, ...options.serviceEnv?.[service] });
   const started: ServiceProcess[] = [];
   let videoStarting: Promise<ServiceProcess> | undefined;
   const track = async (service: Promise<ServiceProcess>) => {
@@ -90,7 +99,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         startService(
           "simulator",
           serviceEntry.simulator,
-          { ...common, SIMULATOR_HOST: host, SIMULATOR_PORT: String(ports.simulator ?? 0) },
+          envOf("simulator", { ...common, SIMULATOR_HOST: host, SIMULATOR_PORT: String(ports.simulator ?? 0) }),
           { echo: options.echo },
         ),
       ),
@@ -98,7 +107,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         startService(
           "ledger",
           serviceEntry.ledger,
-          {
+          envOf("ledger", {
             ...common,
             DATABASE_URL: options.databaseUrl,
             REDIS_URL: options.redisUrl,
@@ -106,14 +115,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
             LEDGER_HOST: host,
             LEDGER_GRPC_PORT: String(ports.ledgerGrpc ?? 0),
             LEDGER_ADMIN_PORT: String(ports.ledgerAdmin ?? 0),
-          },
+          }),
           { echo: options.echo },
         ),
       ),
     ]);
     const simulatorUrl = `http://${host}:${simulator.ports.http}`;
     // Signing keys not given are random per start: links and callback signatures from an earlier run stop verifying.
-    const videoEnv = {
+    const videoEnv = envOf("video", {
       ...common,
       DATABASE_URL: options.databaseUrl,
       SIMULATOR_URL: simulatorUrl,
@@ -125,20 +134,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...(options.videoS3OnSimulator && { VIDEO_S3_ENDPOINT: `${simulatorUrl}/s3` }),
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
       VIDEO_CALLBACK_SIGNING_KEY: options.env?.VIDEO_CALLBACK_SIGNING_KEY ?? randomBytes(24).toString("hex"),
-    };
+    });
     videoStarting = track(startService("video", serviceEntry.video, videoEnv, { echo: options.echo }));
     const router = await track(
       startService(
         "router",
         serviceEntry.router,
-        {
+        envOf("router", {
           ...common,
           SIMULATOR_URL: simulatorUrl,
           REDIS_URL: options.redisUrl,
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
           ROUTER_PORT: String(ports.router ?? 0),
-        },
+        }),
         { echo: options.echo },
       ),
     );
@@ -147,7 +156,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       startService(
         "edge",
         serviceEntry.edge,
-        {
+        envOf("edge", {
           ...common,
           EDGE_HOST: host,
           GATEWAY_PORT: String(ports.edge ?? 0),
@@ -155,7 +164,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           VIDEO_URL: `${host}:${video.ports.grpc}`,
           REDIS_URL: options.redisUrl,
-        },
+        }),
         { echo: options.echo },
       ),
     );

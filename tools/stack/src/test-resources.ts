@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type ServiceClientOptions, type ServiceName, serviceClientOptions } from "@gateway/shared";
 import pg from "pg";
 
 /** Where the tests find the real servers; the development machines run them locally. */
@@ -7,6 +8,13 @@ export const testServers = {
   redisUrl: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
   natsUrl: process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222",
 };
+
+/** Every test stack of this process signs internal gRPC calls with this secret. */
+export const testServiceTokenSecret = randomBytes(32).toString("hex");
+
+/** gRPC client options for a test calling a service directly, as `service` would. */
+export const testClientOptions = (service: ServiceName = "tools"): ServiceClientOptions =>
+  serviceClientOptions(service, testServiceTokenSecret);
 
 /** A namespace unique to this run, so parallel runs never share streams or keys. */
 export function uniqueNamespace(prefix = "t"): string {

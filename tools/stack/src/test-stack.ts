@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
+import { natsConnectOptions } from "@gateway/shared";
 import { connect } from "nats";
 import { repoRoot } from "./repo-paths.js";
 import { migrateLedger, migrateVideo, type RunningStack, type StackOptions, startStack } from "./stack.js";
-import { createTemporaryDatabase, testServers, uniqueNamespace } from "./test-resources.js";
+import { createTemporaryDatabase, testServers, testServiceTokenSecret, uniqueNamespace } from "./test-resources.js";
 
 export interface TestStack extends RunningStack {
   namespace: string;
@@ -33,7 +34,7 @@ function simulatedS3Env(): NodeJS.ProcessEnv {
  * `VIDEO_STORAGE: "s3"` and no `VIDEO_S3_ENDPOINT`, videos are stored in the simulator's S3.
  */
 export async function startTestStack(
-  options: Partial<Pick<StackOptions, "env" | "echo" | "redisUrl" | "natsUrl">> = {},
+  options: Partial<Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl">> = {},
 ): Promise<TestStack> {
   const database = await createTemporaryDatabase();
   const namespace = uniqueNamespace();
@@ -52,6 +53,7 @@ export async function startTestStack(
       // Test mode lets tests move the video service's clock; each run stores its videos apart.
       env: {
         VIDEO_TEST_MODE: "1",
+        GATEWAY_SERVICE_TOKEN_SECRET: testServiceTokenSecret,
         VIDEO_STORAGE_DIR: videoDirectory,
         ...(videoS3OnSimulator && simulatedS3Env()),
         ...options.env,
@@ -80,7 +82,7 @@ export async function startTestStack(
 }
 
 export async function deleteStream(namespace: string, natsUrl = testServers.natsUrl): Promise<void> {
-  const nats = await connect({ servers: natsUrl });
+  const nats = await connect(natsConnectOptions({ NATS_URL: natsUrl }));
   try {
     await (await nats.jetstreamManager()).streams.delete(`${namespace.toUpperCase()}_USAGE`);
   } catch {
