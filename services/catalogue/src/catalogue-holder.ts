@@ -11,12 +11,24 @@ export class CatalogueHolder {
     private readonly logger: Logger,
   ) {
     this.current = Catalogue.fromFile(path, sources);
+    this.reportDisabled();
+  }
+
+  // One line an operator sees at start-up and on each reload: what production will not serve, and why.
+  private reportDisabled(): void {
+    const { disabledChannels, modelsWithoutChannels } = this.current;
+    if (disabledChannels.length === 0) return;
+    this.logger.warn(
+      { disabled_channels: disabledChannels, models_without_channels: modelsWithoutChannels },
+      `channels without vendor credentials are disabled: ${disabledChannels.join(", ")}`,
+    );
   }
 
   reload(): boolean {
     try {
       this.current = Catalogue.fromFile(this.path, this.sources);
       this.logger.info({ path: this.path }, "catalogue reloaded");
+      this.reportDisabled();
       return true;
     } catch (error) {
       this.logger.error(

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { GatewayError, modelNotFound } from "@gateway/shared";
 import { parse } from "yaml";
 import {
   type CatalogueFile,
@@ -29,15 +30,37 @@ export interface CatalogueModel extends Omit<ModelEntry, "channels"> {
 
 export interface CatalogueSources {
   env: NodeJS.ProcessEnv;
-  simulatorUrl: string;
+  // Where channels without a vendor key go in development; absent (production), such channels are disabled.
+  simulatorUrl: string | undefined;
 }
+
+// 404 rather than 503: retrying cannot help until an operator configures a vendor key, and SDKs retry every 5xx.
+const modelWithoutChannel = (model: string) =>
+  new GatewayError(
+    404,
+    "invalid_request_error",
+    "model_not_found",
+    `The model \`${model}\` is not available on this gateway: none of its channels has vendor credentials.`,
+    "model",
+  );
 
 export class Catalogue {
   private constructor(
     private readonly models: Map<string, CatalogueModel>,
     readonly groups: ReadonlySet<string>,
     private readonly limits: ReadonlyMap<string, GroupLimits> = new Map(),
+    // Channels left out for want of a vendor key (production only), and models left with none.
+    readonly disabledChannels: readonly string[] = [],
   ) {}
+
+  /** Models that exist but have no channel to serve them. */
+  get modelsWithoutChannels(): string[] {
+    return [...this.models.values()].filter((model) => model.channels.length === 0).map((model) => model.id);
+  }
+
+  get servableModelCount(): number {
+    return this.models.size - this.modelsWithoutChannels.length;
+  }
 
   /** The rate limits of a key group; none when the group sets none. */
   limitsFor(group: string): GroupLimits {
@@ -67,30 +90,42 @@ export class Catalogue {
       const vendorEntry = data.vendors[entry.vendor]!;
       const channelNames =
         entry.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === entry.vendor);
-      const channels = channelNames.map((name) => resolveChannel(name, data, sources));
+      const channels = channelNames.flatMap((name) => resolveChannel(name, data, sources) ?? []);
       models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
     }
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
-    return new Catalogue(models, new Set(Object.keys(data.groups)), limits);
+    const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
+    return new Catalogue(models, new Set(Object.keys(data.groups)), limits, disabled);
   }
 
-  /** The model if it exists and the group may use it; unknown and forbidden look the same. */
+  /** The model if it exists, the group may use it and a channel can serve it; unknown and forbidden look the same. */
   find(id: string, group: string): CatalogueModel | undefined {
     const model = this.models.get(id);
-    return model?.groups.includes(group) ? model : undefined;
+    return model?.groups.includes(group) && model.channels.length > 0 ? model : undefined;
+  }
+
+  /** Why `find` found nothing: a model the group may use but no channel serves is told apart. */
+  notFoundError(id: string, group: string): GatewayError {
+    return this.models.get(id)?.groups.includes(group) ? modelWithoutChannel(id) : modelNotFound(id);
   }
 
   list(group: string): CatalogueModel[] {
-    return [...this.models.values()].filter((model) => model.groups.includes(group));
+    return [...this.models.values()].filter((model) => model.groups.includes(group) && model.channels.length > 0);
   }
 }
 
-function resolveChannel(name: string, data: CatalogueFile, { env, simulatorUrl }: CatalogueSources): Channel {
+/** The channel ready to call, or undefined when it has no vendor key and no simulator may stand in. */
+function resolveChannel(
+  name: string,
+  data: CatalogueFile,
+  { env, simulatorUrl }: CatalogueSources,
+): Channel | undefined {
   const channel = data.channels[name]!;
   const vendorEntry = data.vendors[channel.vendor]!;
   const apiKey = env[channel.api_key_env ?? vendorEntry.api_key_env];
   const common = { name, vendor: channel.vendor, vendorEntry, priority: channel.priority, weight: channel.weight };
   if (!apiKey) {
+    if (simulatorUrl === undefined) return undefined;
     const baseUrl = `${simulatorUrl.replace(/\/$/, "")}${vendorEntry.simulator_path}`;
     // A per-channel key lets the simulator (and its fault injection) tell channels apart.
     return { ...common, baseUrl, apiKey: `sim-${name}`, simulated: true };

@@ -30,10 +30,12 @@ startTelemetry("router", config.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger("router");
 const processErrors = watchProcessErrors(logger);
 const tokenSecret = serviceTokenSecret(config, logger);
+// Production never answers from the simulator, nor lets image downloads reach its private address.
+const simulatorAllowed = config.GATEWAY_ENV === "development";
 
 const catalogue = new CatalogueHolder(
   config.CATALOGUE_PATH,
-  { env: process.env, simulatorUrl: config.SIMULATOR_URL },
+  { env: process.env, simulatorUrl: simulatorAllowed ? config.SIMULATOR_URL : undefined },
   logger,
 );
 const nats = await connectNats(config, "router");
@@ -57,7 +59,10 @@ const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_
 
 const adapterFor = createAdapterRegistry({
   imageFetch: {
-    allowedPrivateHosts: [new URL(config.SIMULATOR_URL).host, ...config.IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS],
+    allowedPrivateHosts: [
+      ...(simulatorAllowed ? [new URL(config.SIMULATOR_URL).host] : []),
+      ...config.IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS,
+    ],
     maxBytes: config.IMAGE_FETCH_MAX_BYTES,
     maxRequestBytes: config.IMAGE_FETCH_MAX_REQUEST_BYTES,
     timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,

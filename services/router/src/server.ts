@@ -10,7 +10,7 @@ import { createCompletion } from "./handlers/create-completion.js";
 import { createEmbeddings } from "./handlers/create-embeddings.js";
 import { createTranscription } from "./handlers/create-transcription.js";
 import { editImages, generateImages, type MediaDependencies } from "./handlers/images.js";
-import { getModel, listModels } from "./handlers/models.js";
+import { getModel, getServingStatus, listModels } from "./handlers/models.js";
 import type { RouterDependencies } from "./handlers/router-dependencies.js";
 import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
@@ -41,6 +41,7 @@ export async function startRouterServer(
       streamChatCompletion: streamChatCompletion(deps),
       listModels: unaryHandler(listModels(deps)),
       getModel: unaryHandler(getModel(deps)),
+      getServingStatus: unaryHandler(getServingStatus(deps)),
     }),
   );
   server.addService(

@@ -46,7 +46,8 @@ let catalogue: CatalogueHolder;
 try {
   catalogue = new CatalogueHolder(
     config.CATALOGUE_PATH,
-    { env: process.env, simulatorUrl: config.SIMULATOR_URL },
+    // Production never answers from the simulator: channels without a vendor key are disabled.
+    { env: process.env, simulatorUrl: config.GATEWAY_ENV === "development" ? config.SIMULATOR_URL : undefined },
     logger,
   );
 } catch (error) {

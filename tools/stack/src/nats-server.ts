@@ -1,20 +1,30 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "nats";
+import { type ConnectionOptions, connect } from "nats";
 import { freePort } from "./redis-server.js";
+
+export interface TestNatsOptions {
+  // nats-server configuration text (an authorization block, say).
+  config?: string;
+  // Credentials the readiness probe connects with, when the configuration requires some.
+  probe?: Pick<ConnectionOptions, "user" | "pass">;
+}
 
 /** A nats-server with JetStream of the test's own, which the test may stop and start again (same store). */
 export class TestNats {
   private child: ChildProcess | undefined;
   private readonly store = mkdtempSync(join(tmpdir(), "gw-nats-"));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly options: TestNatsOptions,
+  ) {}
 
-  static async start(): Promise<TestNats> {
-    const nats = new TestNats(await freePort());
+  static async start(options: TestNatsOptions = {}): Promise<TestNats> {
+    const nats = new TestNats(await freePort(), options);
     await nats.resume();
     return nats;
   }
@@ -25,13 +35,14 @@ export class TestNats {
 
   async resume(): Promise<void> {
     const binary = process.env.NATS_SERVER_BINARY ?? "/usr/sbin/nats-server";
-    this.child = spawn(binary, ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.store], {
-      stdio: "ignore",
-    });
+    const config = join(this.store, "nats.conf");
+    if (this.options.config) writeFileSync(config, this.options.config, { mode: 0o600 });
+    const args = ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.store];
+    this.child = spawn(binary, [...args, ...(this.options.config ? ["-c", config] : [])], { stdio: "ignore" });
     const deadline = Date.now() + 10_000;
     for (;;) {
       try {
-        const connection = await connect({ servers: this.url, reconnect: false, timeout: 500 });
+        const connection = await connect({ servers: this.url, reconnect: false, timeout: 500, ...this.options.probe });
         await (await connection.jetstreamManager()).getAccountInfo();
         await connection.close();
         return;

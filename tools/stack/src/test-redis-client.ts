@@ -1,9 +1,9 @@
 import { createLogger, createRedis, GatewayError, type Redis } from "@gateway/shared";
 import { testServers } from "./test-resources.js";
 
-/** A connected client of the test Redis, for tests of code that takes one. */
-export async function connectTestRedis(): Promise<Redis> {
-  const redis = createRedis(testServers.redisUrl, createLogger("test", "silent"), "the test fails");
+/** A connected client of the test Redis (or another URL's), for tests of code that takes one. */
+export async function connectTestRedis(url = testServers.redisUrl): Promise<Redis> {
+  const redis = createRedis(url, createLogger("test", "silent"), "the test fails");
   for (let tries = 0; !redis.isReady && tries < 200; tries += 1) await new Promise((done) => setTimeout(done, 10));
   return redis;
 }

@@ -34,10 +34,10 @@ function simulatedS3Env(): NodeJS.ProcessEnv {
  * `VIDEO_STORAGE: "s3"` and no `VIDEO_S3_ENDPOINT`, videos are stored in the simulator's S3.
  */
 export async function startTestStack(
-  options: Partial<Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl">> = {},
+  options: Partial<Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl" | "namespace">> = {},
 ): Promise<TestStack> {
   const database = await createTemporaryDatabase();
-  const namespace = uniqueNamespace();
+  const namespace = options.namespace ?? uniqueNamespace();
   const adminToken = randomBytes(24).toString("hex");
   try {
     await Promise.all([migrateLedger(database.url), migrateVideo(database.url)]);

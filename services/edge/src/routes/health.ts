@@ -1,3 +1,5 @@
+import type { RouterServiceClient, ServingStatus } from "@gateway/proto/router/v1/router";
+import { callUnary } from "@gateway/shared";
 import type { Client } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
 import type { NatsConnection } from "nats";
@@ -12,11 +14,17 @@ export function liveness(_request: Request, response: Response) {
   response.json({ status: "ok" });
 }
 
-/** Readiness: every dependency on the request path is reachable. */
-export function readiness(dependencies: { router: Client; ledger: Client; nats: NatsConnection }) {
+/**
+ * Readiness: every dependency on the request path is reachable, and the router can serve at
+ * least one model. Channels disabled for want of a vendor key are listed; a deployment that
+ * serves only some vendors stays ready, one that can serve nothing is not.
+ */
+export function readiness(dependencies: { router: RouterServiceClient; ledger: Client; nats: NatsConnection }) {
+  const { router } = dependencies;
   return async (_request: Request, response: Response) => {
+    const serving = callUnary(router.getServingStatus.bind(router), {}, 1_000);
     const checks = {
-      router: waitForReady(dependencies.router, 1_000),
+      router: serving,
       ledger: waitForReady(dependencies.ledger, 1_000),
       nats: dependencies.nats.isClosed() ? Promise.reject(new Error("closed")) : dependencies.nats.flush(),
     };
@@ -24,7 +32,18 @@ export function readiness(dependencies: { router: Client; ledger: Client; nats: 
     const status = Object.fromEntries(
       Object.keys(checks).map((name, index) => [name, results[index]!.status === "fulfilled" ? "ok" : "unreachable"]),
     );
-    const ready = results.every((result) => result.status === "fulfilled");
-    response.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not_ready", dependencies: status });
+    const channels: ServingStatus | undefined = await serving.catch(() => undefined);
+    const ready = results.every((result) => result.status === "fulfilled") && (channels?.servableModels ?? 0) > 0;
+    response.status(ready ? 200 : 503).json({
+      status: ready ? "ready" : "not_ready",
+      dependencies: status,
+      ...(channels && {
+        channels: {
+          disabled: channels.disabledChannels,
+          models_without_channels: channels.modelsWithoutChannels,
+          servable_models: channels.servableModels,
+        },
+      }),
+    });
   };
 }

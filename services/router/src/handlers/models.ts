@@ -1,6 +1,11 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { GetModelRequest, ListModelsRequest, Model, ModelList } from "@gateway/proto/router/v1/router";
-import { modelNotFound } from "@gateway/shared";
+import type {
+  GetModelRequest,
+  ListModelsRequest,
+  Model,
+  ModelList,
+  ServingStatus,
+} from "@gateway/proto/router/v1/router";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 function toModel(model: CatalogueModel): Model {
@@ -22,7 +27,18 @@ export function listModels(deps: RouterDependencies) {
 export function getModel(deps: RouterDependencies) {
   return async (request: GetModelRequest): Promise<Model> => {
     const model = deps.catalogue.current.find(request.id, request.modelGroup);
-    if (!model) throw modelNotFound(request.id);
+    if (!model) throw deps.catalogue.current.notFoundError(request.id, request.modelGroup);
     return toModel(model);
+  };
+}
+
+export function getServingStatus(deps: RouterDependencies) {
+  return async (): Promise<ServingStatus> => {
+    const catalogue = deps.catalogue.current;
+    return {
+      disabledChannels: [...catalogue.disabledChannels],
+      modelsWithoutChannels: catalogue.modelsWithoutChannels,
+      servableModels: catalogue.servableModelCount,
+    };
   };
 }

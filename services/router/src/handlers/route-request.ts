@@ -3,7 +3,7 @@ import { DEFAULT_MAX_IMAGES_PER_REQUEST } from "@gateway/catalogue/catalogue-sch
 import type { RequestFacts } from "@gateway/metering/request-accounting";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import { invalidRequest, modelNotFound, serverError } from "@gateway/shared";
+import { invalidRequest, serverError } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
 import { worstCase } from "../billing/worst-case-cost.js";
 import { type FailoverContext, runWithFailover } from "../routing/run-with-failover.js";
@@ -47,7 +47,7 @@ export function resolveRoute(deps: RouterDependencies, request: RoutedRequest, e
   const caller = request.caller;
   if (!caller?.requestId || !caller.modelGroup) throw serverError("Request arrived without a caller.");
   const model = deps.catalogue.current.find(request.model, caller.modelGroup);
-  if (!model) throw modelNotFound(request.model);
+  if (!model) throw deps.catalogue.current.notFoundError(request.model, caller.modelGroup);
   if (!model.endpoints.includes(endpoint)) {
     throw invalidRequest(`The model \`${model.id}\` does not serve ${endpoint}.`, "model", "unsupported_model");
   }

@@ -1,7 +1,7 @@
 import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
 import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import type { VideoRules } from "@gateway/catalogue/catalogue-schema";
-import { invalidRequest, modelNotFound, serverError } from "@gateway/shared";
+import { invalidRequest, serverError } from "@gateway/shared";
 import { ENDPOINT } from "./task-rules.js";
 
 export interface VideoModel {
@@ -16,7 +16,7 @@ export interface VideoModel {
  */
 export function findVideoModel(catalogue: CatalogueHolder, id: string, group: string): VideoModel {
   const model = catalogue.current.find(id, group);
-  if (!model) throw modelNotFound(id);
+  if (!model) throw catalogue.current.notFoundError(id, group);
   if (!model.endpoints.includes(ENDPOINT)) {
     throw invalidRequest(`The model \`${model.id}\` does not serve ${ENDPOINT}.`, "model", "unsupported_model");
   }
