@@ -51,6 +51,30 @@ describe("the model catalogue", () => {
     expect(real.find("gpt-4o-mini", "default")?.channels[0]?.baseUrl).toBe("https://proxy.example/v1");
   });
 
+  it("disables channels without a key when no simulator may stand in (production)", () => {
+    const production = Catalogue.fromFile(shippedCatalogue, {
+      env: { DEEPSEEK_API_KEY: "sk-test" },
+      simulatorUrl: undefined,
+    });
+    expect(production.find("deepseek-chat", "default")?.channels.map((channel) => channel.name)).toEqual([
+      "deepseek-main",
+    ]);
+    expect(production.find("gpt-4o-mini", "default")).toBeUndefined();
+    expect(production.list("premium").every((model) => model.vendor === "deepseek")).toBe(true);
+    expect(production.disabledChannels).toContain("openai-main");
+    expect(production.disabledChannels).not.toContain("deepseek-main");
+    expect(production.modelsWithoutChannels).toContain("gpt-4o-mini");
+    expect(production.notFoundError("gpt-4o-mini", "default").message).toContain("vendor credentials");
+    expect(production.notFoundError("gpt-4o", "default").message).toContain("does not exist");
+    expect(production.notFoundError("no-such-model", "default").message).toContain("does not exist");
+
+    const nothing = Catalogue.fromFile(shippedCatalogue, { env: {}, simulatorUrl: undefined });
+    expect(nothing.servableModelCount).toBe(0);
+    const development = Catalogue.fromFile(shippedCatalogue, { env: {}, simulatorUrl });
+    expect(development.disabledChannels).toEqual([]);
+    expect(development.modelsWithoutChannels).toEqual([]);
+  });
+
   it("refuses a file whose references do not resolve", () => {
     const broken: CatalogueFile = {
       groups: { default: { description: "d" } },

@@ -83,6 +83,16 @@ describe("with per-service NATS users and a namespace-bound Redis user", () => {
     await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
   }, 60_000);
 
+  it("is ready in development with every channel enabled", async () => {
+    const response = await fetch(new URL("/readyz", stack.baseUrl));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: "ready",
+      dependencies: { router: "ok", ledger: "ok", nats: "ok" },
+      channels: { disabled: [], models_without_channels: [] },
+    });
+  });
+
   it("never refused the services a Redis command", async () => {
     const log = (await redisAdmin.sendCommand(["ACL", "LOG", "128"])) as unknown[][];
     const entries = log.map((entry) => Object.fromEntries(pairs(entry)));
