@@ -57,19 +57,21 @@ describe("in production", () => {
     expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
   });
 
-  it("answers 404 naming the missing credentials for a model no channel serves", async () => {
+  it("answers 404 naming the missing credentials for a model no channel serves, streaming or not", async () => {
     const client = await clientOf();
-    const refused = await client.chat.completions
-      .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello" }] })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(refused).toMatchObject({
-      status: 404,
-      code: "model_not_found",
-      message: expect.stringContaining("none of its channels has vendor credentials"),
-    });
+    for (const stream of [false, true]) {
+      const refused = await client.chat.completions
+        .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello" }], stream })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(refused).toMatchObject({
+        status: 404,
+        code: "model_not_found",
+        message: expect.stringContaining("none of its channels has vendor credentials"),
+      });
+    }
     const listed = (await client.models.list()).data.map((model) => model.id);
     expect(listed).toContain("deepseek-chat");
     expect(listed).not.toContain("gpt-4o-mini");
