@@ -232,8 +232,9 @@ describe("embeddings through the running stack", () => {
       outputDimensionality: 768,
     });
     const record = await usageRecord(result._request_id!);
-    expect(record).toMatchObject({ estimated: true, prompt_tokens: 8, endpoint: "/v1/embeddings" });
-    expect(result.usage.prompt_tokens).toBe(8);
+    // The per-script bound: "gemini" 2 + "embed" 2 + "one" 1 tokens, for each input.
+    expect(record).toMatchObject({ estimated: true, prompt_tokens: 10, endpoint: "/v1/embeddings" });
+    expect(result.usage.prompt_tokens).toBe(10);
   });
 
   it("serves Qwen's text-embedding-v3 through DashScope's compatible mode", async () => {

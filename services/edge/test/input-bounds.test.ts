@@ -1,7 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { clearSimulatorRequests, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import {
+  clearSimulatorRequests,
+  simulatorRequests,
+  startTestStack,
+  type TestStack,
+  testClientOptions,
+} from "@gateway/stack";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,6 +142,7 @@ describe("a 300 KB model name", () => {
     const router = new RouterServiceClient(
       `127.0.0.1:${stack.processes.router.ports.grpc}`,
       credentials.createInsecure(),
+      testClientOptions("edge"),
     );
     const caller = {
       requestId: "req_huge_model",
