@@ -1,3 +1,4 @@
+import { type ConsoleServiceServer, ConsoleServiceService } from "@gateway/proto/ledger/v1/console";
 import {
   LedgerServiceService,
   type LoadBalanceRequest,
@@ -23,6 +24,7 @@ export interface LedgerHandlers {
   resolveKey: (keyHash: string) => Promise<ResolveKeyResponse>;
   loadBalance: (accountId: string, keyId?: string) => Promise<LoadedBalance>;
   responses: StoredResponses;
+  console: ConsoleServiceServer;
 }
 
 // Key resolution and stored Responses are edge's; balances are loaded for the services that
@@ -34,9 +36,11 @@ const callers = {
   [LedgerServiceService.storeResponse.path]: ["edge"],
   [LedgerServiceService.getStoredResponse.path]: ["edge"],
   [LedgerServiceService.deleteStoredResponse.path]: ["edge"],
+  // Sign-ins, money and every account's data: the console's alone.
+  ...callersOfEveryMethod(ConsoleServiceService, ["console"]),
 } as const;
 
-/** Serves LedgerService on host:port (0 = any free port) and resolves with the bound port. */
+/** Serves LedgerService and ConsoleService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
   handlers: LedgerHandlers,
   logger: Logger,
@@ -75,6 +79,7 @@ export async function startGrpcServer(
       })),
     }),
   );
+  server.addService(ConsoleServiceService, logHandlerErrors(logger, handlers.console));
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>

@@ -35,3 +35,25 @@ export const revokedKeyConflict = () =>
     "conflict",
     "That API key exists and has been revoked; choose another.",
   );
+
+export const topUpOrderNotFound = (outTradeNo: string) =>
+  notFound(`No top-up order with number ${echoed(outTradeNo)}.`);
+
+export const topUpOrderFinished = (outTradeNo: string, state: string) =>
+  new GatewayError(
+    409,
+    "invalid_request_error",
+    "order_finished",
+    `The top-up order ${echoed(outTradeNo)} is already ${state}.`,
+  );
+
+export const identityLinkedElsewhere = () =>
+  new GatewayError(
+    409,
+    "invalid_request_error",
+    "identity_linked_elsewhere",
+    "This sign-in is already linked to another account.",
+  );
+
+export const adjustmentBelowZero = () =>
+  invalidRequest("The adjustment would take the balance below zero.", "amount_micros", "balance_below_zero");

@@ -13,9 +13,11 @@ import {
   stopGrpcServer,
   stopOnSignal,
 } from "@gateway/shared";
+import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";
 import { loadLedgerConfig } from "./config.js";
+import { consoleService } from "./console/console-service.js";
 import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { createRevocationAnnouncer } from "./keys/announce-revocation.js";
@@ -48,11 +50,15 @@ const nats = await connectNats(config, "ledger").catch((error: unknown) =>
 const cache = new KeyCache(redis, config.GATEWAY_NAMESPACE, logger);
 const resolveKey = createKeyResolver(database, cache);
 
+const announceRevocation = createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE);
+const publishBalance = (accountId: string, balance: CommittedBalance) =>
+  settleReservations(redis, config.GATEWAY_NAMESPACE, [], { balances: new Map([[accountId, balance]]) }, logger);
 const grpc = await startGrpcServer(
   {
     resolveKey,
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
     responses: new StoredResponses(database, config.RESPONSES_RETENTION_SECONDS),
+    console: consoleService({ database, announceRevocation, publishBalance }),
   },
   logger,
   config.LEDGER_HOST,
@@ -61,11 +67,10 @@ const grpc = await startGrpcServer(
 ).catch((error: unknown) => fail("cannot start the gRPC server", error));
 const app = createAdminApp({
   database,
-  announceRevocation: createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE),
+  announceRevocation,
   forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
   resolveKey,
-  publishBalance: (accountId, balance) =>
-    settleReservations(redis, config.GATEWAY_NAMESPACE, [], { balances: new Map([[accountId, balance]]) }, logger),
+  publishBalance,
   adminToken: config.GATEWAY_ADMIN_TOKEN,
   logger,
 });

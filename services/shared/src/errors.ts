@@ -73,6 +73,8 @@ const grpcCodeFor = (httpStatus: number): GrpcStatus => {
   if (httpStatus === 401) return GrpcStatus.UNAUTHENTICATED;
   if (httpStatus === 403) return GrpcStatus.PERMISSION_DENIED;
   if (httpStatus === 404) return GrpcStatus.NOT_FOUND;
+  // A conflict with what is stored (a reused idempotency key, a finished order, a sign-in linked elsewhere).
+  if (httpStatus === 409) return GrpcStatus.FAILED_PRECONDITION;
   if (httpStatus === 429) return GrpcStatus.RESOURCE_EXHAUSTED;
   if (httpStatus === 503) return GrpcStatus.UNAVAILABLE;
   return GrpcStatus.INTERNAL;

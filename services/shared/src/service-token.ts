@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** The services that call each other, plus `tools` for operator and test tooling. */
-export const serviceNames = ["edge", "router", "ledger", "video", "tools"] as const;
+export const serviceNames = ["edge", "router", "ledger", "video", "console", "tools"] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
 // A stolen token is worth a minute at most; callers re-sign well before that.

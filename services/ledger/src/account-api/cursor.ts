@@ -31,3 +31,10 @@ export const cursorParam = (id: z.ZodType<string>) =>
     context.addIssue({ code: "custom", message: "must be the next_cursor of an earlier page" });
     return z.NEVER;
   });
+
+/** The Prisma condition for rows after `after` in newest-first (created_at, id) order. */
+export const rowsAfter = (after: Position | undefined) =>
+  after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] };
+
+/** Newest-first keyset order, the one `rowsAfter` pages through. */
+export const newestFirst = [{ createdAt: "desc" as const }, { id: "desc" as const }];

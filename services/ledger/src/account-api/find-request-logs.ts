@@ -1,5 +1,7 @@
+import { hasNoNul } from "@gateway/shared";
 import type { Database } from "../database.js";
 import { Prisma } from "../generated/prisma/client.js";
+import { requestLogNotFound } from "../ledger-errors.js";
 import type { ListFilter } from "./list-filter.js";
 
 /** `ok`, `error` (any other outcome) or one outcome. */
@@ -59,4 +61,12 @@ export async function findLoggedRequests(database: Database, accountId: string, 
     const record = recordOf.get(requestId);
     return log && record ? [{ log, record }] : [];
   });
+}
+
+/** One of the account's logged requests; another account's request id is answered exactly like an unknown one. */
+export async function findLoggedRequest(database: Database, accountId: string, requestId: string) {
+  // No stored id has a NUL, and Postgres would refuse to compare one.
+  const [logged] = hasNoNul(requestId) ? await findLoggedRequests(database, accountId, [requestId]) : [];
+  if (!logged) throw requestLogNotFound(requestId);
+  return logged;
 }

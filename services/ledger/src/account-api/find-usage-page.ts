@@ -1,4 +1,5 @@
 import type { Database } from "../database.js";
+import { newestFirst, rowsAfter } from "./cursor.js";
 import type { ListFilter } from "./list-filter.js";
 
 /**
@@ -13,11 +14,9 @@ export function findUsagePage(database: Database, accountId: string, filter: Lis
       model: filter.model,
       keyId: filter.keyId,
       createdAt: { gte: filter.from, lt: filter.to },
-      ...(after && {
-        OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-      }),
+      ...rowsAfter(after),
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: newestFirst,
     take: filter.limit + 1,
   });
 }

@@ -4,11 +4,11 @@ import { encodeCursor, type Position } from "./cursor.js";
  * An OpenAI-style list page from up to `limit + 1` rows: the extra row only tells that
  * there is more, and the last row shown is where the next page starts.
  */
-export function listPage<Row>(
+export function listPage<Row, Shown>(
   rows: Row[],
   limit: number,
   positionOf: (row: Row) => Position,
-  toJson: (row: Row) => unknown,
+  toJson: (row: Row) => Shown,
 ) {
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);

@@ -1,7 +1,8 @@
 import { MAX_MODEL_CHARS, storableText } from "@gateway/shared";
 import { z } from "zod";
-import { dateTime } from "../http/input-fields.js";
+import { dateTime, utcDay } from "../http/input-fields.js";
 import { cursorParam, type Position } from "./cursor.js";
+import { LOG_STATUSES } from "./find-request-logs.js";
 
 // Query parameters of the account API. Bad values are 400s naming the parameter.
 
@@ -38,3 +39,17 @@ export const toListFilter = <Query extends { key_id?: string | undefined; cursor
   cursor,
   ...rest
 }: Query) => ({ ...rest, keyId: key_id, after: cursor });
+
+// The account API's queries, shared by its HTTP routes and the console's gRPC calls.
+
+export const usageQuery = periodInOrder(z.object(listParams(z.uuid())), true).transform(toListFilter);
+
+export const logsQuery = periodInOrder(
+  z.object({ ...listParams(z.string()), status: z.enum(LOG_STATUSES).optional() }),
+  true,
+).transform(toListFilter);
+
+export const statisticsQuery = periodInOrder(
+  z.object({ from: utcDay.optional(), to: utcDay.optional(), model: modelParam }),
+  false,
+);
