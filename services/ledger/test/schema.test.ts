@@ -125,6 +125,67 @@ describe("migrated schema matches the Prisma client", () => {
     });
     const storedKey = { accountId_responseId: { accountId: account.id, responseId: "resp_schema" } };
     expect(await prisma.storedResponse.findUniqueOrThrow({ where: storedKey })).toEqual(stored);
+
+    const order = await prisma.topUpOrder.create({
+      data: {
+        outTradeNo: "tu_schema-check",
+        accountId: account.id,
+        provider: "alipay",
+        merchantId: "2021000000000001",
+        amountMicros: 9_007_199_254_740_000n,
+        createdAt: moment,
+        expiresAt: new Date(moment.getTime() + 60_000),
+      },
+    });
+    expect(order).toMatchObject({ currency: "CNY", state: "created", finishedAt: null, providerTradeId: null });
+    const paid = await prisma.topUpOrder.update({
+      where: { id: order.id },
+      data: { state: "paid", finishedAt: moment, providerTradeId: "2030010222001", creditId: credit.id },
+    });
+    const notification = await prisma.paymentNotification.create({
+      data: {
+        provider: "alipay",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "trade_status=TRADE_SUCCESS",
+        signatureVerified: true,
+        facts: { amount_fen: "100" },
+        orderId: order.id,
+        outcome: "credited",
+        reason: "r",
+        receivedAt: moment,
+      },
+    });
+    const adjustment = await prisma.creditAdjustment.create({
+      data: {
+        creditId: credit.id,
+        accountId: account.id,
+        amountMicros: -5n,
+        reason: "why",
+        actor: "who",
+        createdAt: moment,
+      },
+    });
+    const identity = await prisma.signInIdentity.create({
+      data: {
+        provider: "github",
+        subject: "1",
+        accountId: account.id,
+        email: "a@b.c",
+        displayName: "A",
+        createdAt: moment,
+      },
+    });
+    const readMoney = await prisma.credit.findUniqueOrThrow({
+      where: { id: credit.id },
+      include: { topUpOrder: { include: { notifications: true } }, adjustment: true },
+    });
+    expect(readMoney.topUpOrder).toEqual({ ...paid, notifications: [notification] });
+    expect(readMoney.adjustment).toEqual(adjustment);
+    expect(
+      await prisma.signInIdentity.findUniqueOrThrow({
+        where: { provider_subject: { provider: "github", subject: "1" } },
+      }),
+    ).toEqual(identity);
   });
 
   it("defaults the columns usage recording relies on", async () => {
