@@ -297,6 +297,54 @@ describe("ConsoleService", () => {
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: expect.stringMatching(/cursor/) });
   });
 
+  it("answers bad input with INVALID_ARGUMENT or NOT_FOUND, never an internal error", async () => {
+    const accountId = (await signIn("github", randomUUID())).account!.accountId;
+    const invalid = { code: status.INVALID_ARGUMENT };
+    await expect(signIn("github", "nul\u0000subject")).rejects.toMatchObject(invalid);
+    await expect(signIn("github", "s".repeat(256))).rejects.toMatchObject(invalid);
+    await expect(
+      call.createTopUpOrder({ accountId, provider: 0, amountFen: 100, merchantId: MERCHANT, expiresInMs: 0 }),
+    ).rejects.toMatchObject(invalid);
+    await expect(
+      call.createTopUpOrder({
+        accountId,
+        provider: PaymentProvider.PAYMENT_PROVIDER_ALIPAY,
+        amountFen: 100,
+        merchantId: MERCHANT,
+        expiresInMs: 10,
+      }),
+    ).rejects.toMatchObject(invalid);
+    await expect(
+      call.recordPaymentNotification({
+        provider: PaymentProvider.PAYMENT_PROVIDER_ALIPAY,
+        headers: {},
+        body: "x".repeat(2 * 1024 * 1024),
+        signatureVerified: true,
+        facts: undefined,
+      }),
+    ).rejects.toMatchObject(invalid);
+    await expect(
+      call.createKey({ accountId, name: "", group: "nonexistent", expiresAtMs: 0, readLogs: false }),
+    ).rejects.toMatchObject(invalid);
+    expect(
+      (await call.createKey({ accountId, name: "", group: "", expiresAtMs: 0, readLogs: false })).key,
+    ).toMatchObject({
+      name: "key",
+      group: "default",
+    });
+    await expect(
+      call.closeTopUpOrder({ outTradeNo: "x", state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED }),
+    ).rejects.toMatchObject({ code: status.NOT_FOUND });
+    await expect(call.revokeKey({ accountId, keyId: "nope" })).rejects.toMatchObject({ code: status.NOT_FOUND });
+    await expect(call.getRequestLog({ accountId, requestId: "a\u0000b" })).rejects.toMatchObject({
+      code: status.NOT_FOUND,
+    });
+    await expect(call.getBalance({ accountId: randomUUID() })).rejects.toMatchObject({ code: status.NOT_FOUND });
+    await expect(
+      call.adjustCredit({ accountId, amountMicros: 0, reason: "r", actor: "a", idempotencyKey: "k" }),
+    ).rejects.toMatchObject(invalid);
+  });
+
   it("lists accounts and adjusts credit with an audited reason", async () => {
     const accountId = (await signIn("github", randomUUID(), "adjusted")).account!.accountId;
     const adjusted = await call.adjustCredit({

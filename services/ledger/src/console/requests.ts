@@ -71,7 +71,9 @@ export const outTradeNo = z.string().regex(OUT_TRADE_NO_PATTERN, "must be one of
 
 export const paymentNotificationInput = z.object({
   provider: providerName,
-  headers: z.record(storableText.max(64 * 1024), storableText.max(64 * 1024)),
+  headers: z
+    .record(storableText.max(256), storableText.max(16 * 1024))
+    .refine((headers) => Object.keys(headers).length <= 100, "must be at most 100 headers"),
   // Notifications are a few kB; more is not a notification.
   body: storableText.max(1024 * 1024),
   signatureVerified: z.boolean(),
@@ -132,7 +134,11 @@ export const createKeyInput = z.object({
     .trim()
     .max(200)
     .transform((name) => name || "key"),
-  group: storableText.trim().min(1).max(200),
+  // Unset: the default group, as an account's first key.
+  group: storableText
+    .trim()
+    .max(200)
+    .transform((group) => group || "default"),
   expiresAtMs: z.number().int().min(0),
   spendCapMicros: z.number().int().min(0).optional(),
   readLogs: z.boolean(),
