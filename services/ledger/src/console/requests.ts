@@ -1,13 +1,10 @@
-import {
-  type ListFilter as ListFilterMessage,
-  PaymentProvider,
-  TopUpOrderState,
-} from "@gateway/proto/ledger/v1/console";
+import { type ListFilter as ListFilterMessage, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
 import { storableText } from "@gateway/shared";
 import { z } from "zod";
 import { accountNotFound } from "../ledger-errors.js";
 import { OUT_TRADE_NO_PATTERN } from "../topups/out-trade-no.js";
 import type { PaymentProviderName } from "../topups/payment-provider.js";
+import { PROVIDER_MESSAGES } from "./to-proto.js";
 
 // The console's requests, checked at ledger's boundary like any external input: a bad field
 // is an INVALID_ARGUMENT (400) naming it, an id that cannot name anything a NOT_FOUND.
@@ -34,13 +31,12 @@ export const identityInput = z.object({
   displayName: optionalText(200),
 });
 
-export const PROVIDER_NAMES: Partial<Record<PaymentProvider, PaymentProviderName>> = {
-  [PaymentProvider.PAYMENT_PROVIDER_WECHAT_PAY]: "wechat_pay",
-  [PaymentProvider.PAYMENT_PROVIDER_ALIPAY]: "alipay",
-};
+const PROVIDER_NAMES = new Map(
+  Object.entries(PROVIDER_MESSAGES).map(([name, message]) => [message, name as PaymentProviderName]),
+);
 
 export const providerName = z.number().transform((provider, context) => {
-  const name = PROVIDER_NAMES[provider as PaymentProvider];
+  const name = PROVIDER_NAMES.get(provider);
   if (name) return name;
   context.addIssue({ code: "custom", message: "must be WeChat Pay or Alipay" });
   return z.NEVER;
