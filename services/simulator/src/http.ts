@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FaultQueue } from "./faults.js";
 import type { VideoJobStore } from "./openai/videos/video-jobs.js";
+import type { PaymentsState } from "./payments/payments-state.js";
 import type { RequestLog, RequestRecord } from "./request-log.js";
 import type { ObjectStore } from "./s3/object-store.js";
 
@@ -19,6 +20,7 @@ export interface SimulatorState {
   requests: RequestLog;
   videos: VideoJobStore;
   objects: ObjectStore;
+  payments: PaymentsState;
 }
 
 /** One request and its response, with what every handler needs to answer or give up. */

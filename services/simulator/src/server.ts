@@ -22,6 +22,11 @@ import {
   listVideoJobs,
   retrieveVideo,
 } from "./openai/videos/videos.js";
+import { alipayGateway } from "./payments/alipay-gateway.js";
+import { listPaymentNotifications, listPaymentOrders, paymentCredentials } from "./payments/control.js";
+import { pay, showPayPage } from "./payments/pay-page.js";
+import { PaymentsState } from "./payments/payments-state.js";
+import { createNativeOrder, wechatPayRoutes } from "./payments/wechat-pay-api.js";
 import { clearRequests, listRequests, RequestLog, redactHeaders } from "./request-log.js";
 import { ObjectStore, type ObjectStoreOptions } from "./s3/object-store.js";
 import { clearStoredObjects, listStoredObjects, s3Routes } from "./s3/s3-api.js";
@@ -61,6 +66,12 @@ const routes = new Map<string, Handler>([
   ["DELETE /_sim/videos", clearVideoJobs],
   ["GET /_sim/s3", listStoredObjects],
   ["DELETE /_sim/s3", clearStoredObjects],
+  ["POST /v3/pay/transactions/native", createNativeOrder],
+  ["GET /gateway.do", alipayGateway],
+  ["POST /gateway.do", alipayGateway],
+  ["GET /_sim/payments/credentials", paymentCredentials],
+  ["GET /_sim/payments/orders", listPaymentOrders],
+  ["GET /_sim/payments/notifications", listPaymentNotifications],
   ["GET /_sim/health", (exchange) => sendJson(exchange, 200, { ok: true })],
   ["POST /_sim/faults", queueFault],
   ["GET /_sim/faults", listFaults],
@@ -78,6 +89,9 @@ const patternRoutes: [method: string, path: RegExp, handler: Handler][] = [
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+\/content$/, downloadVideo],
   ["DELETE", /^\/v1\/videos\/video_[0-9a-f]+$/, deleteVideo],
   ["GET", /^\/_sim\/generated\/[0-9a-f]{6}-\d+x\d+\.png$/, serveGeneratedImage],
+  ["GET", /^\/pay\/[0-9a-f]{32}$/, showPayPage],
+  ["POST", /^\/pay\/[0-9a-f]{32}$/, pay],
+  ...wechatPayRoutes,
   ...s3Routes,
 ];
 
@@ -100,6 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     requests: new RequestLog(options.requestLogCapacity),
     videos: new VideoJobStore(),
     objects: new ObjectStore(options.s3),
+    payments: new PaymentsState(),
   };
   // noDelay: every SSE frame leaves at once instead of waiting for Nagle's algorithm.
   const server = createServer({ noDelay: true, keepAlive: true }, (request, response) => {
@@ -112,7 +127,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   await listen(server, options.port ?? 8090, host);
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
-  return { host, port, url: `http://${urlHost}:${port}`, state, close: () => close(server) };
+  return {
+    host,
+    port,
+    url: `http://${urlHost}:${port}`,
+    state,
+    close: () => {
+      state.payments.stop();
+      return close(server);
+    },
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

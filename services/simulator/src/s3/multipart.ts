@@ -1,14 +1,15 @@
+import { escapeMarkup } from "../escape-markup.js";
 import { type Exchange, writeHead } from "../http.js";
 import type { ObjectStore } from "./object-store.js";
 import type { ObjectTarget } from "./objects.js";
 import { objectPayload } from "./payload.js";
-import { escapeXml, S3Error, sendXml } from "./s3-errors.js";
+import { S3Error, sendXml } from "./s3-errors.js";
 
 const namespace = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 const malformed = () =>
   new S3Error(400, "MalformedXML", "The XML you provided was not well-formed or did not validate.");
 
-const unescapeXml = (text: string) =>
+const unescapeMarkup = (text: string) =>
   text.replace(
     /&(quot|apos|lt|gt|amp);/g,
     (_, name: string) => ({ quot: '"', apos: "'", lt: "<", gt: ">", amp: "&" })[name] ?? "",
@@ -19,8 +20,8 @@ export function createMultipartUpload(exchange: Exchange, store: ObjectStore, { 
   sendXml(
     exchange,
     200,
-    `<InitiateMultipartUploadResult ${namespace}><Bucket>${escapeXml(bucket)}</Bucket>` +
-      `<Key>${escapeXml(key)}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`,
+    `<InitiateMultipartUploadResult ${namespace}><Bucket>${escapeMarkup(bucket)}</Bucket>` +
+      `<Key>${escapeMarkup(key)}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`,
   );
 }
 
@@ -42,7 +43,7 @@ function listedParts(xml: string): { partNumber: number; etag: string }[] {
     const partNumber = /<PartNumber>\s*(\d+)\s*<\/PartNumber>/.exec(part)?.[1];
     const etag = /<ETag>([\s\S]*?)<\/ETag>/.exec(part)?.[1];
     if (partNumber === undefined || etag === undefined) throw malformed();
-    return { partNumber: Number(partNumber), etag: unescapeXml(etag.trim()) };
+    return { partNumber: Number(partNumber), etag: unescapeMarkup(etag.trim()) };
   });
 }
 
@@ -56,9 +57,9 @@ export function completeMultipartUpload(
   sendXml(
     exchange,
     200,
-    `<CompleteMultipartUploadResult ${namespace}><Location>${escapeXml(exchange.path)}</Location>` +
-      `<Bucket>${escapeXml(bucket)}</Bucket><Key>${escapeXml(key)}</Key>` +
-      `<ETag>${escapeXml(object.etag)}</ETag></CompleteMultipartUploadResult>`,
+    `<CompleteMultipartUploadResult ${namespace}><Location>${escapeMarkup(exchange.path)}</Location>` +
+      `<Bucket>${escapeMarkup(bucket)}</Bucket><Key>${escapeMarkup(key)}</Key>` +
+      `<ETag>${escapeMarkup(object.etag)}</ETag></CompleteMultipartUploadResult>`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { escapeMarkup } from "../escape-markup.js";
 import { type Exchange, writeHead } from "../http.js";
 
 /** A failure in S3's own terms: the HTTP status and the `<Code>` SDKs turn into exception names. */
@@ -19,12 +20,6 @@ export const noSuchUpload = () =>
     "The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
   );
 
-const xmlEntities: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" };
-
-export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (character) => xmlEntities[character] ?? character);
-}
-
 export function sendXml(exchange: Exchange, status: number, xml: string): void {
   if (exchange.closed || exchange.response.headersSent) return;
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`;
@@ -44,11 +39,11 @@ export function sendS3Error(exchange: Exchange, error: S3Error): void {
     exchange.response.end();
     return;
   }
-  const resource = escapeXml(exchange.path);
+  const resource = escapeMarkup(exchange.path);
   sendXml(
     exchange,
     error.status,
-    `<Error><Code>${error.code}</Code><Message>${escapeXml(error.message)}</Message>` +
+    `<Error><Code>${error.code}</Code><Message>${escapeMarkup(error.message)}</Message>` +
       `<Resource>${resource}</Resource><RequestId>${exchange.id}</RequestId></Error>`,
   );
 }
