@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type ServiceProcess, serviceEntry, startService } from "@gateway/stack";
+import { type ServiceProcess, serviceEntry, simulatorPaymentEnv, startService } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlipayClient } from "../src/alipay/client.js";
 import { type AlipayConfig, alipayConfigFromEnv } from "../src/alipay/config.js";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   simulatorUrl = `http://127.0.0.1:${simulator.ports.http}`;
   receiver = await startNotifyReceiver();
   // The merchant's settings exactly as a development stack would pass them to the console.
-  const env = (await (await fetch(`${simulatorUrl}/_sim/payments/credentials`)).json()) as Record<string, string>;
+  const env = await simulatorPaymentEnv(simulatorUrl);
   wechatConfig = wechatPayConfigFromEnv(env)!;
   alipayConfig = alipayConfigFromEnv(env)!;
   wechat = new WechatPayClient(wechatConfig);

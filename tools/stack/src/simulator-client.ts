@@ -17,3 +17,13 @@ export async function simulatorRequests(simulatorUrl: string): Promise<Simulated
 export async function clearSimulatorRequests(simulatorUrl: string): Promise<void> {
   await fetch(`${simulatorUrl}/_sim/requests`, { method: "DELETE" });
 }
+
+/**
+ * The merchant settings (WECHATPAY_*, ALIPAY_*) that make the payments package talk to the
+ * simulator's WeChat Pay and Alipay with the keys it made at start: what a development console gets.
+ */
+export async function simulatorPaymentEnv(simulatorUrl: string): Promise<Record<string, string>> {
+  const response = await fetch(`${simulatorUrl}/_sim/payments/credentials`);
+  if (!response.ok) throw new Error(`the simulator answered ${response.status} for its payment credentials`);
+  return (await response.json()) as Record<string, string>;
+}

@@ -151,8 +151,12 @@ export const createNativeOrder = authenticated((exchange, state, credentials) =>
 const orderPath = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)(\/close)?$/;
 
 function orderOf(exchange: Exchange, state: SimulatorState): PaymentOrder | undefined {
-  const number = decodeURIComponent(orderPath.exec(exchange.path)?.[1] ?? "");
-  return state.payments.orders.find("wechat_pay", number);
+  try {
+    return state.payments.orders.find("wechat_pay", decodeURIComponent(orderPath.exec(exchange.path)?.[1] ?? ""));
+  } catch {
+    // A malformed escape names no order.
+    return undefined;
+  }
 }
 
 /** `GET /v3/pay/transactions/out-trade-no/{out_trade_no}?mchid=`. */
