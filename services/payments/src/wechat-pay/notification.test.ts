@@ -134,6 +134,11 @@ describe("verifyWechatPayNotification", () => {
       ok: false,
       reason: "malformed_resource",
     });
+    const paidWithoutTotal = JSON.stringify({ ...transaction, amount: { currency: "CNY" } });
+    expect(verifyWechatPayNotification(notification({ plaintext: paidWithoutTotal }), config, now)).toEqual({
+      ok: false,
+      reason: "malformed_resource",
+    });
   });
 });
 

@@ -71,7 +71,14 @@ export async function pay(exchange: Exchange, state: SimulatorState): Promise<vo
     order.paidAt = new Date();
   }
   const credentials = await state.payments.credentials;
-  void notifyMerchant(order, credentials, state.payments, fault, { count, delayMs: delay_ms }).catch(() => {});
+  void notifyMerchant(order, credentials, state.payments, fault, { count, delayMs: delay_ms }).catch(
+    (error: unknown) => {
+      // Closing the simulator aborts pending notifications on purpose; anything else is a simulator bug.
+      if (state.payments.signal.aborted) return;
+      const line = { level: 50, service: "simulator", msg: "payment notification failed", error: String(error) };
+      process.stderr.write(`${JSON.stringify(line)}\n`);
+    },
+  );
   const back = order.returnUrl
     ? `<p><a id="return" href="${escapeMarkup(order.returnUrl)}">Back to the merchant</a></p>`
     : "";
