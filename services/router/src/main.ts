@@ -1,14 +1,15 @@
 import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
+  configuredUsageDefinition,
   connectNats,
   createLogger,
   createRedis,
   ensureUsageStream,
   insecureChannel,
-  loadUsageDefinition,
   serviceClientOptions,
   serviceTokenSecret,
   startTelemetry,
@@ -39,7 +40,7 @@ const catalogue = new CatalogueHolder(
   logger,
 );
 const nats = await connectNats(config, "router");
-await ensureUsageStream(await nats.jetstreamManager(), loadUsageDefinition(config.GATEWAY_NAMESPACE));
+await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
 const usage = new UsagePublisher(
   nats.jetstream(),
   config.GATEWAY_NAMESPACE,
@@ -101,8 +102,10 @@ const { server, port } = await startRouterServer(
   config.ROUTER_PORT,
   tokenSecret,
 );
-// Operators reload the catalogue without a restart; a broken file keeps the old one.
+// Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
+// ConfigMap update does); a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
+watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
 logger.info({ ports: { grpc: port } }, "ready");
 processErrors.serving();
 

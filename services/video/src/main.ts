@@ -1,14 +1,15 @@
 import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
   beginService,
+  configuredUsageDefinition,
   connectNats,
   createRedis,
   ensureUsageStream,
   insecureChannel,
-  loadUsageDefinition,
   requireMigrated,
   serviceClientOptions,
   serviceTokenSecret,
@@ -60,7 +61,7 @@ const storage = await openVideoStorage(config).catch((error: unknown) =>
 );
 const links = { signingKey: config.VIDEO_URL_SIGNING_KEY, ttlSeconds: config.VIDEO_URL_TTL_SECONDS };
 const nats = await connectNats(config, "video").catch((error: unknown) => fail("cannot reach NATS at NATS_URL", error));
-await ensureUsageStream(await nats.jetstreamManager(), loadUsageDefinition(config.GATEWAY_NAMESPACE));
+await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
 const usage = new UsagePublisher(
   nats.jetstream(),
   config.GATEWAY_NAMESPACE,
@@ -141,8 +142,10 @@ if (config.VIDEO_WORKERS) {
   );
 }
 
-// Operators reload the catalogue without a restart; a broken file keeps the old one.
+// Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
+// ConfigMap update does); a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
+watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
 logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null }, "ready");
 start.serving();
 
