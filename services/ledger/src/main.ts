@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import {
   answerMalformedHttp,
   beginService,
+  configuredUsageDefinition,
   connectNats,
   createRedis,
   keepIdleConnections,
@@ -81,9 +82,14 @@ const http = await new Promise<HttpServer>((resolve, reject) => {
   keepIdleConnections(server);
   answerMalformedHttp(server);
 }).catch((error: unknown) => fail("cannot start the admin HTTP server", error));
-const consumer = await startUsageConsumer({ nats, redis, namespace: config.GATEWAY_NAMESPACE, database, logger }).catch(
-  (error: unknown) => fail("cannot start consuming usage events", error),
-);
+const consumer = await startUsageConsumer({
+  nats,
+  redis,
+  namespace: config.GATEWAY_NAMESPACE,
+  definition: configuredUsageDefinition(config),
+  database,
+  logger,
+}).catch((error: unknown) => fail("cannot start consuming usage events", error));
 
 const retention = startPeriodicPurge(
   [requestLogRetention(database, config.LEDGER_LOG_RETENTION_DAYS), expiredResponsesPurge(database)],

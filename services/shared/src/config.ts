@@ -26,6 +26,8 @@ export const commonConfig = {
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().min(1).optional(),
   NATS_CREDS: z.string().min(1).optional(),
+  // Replicas of the usage stream, overriding infra/nats/usage.json: 3 on a 3-node JetStream cluster.
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).optional(),
   // Production (the default) never answers from the simulator and requires every secret below;
   // `pnpm start` and the tests set development.
   GATEWAY_ENV: z.enum(["production", "development"]).default("production"),

@@ -52,6 +52,16 @@ export function loadUsageDefinition(namespace: string, path: string | URL = defa
 
 export type UsageDefinition = ReturnType<typeof loadUsageDefinition>;
 
+/** The usage definition as this deployment runs it: the file, with the configured stream replicas. */
+export function configuredUsageDefinition(config: {
+  GATEWAY_NAMESPACE: string;
+  NATS_STREAM_REPLICAS?: number | undefined;
+}): UsageDefinition {
+  const definition = loadUsageDefinition(config.GATEWAY_NAMESPACE);
+  const replicas = config.NATS_STREAM_REPLICAS ?? definition.stream.num_replicas;
+  return { ...definition, stream: { ...definition.stream, num_replicas: replicas } };
+}
+
 /** Creates or updates the usage stream so publishers and the consumer agree on it. */
 export async function ensureUsageStream(jsm: JetStreamManager, definition: UsageDefinition): Promise<void> {
   const { stream } = definition;

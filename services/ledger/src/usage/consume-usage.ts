@@ -4,9 +4,9 @@ import {
   ensureUsageConsumer,
   ensureUsageStream,
   type Logger,
-  loadUsageDefinition,
   markFailed,
   tracer,
+  type UsageDefinition,
   withMessageContext,
 } from "@gateway/shared";
 import type { JsMsg, NatsConnection } from "nats";
@@ -45,11 +45,11 @@ export async function startUsageConsumer(dependencies: {
   nats: NatsConnection;
   redis: Redis;
   namespace: string;
+  definition: UsageDefinition;
   database: Database;
   logger: Logger;
 }): Promise<UsageConsumer> {
-  const { nats, redis, namespace, database, logger } = dependencies;
-  const definition = loadUsageDefinition(namespace);
+  const { nats, redis, namespace, definition, database, logger } = dependencies;
   const manager = await nats.jetstreamManager();
   await ensureUsageStream(manager, definition);
   await ensureUsageConsumer(manager, definition);

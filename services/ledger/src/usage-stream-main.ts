@@ -1,0 +1,38 @@
+// Creates or updates the usage stream and ledger's durable consumer, then exits: the
+// Kubernetes Job gateway-usage-stream runs this before the services roll (k8s/base).
+// Ledger applies the same definition at start-up; the Job makes it exist, replicated, first.
+import {
+  beginService,
+  commonConfig,
+  configuredUsageDefinition,
+  connectNats,
+  ensureUsageConsumer,
+  ensureUsageStream,
+  loadConfig,
+  stopTelemetry,
+} from "@gateway/shared";
+import { z } from "zod";
+
+const start = beginService("usage-stream", () => loadConfig(z.object(commonConfig)));
+const { config, logger } = start;
+const nats = await connectNats(config, "usage-stream").catch((error: unknown) =>
+  start.fail("cannot reach NATS at NATS_URL", error),
+);
+const definition = configuredUsageDefinition(config);
+try {
+  const manager = await nats.jetstreamManager();
+  await ensureUsageStream(manager, definition);
+  await ensureUsageConsumer(manager, definition);
+} catch (error) {
+  start.fail("cannot apply the usage stream definition", error);
+}
+logger.info(
+  {
+    stream: definition.stream.name,
+    replicas: definition.stream.num_replicas,
+    consumer: definition.consumer.durable_name,
+  },
+  "usage stream and consumer applied",
+);
+await nats.drain();
+await stopTelemetry();
