@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { KubernetesObject } from "./kubernetes-object.js";
 import { policyProblems, referencedSecrets } from "./manifest-policy.js";
+import { namespaceArrows } from "./network-arrows.js";
 import { kubectlAvailable, renderKustomization } from "./render-kustomization.js";
 import { schemaProblems } from "./schema-problems.js";
 
@@ -115,6 +116,31 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
     expect(find(objects, "Deployment", "simulator")).toBeDefined();
     for (const server of ["postgres", "redis", "nats"]) expect(find(objects, "StatefulSet", server)).toBeDefined();
     expect(objects.some((object) => object.kind === "HorizontalPodAutoscaler")).toBe(false);
+  });
+
+  it("lets the dev namespace's pods open exactly the architecture's connections to each other", () => {
+    expect(namespaceArrows(rendered("dev"))).toEqual(
+      [
+        "edge → router:50051",
+        "edge → ledger:50052",
+        "edge → video:50053",
+        "edge → nats:4222",
+        "router → ledger:50052",
+        "router → redis:6379",
+        "router → nats:4222",
+        "router → simulator:8090",
+        "video → ledger:50052",
+        "video → postgres:5432",
+        "video → redis:6379",
+        "video → nats:4222",
+        "video → simulator:8090",
+        "ledger → postgres:5432",
+        "ledger → redis:6379",
+        "ledger → nats:4222",
+        "gateway-migrate → postgres:5432",
+        "gateway-usage-stream → nats:4222",
+      ].sort(),
+    );
   });
 
   it("prod autoscales and spreads every service, replicates the usage stream and has no simulator", () => {
