@@ -82,4 +82,10 @@ describe("watching the catalogue file", () => {
     await expect.poll(() => defaultRpm(holder), { timeout: 5_000 }).toBe(900);
     expect(reloads).toEqual([true]);
   });
+
+  it("leaves the service running, reloading on SIGHUP only, when the directory cannot be watched", () => {
+    const missing = join(tmpdir(), `no-such-directory-${process.pid}`, "models.yaml");
+    const watch = watchCatalogueFile({ reload: () => true }, missing, logger);
+    expect(() => watch.close()).not.toThrow();
+  });
 });

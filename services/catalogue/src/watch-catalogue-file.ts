@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, watch } from "node:fs";
+import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { dirname } from "node:path";
 import type { Logger } from "@gateway/shared";
 
@@ -38,10 +38,17 @@ export function watchCatalogueFile(
     seen = current;
     catalogue.reload();
   };
-  const watcher = watch(dirname(path), { persistent: false }, () => {
-    clearTimeout(timer);
-    timer = setTimeout(reloadIfChanged, debounceMs);
-  });
+  let watcher: FSWatcher;
+  try {
+    watcher = watch(dirname(path), { persistent: false }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(reloadIfChanged, debounceMs);
+    });
+  } catch (error) {
+    // Out of inotify watches, say: the service runs on, reloading on SIGHUP only.
+    logger.warn({ err: error, path }, "cannot watch the catalogue; SIGHUP still reloads it");
+    return { close: () => undefined };
+  }
   watcher.on("error", (error) => {
     logger.warn({ err: error, path }, "catalogue watch stopped; SIGHUP still reloads it");
   });
