@@ -158,6 +158,8 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
         "topology.kubernetes.io/zone",
         "kubernetes.io/hostname",
       ]);
+      const podLabels = find(objects, "Deployment", service)?.spec.template.metadata.labels;
+      for (const constraint of spread) expect(podLabels).toMatchObject(constraint.labelSelector.matchLabels);
     }
     expect(envOf(objects, "video", "VIDEO_STORAGE")).toBe("s3");
   });
