@@ -189,7 +189,9 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
         ["/files", "edge"],
         ["/", "console"],
       ]);
-      expect(find(objects, "NetworkPolicy", "console")).toBeDefined();
+      for (const policy of ["console", "console-egress", "ledger-from-console"]) {
+        expect(find(objects, "NetworkPolicy", policy), policy).toBeDefined();
+      }
     } finally {
       rmSync(directory, { recursive: true });
     }
