@@ -6,6 +6,7 @@ import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { acceptBody } from "./http/accept-body.js";
+import type { Drain } from "./http/drain.js";
 import { jsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
 import { assignRequestId } from "./http/request-id.js";
@@ -38,6 +39,8 @@ export interface EdgeDependencies extends EdgeClients {
   trustedProxies: TrustedProxies;
   // Stored Responses API responses, for previous_response_id, retrieve and delete.
   responses: ResponseStore;
+  // SIGTERM: readiness, refusing new requests, cutting what outlives the grace period.
+  drain: Drain;
 }
 
 export function createApp(deps: EdgeDependencies): Express {
@@ -49,6 +52,8 @@ export function createApp(deps: EdgeDependencies): Express {
   app.use(assignRequestId);
   app.get("/healthz", liveness);
   app.get("/readyz", readiness(deps));
+  // After the probes, which answer truthfully while draining.
+  app.use(deps.drain.admit);
   // Outside /v1 and its API-key check: the URL's signature is the credential.
   app.get("/files/generated/:fileId", generatedFile(deps.files));
   app.get("/v1/videos/generations/:taskId/content", traceRequest, videoContent(deps.video));

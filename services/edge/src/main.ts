@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
   answerMalformedHttp,
@@ -7,6 +8,7 @@ import {
   createLogger,
   keepIdleConnections,
   serviceTokenSecret,
+  shutdownTimings,
   startTelemetry,
   stopOnSignal,
   watchProcessErrors,
@@ -18,6 +20,7 @@ import { createGrpcClients } from "./clients.js";
 import { loadEdgeConfig } from "./config.js";
 import { GeneratedFiles } from "./files/generated-files.js";
 import { deferContinue } from "./http/accept-body.js";
+import { Drain } from "./http/drain.js";
 import { ResponseStore } from "./responses/response-store.js";
 
 const config = loadEdgeConfig();
@@ -35,7 +38,9 @@ const files = new GeneratedFiles({
   ttlSeconds: config.FILE_URL_TTL_SECONDS,
 });
 const responses = new ResponseStore(clients.ledger, config.RESPONSES_MAX_STORED_BYTES);
+const drain = new Drain();
 const app = createApp({
+  drain,
   ...clients,
   nats,
   keyCache,
@@ -57,8 +62,21 @@ keepIdleConnections(server);
 answerMalformedHttp(server);
 
 stopOnSignal(logger, async () => {
-  server.close();
+  const since = Date.now();
+  const { readinessDelayMs, graceMs } = shutdownTimings(config);
+  drain.notReady();
+  await sleep(readinessDelayMs);
+  drain.refuseNew();
+  // Idle keep-alive connections go now; their clients' next requests connect elsewhere.
   server.closeIdleConnections();
+  if (!(await drain.idle(since + graceMs - Date.now()))) {
+    logger.warn("grace period over: cutting the requests still in flight");
+    drain.cutRemaining();
+    // Time to write the error frames.
+    await drain.idle(1_000);
+  }
+  server.close();
+  server.closeAllConnections();
   clients.router.close();
   clients.ledger.close();
   clients.video.close();

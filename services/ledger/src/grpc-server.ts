@@ -9,10 +9,12 @@ import {
 } from "@gateway/proto/ledger/v1/ledger";
 import {
   callersOfEveryMethod,
+  type GrpcHealth,
   inSpan,
   invalidRequest,
   type Logger,
   logHandlerErrors,
+  serveHealth,
   serviceServerOptions,
   unaryHandler,
 } from "@gateway/shared";
@@ -47,7 +49,7 @@ export async function startGrpcServer(
   host: string,
   port: number,
   serviceTokenSecret: string | undefined,
-): Promise<{ server: Server; port: number }> {
+): Promise<{ server: Server; port: number; health: GrpcHealth }> {
   // Stored responses carry conversations of up to a few MB (edge caps them).
   const server = new Server(
     serviceServerOptions(serviceTokenSecret, callers, { "grpc.max_receive_message_length": 64 * 1024 * 1024 }),
@@ -80,11 +82,12 @@ export async function startGrpcServer(
     }),
   );
   server.addService(ConsoleServiceService, logHandlerErrors(logger, handlers.console));
+  const health = serveHealth(server, [LedgerServiceService, ConsoleServiceService]);
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
     ),
   );
-  return { server, port: boundPort };
+  return { server, port: boundPort, health };
 }

@@ -8,10 +8,11 @@ import {
   configuredUsageDefinition,
   connectNats,
   createRedis,
+  drainGrpcServer,
   keepIdleConnections,
   requireMigrated,
   serviceTokenSecret,
-  stopGrpcServer,
+  shutdownTimings,
   stopOnSignal,
 } from "@gateway/shared";
 import type { CommittedBalance } from "./accounts/committed-copies.js";
@@ -96,15 +97,21 @@ const retention = startPeriodicPurge(
   logger,
 );
 
+grpc.health.serving();
 logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
 start.serving();
 
 stopOnSignal(logger, async () => {
+  const since = Date.now();
+  grpc.health.draining();
   // Finish billing first: the consumer's last batch must commit and be acked while
   // Postgres and NATS are still open.
   await Promise.all([consumer.stop(), retention.stop()]);
   http.closeIdleConnections();
-  await Promise.all([stopGrpcServer(grpc.server), new Promise<void>((resolve) => http.close(() => resolve()))]);
+  await Promise.all([
+    drainGrpcServer(grpc.server, grpc.health, shutdownTimings(config), since),
+    new Promise<void>((resolve) => http.close(() => resolve())),
+  ]);
   await nats.drain();
   await Promise.allSettled([database.$disconnect(), redis.isOpen ? redis.quit() : Promise.resolve()]);
 });

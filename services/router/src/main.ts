@@ -8,12 +8,13 @@ import {
   connectNats,
   createLogger,
   createRedis,
+  drainGrpcServer,
   ensureUsageStream,
   insecureChannel,
   serviceClientOptions,
   serviceTokenSecret,
+  shutdownTimings,
   startTelemetry,
-  stopGrpcServer,
   stopOnSignal,
   UsagePublisher,
   usageSpoolSettings,
@@ -69,7 +70,7 @@ const adapterFor = createAdapterRegistry({
     timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
   },
 });
-const { server, port } = await startRouterServer(
+const { server, port, health, calls } = await startRouterServer(
   {
     catalogue,
     usage,
@@ -106,11 +107,14 @@ const { server, port } = await startRouterServer(
 // ConfigMap update does); a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
 watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
+health.serving();
 logger.info({ ports: { grpc: port } }, "ready");
 processErrors.serving();
 
 stopOnSignal(logger, async () => {
-  await stopGrpcServer(server);
+  await drainGrpcServer(server, health, shutdownTimings(config));
+  // Calls cut at the end of the grace period report their usage a moment later.
+  await calls.settled(2_000);
   await usage.close();
   await nats.drain();
   ledger.close();

@@ -3,8 +3,15 @@ import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
-import { callersOfEveryMethod, logHandlerErrors, serviceServerOptions, unaryHandler } from "@gateway/shared";
+import {
+  callersOfEveryMethod,
+  logHandlerErrors,
+  serveHealth,
+  serviceServerOptions,
+  unaryHandler,
+} from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { CallsInFlight } from "./calls-in-flight.js";
 import { createChatCompletion } from "./handlers/create-chat-completion.js";
 import { createCompletion } from "./handlers/create-completion.js";
 import { createEmbeddings } from "./handlers/create-embeddings.js";
@@ -31,45 +38,62 @@ export async function startRouterServer(
   port: number,
   serviceTokenSecret: string | undefined,
 ) {
+  const calls = new CallsInFlight();
   const server = new Server(
     serviceServerOptions(serviceTokenSecret, callers, { "grpc.max_receive_message_length": 64 * 1024 * 1024 }),
   );
   server.addService(
     RouterServiceService,
-    logHandlerErrors(deps.logger, {
-      createChatCompletion: unaryHandler(createChatCompletion(deps)),
-      streamChatCompletion: streamChatCompletion(deps),
-      listModels: unaryHandler(listModels(deps)),
-      getModel: unaryHandler(getModel(deps)),
-      getServingStatus: unaryHandler(getServingStatus(deps)),
-    }),
+    logHandlerErrors(
+      deps.logger,
+      calls.track({
+        createChatCompletion: unaryHandler(createChatCompletion(deps)),
+        streamChatCompletion: streamChatCompletion(deps),
+        listModels: unaryHandler(listModels(deps)),
+        getModel: unaryHandler(getModel(deps)),
+        getServingStatus: unaryHandler(getServingStatus(deps)),
+      }),
+    ),
   );
   server.addService(
     CompletionServiceService,
-    logHandlerErrors(deps.logger, {
-      createCompletion: unaryHandler(createCompletion(deps)),
-      streamCompletion: streamCompletion(deps),
-    }),
+    logHandlerErrors(
+      deps.logger,
+      calls.track({
+        createCompletion: unaryHandler(createCompletion(deps)),
+        streamCompletion: streamCompletion(deps),
+      }),
+    ),
   );
   server.addService(
     EmbeddingServiceService,
-    logHandlerErrors(deps.logger, { createEmbeddings: unaryHandler(createEmbeddings(deps)) }),
+    logHandlerErrors(deps.logger, calls.track({ createEmbeddings: unaryHandler(createEmbeddings(deps)) })),
   );
   server.addService(
     ImageServiceService,
-    logHandlerErrors(deps.logger, {
-      generateImages: unaryHandler(generateImages(deps, deps.files)),
-      editImages: unaryHandler(editImages(deps, deps.files)),
-    }),
+    logHandlerErrors(
+      deps.logger,
+      calls.track({
+        generateImages: unaryHandler(generateImages(deps, deps.files)),
+        editImages: unaryHandler(editImages(deps, deps.files)),
+      }),
+    ),
   );
   server.addService(
     AudioServiceService,
-    logHandlerErrors(deps.logger, { createTranscription: unaryHandler(createTranscription(deps)) }),
+    logHandlerErrors(deps.logger, calls.track({ createTranscription: unaryHandler(createTranscription(deps)) })),
   );
+  const health = serveHealth(server, [
+    RouterServiceService,
+    CompletionServiceService,
+    EmbeddingServiceService,
+    ImageServiceService,
+    AudioServiceService,
+  ]);
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
     ),
   );
-  return { server, port: boundPort };
+  return { server, port: boundPort, health, calls };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shutdownConfig } from "./graceful-shutdown.js";
 
 /**
  * Reads a service's settings from the environment once, at start-up. A bad value stops
@@ -33,4 +34,5 @@ export const commonConfig = {
   GATEWAY_ENV: z.enum(["production", "development"]).default("production"),
   // Signs and checks the service tokens on every internal gRPC call; one value across services.
   GATEWAY_SERVICE_TOKEN_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  ...shutdownConfig,
 };

@@ -84,7 +84,7 @@ export function callUnary<Request, Response>(
 }
 
 /** Lets in-flight calls finish for a moment, then cuts the rest. */
-export function stopGrpcServer(server: Server, graceMs = 5_000): Promise<void> {
+export function stopGrpcServer(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => {
       server.forceShutdown();

@@ -8,6 +8,7 @@ import {
   status,
 } from "@grpc/grpc-js";
 import { channelOptions } from "./grpc.js";
+import { healthMethodPaths } from "./grpc-health.js";
 import type { Logger } from "./logger.js";
 import { SERVICE_TOKEN_LIFETIME_MS, type ServiceName, signServiceToken, verifyServiceToken } from "./service-token.js";
 
@@ -79,23 +80,27 @@ export function serviceClientOptions(service: ServiceName, secret: string | unde
  */
 function serviceAuthInterceptor(secret: string, policy: CallerPolicy): ServerInterceptor {
   return (method, call) =>
-    new ServerInterceptingCall(call, {
-      start(next) {
-        next({
-          onReceiveMetadata(metadata, pass) {
-            const token = metadata.get(SERVICE_TOKEN_METADATA)[0];
-            const caller = typeof token === "string" ? verifyServiceToken(secret, token) : undefined;
-            if (!caller) {
-              call.sendStatus({ code: status.UNAUTHENTICATED, details: "missing or invalid service token" });
-            } else if (!(policy[method.path] ?? []).includes(caller)) {
-              call.sendStatus({ code: status.PERMISSION_DENIED, details: `${caller} may not call ${method.path}` });
-            } else {
-              pass(metadata);
-            }
+    // The standard health service is open: Kubernetes gRPC probes (and load balancers) cannot
+    // present a token, and it answers only SERVING or NOT_SERVING, nothing of an account.
+    healthMethodPaths.has(method.path)
+      ? new ServerInterceptingCall(call)
+      : new ServerInterceptingCall(call, {
+          start(next) {
+            next({
+              onReceiveMetadata(metadata, pass) {
+                const token = metadata.get(SERVICE_TOKEN_METADATA)[0];
+                const caller = typeof token === "string" ? verifyServiceToken(secret, token) : undefined;
+                if (!caller) {
+                  call.sendStatus({ code: status.UNAUTHENTICATED, details: "missing or invalid service token" });
+                } else if (!(policy[method.path] ?? []).includes(caller)) {
+                  call.sendStatus({ code: status.PERMISSION_DENIED, details: `${caller} may not call ${method.path}` });
+                } else {
+                  pass(metadata);
+                }
+              },
+            });
           },
         });
-      },
-    });
 }
 
 /** Server options that check every call against `policy` (no checks without a secret: development only). */

@@ -1,9 +1,11 @@
 import { VideoServiceService, VideoTestClockServiceService } from "@gateway/proto/video/v1/video";
 import {
   callersOfEveryMethod,
+  type GrpcHealth,
   inSpan,
   type Logger,
   logHandlerErrors,
+  serveHealth,
   serviceServerOptions,
   unaryHandler,
 } from "@gateway/shared";
@@ -31,7 +33,7 @@ const callers = {
 export async function startGrpcServer(
   deps: SubmitDependencies & ContentDependencies & { clock: Clock; logger: Logger },
   options: VideoServerOptions,
-): Promise<{ server: Server; port: number }> {
+): Promise<{ server: Server; port: number; health: GrpcHealth }> {
   const server = new Server(serviceServerOptions(options.serviceTokenSecret, callers));
   const submit = submitVideo(deps);
   const get = getVideo(deps);
@@ -58,11 +60,15 @@ export async function startGrpcServer(
       }),
     );
   }
+  const health = serveHealth(server, [
+    VideoServiceService,
+    ...(options.testMode ? [VideoTestClockServiceService] : []),
+  ]);
   const address = options.host.includes(":") ? `[${options.host}]:${options.port}` : `${options.host}:${options.port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
     ),
   );
-  return { server, port: boundPort };
+  return { server, port: boundPort, health };
 }

@@ -8,12 +8,13 @@ import {
   configuredUsageDefinition,
   connectNats,
   createRedis,
+  drainGrpcServer,
   ensureUsageStream,
   insecureChannel,
   requireMigrated,
   serviceClientOptions,
   serviceTokenSecret,
-  stopGrpcServer,
+  shutdownTimings,
   stopOnSignal,
   UsagePublisher,
   usageSpoolSettings,
@@ -146,12 +147,17 @@ if (config.VIDEO_WORKERS) {
 // ConfigMap update does); a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
 watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
+grpc.health.serving();
 logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null }, "ready");
 start.serving();
 
 stopOnSignal(logger, async () => {
-  await Promise.all([worker?.stop(), callbacks?.stop()]);
-  await stopGrpcServer(grpc.server);
+  // Submits keep being answered while workers finish; both end within the grace period.
+  await Promise.all([
+    drainGrpcServer(grpc.server, grpc.health, shutdownTimings(config)),
+    worker?.stop(),
+    callbacks?.stop(),
+  ]);
   await usage.close();
   await nats.drain();
   ledger.close();

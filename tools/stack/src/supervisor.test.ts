@@ -120,4 +120,13 @@ describe("pnpm start's supervisor", () => {
     await eventually(async () => ((await answersNormally(baseUrl, keys.apiKey)) ? true : undefined), 60_000, 500);
     expect(start.exitCode).toBeNull();
   }, 150_000);
+
+  it("leaves stopped a service that drained and exited 0 after SIGTERM", async () => {
+    const video = pidOf("video");
+    process.kill(video, "SIGTERM");
+    await eventually(async () => (console_.includes("video stopped (exit code 0)") ? true : undefined), 60_000);
+    expect(console_).not.toMatch(/video: restarting/);
+    expect(() => pidOf("video")).toThrow(/no video process/);
+    expect(start.exitCode).toBeNull();
+  }, 90_000);
 });

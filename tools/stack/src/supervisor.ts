@@ -35,8 +35,8 @@ function exitReason(service: ServiceProcess): string {
 }
 
 /**
- * Keeps every process of a running stack up, as Kubernetes would: a process that exits is
- * started again on its ports after a back-off that doubles with each crash in a row (from
+ * Keeps every process of a running stack up, as Kubernetes would: a process that fails (a
+ * non-zero exit code or a signal) is started again on its ports after a back-off that doubles with each crash in a row (from
  * `firstDelayMs` to `maxDelayMs`), and the console says why it ended and when it is back.
  * `stop` ends supervision; the stack's own stop then stops the current processes.
  */
@@ -50,8 +50,13 @@ export function superviseStack(stack: RunningStack, options: SupervisorOptions):
   const watch = (name: ServiceName, crashesInARow: number) => {
     const service = stack.processes[name];
     const startedAt = Date.now();
-    service.child.once("exit", () => {
+    service.child.once("exit", (code) => {
       if (stopped) return;
+      // Only a service told to stop (SIGTERM, SIGINT) drains and exits 0; a crash never does.
+      if (code === 0) {
+        options.say(`${name} stopped (exit code 0) and is not restarted.`);
+        return;
+      }
       const inARow = Date.now() - startedAt >= stableAfterMs ? 0 : crashesInARow;
       restartLater(name, inARow, exitReason(service));
     });

@@ -1,7 +1,8 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import { fromGrpcError, GatewayError, serverError } from "@gateway/shared";
+import { fromGrpcError, GatewayError, serverError, serviceUnavailable } from "@gateway/shared";
 import type { ClientReadableStream } from "@grpc/grpc-js";
 import type { Response } from "express";
+import { shutdownCutOf } from "./drain.js";
 import { copyRateLimitHeaders } from "./rate-limit-headers.js";
 import { sendError } from "./send-error.js";
 
@@ -38,7 +39,9 @@ export interface StreamRendering<Chunk> {
  * - closing: the call ended well and the rendering's tail is being made.
  * - done: everything later is ignored.
  *
- * The client leaving in any state but done cancels the call, which cancels the vendor request.
+ * The client leaving in any state but done cancels the call, which cancels the vendor request;
+ * so does a draining edge's grace period ending, which answers like a failure (router still
+ * reports the usage of what was delivered).
  * `status` needs no handling: grpc-js emits `error` before it and `end` only after it.
  */
 export function relayCall<Chunk>(
@@ -72,8 +75,23 @@ export function relayCall<Chunk>(
     return false;
   };
 
+  const cut = () => {
+    if (state === "done" || state === "closing") return;
+    const error = serviceUnavailable("This gateway instance shut down before the answer was complete. Please retry.");
+    if (state === "waiting") {
+      state = "done";
+      sendError(response, error);
+    } else {
+      finish(rendering.fail(error));
+    }
+    call.cancel();
+  };
+  const shutdownCut = shutdownCutOf(response);
+  shutdownCut?.addEventListener("abort", cut, { once: true });
+
   copyRateLimitHeaders(call, response);
   response.on("close", () => {
+    shutdownCut?.removeEventListener("abort", cut);
     if (state === "done") return;
     state = "done";
     call.cancel();

@@ -16,12 +16,22 @@ export function liveness(_request: Request, response: Response) {
 
 /**
  * Readiness: every dependency on the request path is reachable, and the router can serve at
- * least one model. Channels disabled for want of a vendor key are listed; a deployment that
+ * least one model, and the process is not draining. Channels disabled for want of a vendor key are listed; a deployment that
  * serves only some vendors stays ready, one that can serve nothing is not.
  */
-export function readiness(dependencies: { router: RouterServiceClient; ledger: Client; nats: NatsConnection }) {
+export function readiness(dependencies: {
+  router: RouterServiceClient;
+  ledger: Client;
+  nats: NatsConnection;
+  drain: { readonly ready: boolean };
+}) {
   const { router } = dependencies;
   return async (_request: Request, response: Response) => {
+    // A draining edge is not ready whatever its dependencies say: the load balancer must stop sending.
+    if (!dependencies.drain.ready) {
+      response.status(503).json({ status: "draining" });
+      return;
+    }
     const serving = callUnary(router.getServingStatus.bind(router), {}, 1_000);
     const checks = {
       router: serving,

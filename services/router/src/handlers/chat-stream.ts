@@ -149,9 +149,10 @@ export function chatStreamHandler<Request, Chunk extends { choices: readonly (Ch
   spanName: string,
   plan: (request: Request, signal: AbortSignal) => Promise<StreamPlan<Chunk>>,
 ) {
-  return (call: ServerWritableStream<Request, Chunk>): void => {
+  // The promise tells a draining server when the call's usage is reported.
+  return (call: ServerWritableStream<Request, Chunk>): Promise<void> => {
     const signal = cancellationSignal(call);
-    runInCallContext(call.metadata, async () => {
+    return runInCallContext(call.metadata, async () => {
       let planned: StreamPlan<Chunk>;
       try {
         planned = await plan(call.request, signal);
