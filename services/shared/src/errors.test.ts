@@ -1,4 +1,5 @@
 import { ErrorDetail } from "@gateway/proto/common/v1/common";
+import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { echoed, fromGrpcError, invalidRequest, modelNotFound, toGrpcError } from "./errors.js";
 
@@ -12,6 +13,13 @@ describe("errors crossing gRPC", () => {
     expect(detail.message).toBe(grpcError.details);
     expect(detail.message).not.toContain("\uFFFD");
     expect(fromGrpcError(grpcError)).toMatchObject({ httpStatus: 400, param: "model" });
+  });
+
+  it("become a retryable 503 when the transport failed or the server cut the call", () => {
+    for (const code of [status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.CANCELLED]) {
+      const error = Object.assign(new Error("cut"), { code, details: "cut", metadata: new Metadata() });
+      expect(fromGrpcError(error)).toMatchObject({ httpStatus: 503, retryable: true });
+    }
   });
 
   it("keep what was thrown for the handler's log, out of what grpc-js reads", () => {

@@ -125,7 +125,13 @@ export function fromGrpcError(error: unknown): GatewayError {
       detail.headers,
     );
   }
-  if (serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) {
+  // CANCELLED reaches a caller only when the server cut the call (its drain's grace period
+  // ended): a caller that cancels a call itself has stopped listening for the answer.
+  if (
+    serviceError.code === GrpcStatus.UNAVAILABLE ||
+    serviceError.code === GrpcStatus.DEADLINE_EXCEEDED ||
+    serviceError.code === GrpcStatus.CANCELLED
+  ) {
     return serviceUnavailable("The gateway is temporarily unable to serve this request. Please retry.");
   }
   return serverError();
