@@ -53,6 +53,9 @@ export async function startTestStack(
       // Test mode lets tests move the video service's clock; each run stores its videos apart.
       env: {
         VIDEO_TEST_MODE: "1",
+        // A test stack stops at once, production mode too, and well before stop()'s SIGKILL.
+        SHUTDOWN_READINESS_DELAY_MS: "0",
+        SHUTDOWN_GRACE_MS: "5000",
         GATEWAY_SERVICE_TOKEN_SECRET: testServiceTokenSecret,
         VIDEO_STORAGE_DIR: videoDirectory,
         ...(videoS3OnSimulator && simulatedS3Env()),
