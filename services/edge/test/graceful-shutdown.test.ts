@@ -21,6 +21,7 @@ const TOKENS = 20;
 const slowPrompt = (label: string, tokens = TOKENS) => `${label} [sim:tokens=${tokens}] [sim:token_latency_ms=150]`;
 // A stream of about 9 s, which outlives a grace period of 2 s.
 const LONG_TOKENS = 60;
+const LONG_GRACE = { SHUTDOWN_GRACE_MS: "20000" };
 const SHORT_GRACE = { SHUTDOWN_GRACE_MS: "2000" };
 
 let stack: TestStack;
@@ -29,7 +30,7 @@ let client: OpenAI;
 beforeAll(async () => {
   stack = await startTestStack({
     // Long enough for the probes below to see a draining process that still listens.
-    env: { SHUTDOWN_READINESS_DELAY_MS: "1000", SHUTDOWN_GRACE_MS: "20000" },
+    env: { SHUTDOWN_READINESS_DELAY_MS: "1000", ...LONG_GRACE },
   });
   const account = await stack.createAccount({ creditYuan: 10 });
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
@@ -136,7 +137,7 @@ async function billedOnce(requestId: string): Promise<UsageRecordRow> {
 }
 
 /** Starts the service again on its port, with `env` over the stack's. */
-async function restart(name: "edge" | "router", env: NodeJS.ProcessEnv = {}) {
+async function restart(name: "edge" | "router", env: NodeJS.ProcessEnv) {
   const previous = stack.processes[name];
   const port =
     name === "edge" ? { GATEWAY_PORT: String(previous.ports.http) } : { ROUTER_PORT: String(previous.ports.grpc) };
@@ -211,7 +212,7 @@ describe("graceful shutdown", () => {
     expect((await billedOnce(raw.requestId)).completion_tokens).toBeGreaterThan(0);
     const [code] = await exited;
     expect(code).toBe(0);
-    await restart("edge");
+    await restart("edge", LONG_GRACE);
   }, 90_000);
 
   it("finishes router's streams on SIGTERM while its health says NOT_SERVING, exits 0 and bills once", async () => {
