@@ -23,6 +23,9 @@ export const commonConfig = {
     .default("gw"),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  // The usage stream's definition file; unset, infra/nats/usage.json of the checkout. Images set
+  // it because `pnpm deploy` puts this package where that relative path no longer leads.
+  USAGE_STREAM_DEFINITION: z.string().min(1).optional(),
   // NATS credentials of this service's own user (docs/security.md), unless NATS_URL carries user:password.
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().min(1).optional(),

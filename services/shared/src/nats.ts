@@ -56,8 +56,9 @@ export type UsageDefinition = ReturnType<typeof loadUsageDefinition>;
 export function configuredUsageDefinition(config: {
   GATEWAY_NAMESPACE: string;
   NATS_STREAM_REPLICAS?: number | undefined;
+  USAGE_STREAM_DEFINITION?: string | undefined;
 }): UsageDefinition {
-  const definition = loadUsageDefinition(config.GATEWAY_NAMESPACE);
+  const definition = loadUsageDefinition(config.GATEWAY_NAMESPACE, config.USAGE_STREAM_DEFINITION);
   const replicas = config.NATS_STREAM_REPLICAS ?? definition.stream.num_replicas;
   return { ...definition, stream: { ...definition.stream, num_replicas: replicas } };
 }
