@@ -1,0 +1,97 @@
+# syntax=docker/dockerfile:1
+#
+# One Dockerfile for every service: `docker build --target <service> .` with <service> one of
+# edge, router, ledger, video, simulator (development only). `pnpm images` builds them all;
+# the build stage is shared, so it runs once. tools/images/src/dockerfile-rules.ts checks this
+# file in the test command (base pinned, USER non-root, tini, deploy output only).
+#
+# Base image: node:24-bookworm-slim (Node 24.18.0) pinned by digest. The build machines reach
+# no container registry, so the digest was taken from public Dockerfiles that pin this tag
+# (cyanxxy/open-ocr-cli-mcp, Dockerfile at commit 9b9df545ba3f, among others); move tag and
+# digest together, after checking the digest with `docker buildx imagetools inspect`.
+FROM node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d AS node
+
+FROM node AS build
+# corepack's signature check fails against some registries; npm installs the pinned pnpm.
+RUN npm install --global pnpm@10.34.9
+WORKDIR /src
+# The lockfile alone fills pnpm's store, so this layer survives source changes;
+# .pnpmfile.cjs keeps the Prisma CLI out of the deployed services (see there).
+COPY pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --offline --frozen-lockfile
+# Generated code (ts-proto, Prisma clients under src/generated) and the services' own
+# projects only: the test projects are not in the build context.
+RUN pnpm gen && pnpm exec tsc -b services/edge services/router services/ledger services/video services/simulator
+# `pnpm deploy --prod` copies each service with its workspace packages and production
+# dependencies only; nothing else of /src reaches a runtime stage. `--legacy` because the
+# workspace links its packages instead of injecting them (pnpm 10 deploys injected ones
+# only otherwise). The model catalogue and the NATS usage-stream definition go beside each
+# deployment (CATALOGUE_PATH and USAGE_STREAM_DEFINITION below).
+RUN for service in edge router ledger video simulator; do \
+      pnpm --filter "@gateway/$service" deploy --legacy --prod "/deploy/$service" \
+      && cp -r infra "/deploy/$service/infra" || exit 1; \
+    done
+
+FROM node AS runtime
+# tini as PID 1 forwards SIGTERM to node and reaps children (Node as PID 1 ignores default signal dispositions).
+RUN apt-get update \
+    && apt-get install --yes --no-install-recommends tini \
+    && rm -rf /var/lib/apt/lists/*
+# The only paths a service writes: mount each as an emptyDir (or a persistent volume, see
+# docs/operations.md "Images") so the root filesystem can be read-only.
+#   /var/lib/gateway/spool   router, video: usage events NATS has not taken yet
+#   /var/lib/gateway/files   router writes, edge serves: generated images (shared volume)
+#   /var/lib/gateway/videos  video: finished videos when VIDEO_STORAGE=filesystem
+#   /tmp                     any: Node and libraries' scratch files
+RUN mkdir -p /var/lib/gateway/spool /var/lib/gateway/files /var/lib/gateway/videos \
+    && chown -R 1000:1000 /var/lib/gateway
+ENV NODE_ENV=production \
+    USAGE_SPOOL_DIR=/var/lib/gateway/spool \
+    GATEWAY_FILES_DIR=/var/lib/gateway/files \
+    VIDEO_STORAGE_DIR=/var/lib/gateway/videos \
+    CATALOGUE_PATH=/app/infra/catalogue/models.yaml \
+    USAGE_STREAM_DEFINITION=/app/infra/nats/usage.json \
+    EDGE_HOST=0.0.0.0 \
+    ROUTER_HOST=0.0.0.0 \
+    LEDGER_HOST=0.0.0.0 \
+    VIDEO_HOST=0.0.0.0 \
+    SIMULATOR_HOST=0.0.0.0
+WORKDIR /app
+# The base image's `node` user; Kubernetes' runAsNonRoot needs the numeric id to verify it.
+USER 1000:1000
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]
+
+# Edge and ledger answer GET /healthz over HTTP on HEALTHZ_PORT (their own port variable's
+# value: override both together). Router and video serve gRPC only and get no HEALTHCHECK:
+# Kubernetes probes them with the gRPC health checking protocol.
+FROM runtime AS http-health
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HEALTHZ_PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+FROM http-health AS edge
+COPY --from=build /deploy/edge /app
+ENV HEALTHZ_PORT=8080
+EXPOSE 8080
+
+FROM runtime AS router
+COPY --from=build /deploy/router /app
+EXPOSE 50051
+
+# Also the migration Job's image: `node dist/migrate-main.js` applies the ledger schema.
+FROM http-health AS ledger
+COPY --from=build /deploy/ledger /app
+ENV HEALTHZ_PORT=8082
+EXPOSE 50052 8082
+
+# Also the migration Job's image: `node dist/migrate-main.js` applies the video schema.
+FROM runtime AS video
+COPY --from=build /deploy/video /app
+EXPOSE 50053
+
+# Development only (the dev overlay's vendor stand-in); production runs without it.
+FROM runtime AS simulator
+COPY --from=build /deploy/simulator /app
+EXPOSE 8090

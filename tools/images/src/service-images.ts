@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import type { ImageRequirements } from "./dockerfile-rules.js";
+
+/** The repository root (the build context), from this file's place in tools/images/{src,dist}. */
+export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+export const dockerfilePath = `${repoRoot}Dockerfile`;
+
+/**
+ * Every image the root Dockerfile builds, one `--target` each. Edge and ledger answer HTTP
+ * /healthz (ledger on its admin port); router and video are gRPC only, which Kubernetes
+ * probes itself, and the simulator is a development stand-in.
+ */
+export const serviceImages: ImageRequirements[] = [
+  { target: "edge", healthcheck: true },
+  { target: "router", healthcheck: false },
+  { target: "ledger", healthcheck: true },
+  { target: "video", healthcheck: false },
+  { target: "simulator", healthcheck: false },
+];
