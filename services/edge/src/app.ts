@@ -13,6 +13,7 @@ import { assignRequestId } from "./http/request-id.js";
 import { sendError } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
 import type { TrustedProxies } from "./http/trusted-proxies.js";
+import { countRequests } from "./metrics/count-requests.js";
 import type { ResponseStore } from "./responses/response-store.js";
 import { audioTranscriptions } from "./routes/audio-transcriptions.js";
 import { chatCompletions } from "./routes/chat-completions.js";
@@ -50,6 +51,7 @@ export function createApp(deps: EdgeDependencies): Express {
   app.set("trust proxy", deps.trustedProxies);
   const baseUrlOf = publicBaseUrl(deps.publicBaseUrl);
   app.use(assignRequestId);
+  app.use(countRequests());
   app.get("/healthz", liveness);
   app.get("/readyz", readiness(deps));
   // After the probes, which answer truthfully while draining.

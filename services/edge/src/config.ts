@@ -7,6 +7,8 @@ export const edgeConfigSchema = z.object({
   ...commonConfig,
   EDGE_HOST: z.string().default("127.0.0.1"),
   GATEWAY_PORT: port(8080),
+  // Prometheus /metrics on a port of its own, so the public port never exposes it; 0 picks a free port.
+  EDGE_ADMIN_PORT: port(9464),
   ROUTER_URL: z.string().default("127.0.0.1:50051"),
   LEDGER_URL: z.string().default("127.0.0.1:50052"),
   VIDEO_URL: z.string().default("127.0.0.1:50053"),

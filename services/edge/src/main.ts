@@ -9,6 +9,7 @@ import {
   keepIdleConnections,
   serviceTokenSecret,
   shutdownTimings,
+  startAdminServer,
   startTelemetry,
   stopOnSignal,
   watchProcessErrors,
@@ -24,7 +25,7 @@ import { Drain } from "./http/drain.js";
 import { ResponseStore } from "./responses/response-store.js";
 
 const config = loadEdgeConfig();
-startTelemetry("edge", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+startTelemetry("edge", config);
 const logger = createLogger("edge");
 const processErrors = watchProcessErrors(logger);
 
@@ -52,10 +53,11 @@ const app = createApp({
   responses,
 });
 
+const admin = await startAdminServer(config.EDGE_HOST, config.EDGE_ADMIN_PORT);
 const server = createServer(app);
 deferContinue(server, app);
 server.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
-  logger.info({ ports: { http: (server.address() as AddressInfo).port } }, "ready");
+  logger.info({ ports: { http: (server.address() as AddressInfo).port, admin: admin.port } }, "ready");
   processErrors.serving();
 });
 keepIdleConnections(server);
@@ -77,6 +79,7 @@ stopOnSignal(logger, async () => {
   }
   server.close();
   server.closeAllConnections();
+  await admin.close();
   clients.router.close();
   clients.ledger.close();
   clients.video.close();

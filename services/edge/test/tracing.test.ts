@@ -1,49 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { eventually, startTestStack, type TestStack } from "@gateway/stack";
+import { eventually, type OtlpCollector, startOtlpCollector, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-interface ExportedSpan {
-  service: string;
-  name: string;
-  traceId: string;
-}
-
-interface OtlpExport {
-  resourceSpans?: {
-    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: { name: string; traceId: string }[] }[];
-  }[];
-}
-
-// A minimal OTLP/HTTP JSON collector: what the services export is what this test reads.
-const spans: ExportedSpan[] = [];
-let collector: Server;
+let collector: OtlpCollector;
 let stack: TestStack;
 
 beforeAll(async () => {
-  collector = createServer((request, response) => {
-    let body = "";
-    request.on("data", (part: Buffer) => {
-      body += part.toString();
-    });
-    request.on("end", () => {
-      const payload = JSON.parse(body) as OtlpExport;
-      for (const resourceSpan of payload.resourceSpans ?? []) {
-        const service =
-          resourceSpan.resource?.attributes?.find((attribute) => attribute.key === "service.name")?.value.stringValue ??
-          "";
-        for (const scope of resourceSpan.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) spans.push({ service, name: span.name, traceId: span.traceId });
-        }
-      }
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
-  const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-  stack = await startTestStack({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
+  collector = await startOtlpCollector();
+  stack = await startTestStack({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint } });
 });
 afterAll(async () => {
   await stack?.teardown();
@@ -58,10 +22,12 @@ it("shares one trace id across edge, router and ledger for one request", async (
     messages: [{ role: "user", content: "trace me" }],
   });
   const edgeSpan = await eventually(async () =>
-    spans.find((span) => span.service === "edge" && span.name === "POST /v1/chat/completions"),
+    collector.spans.find((span) => span.service === "edge" && span.name === "POST /v1/chat/completions"),
   );
   const services = await eventually(async () => {
-    const found = new Set(spans.filter((span) => span.traceId === edgeSpan.traceId).map((span) => span.service));
+    const found = new Set(
+      collector.spans.filter((span) => span.traceId === edgeSpan.traceId).map((span) => span.service),
+    );
     return found.has("router") && found.has("ledger") ? found : undefined;
   });
   expect([...services].sort()).toEqual(["edge", "ledger", "router"]);

@@ -31,6 +31,7 @@ import { startPeriodicPurge } from "./retention/periodic-purge.js";
 import { requestLogRetention } from "./retention/request-log-retention.js";
 import { startUsageConsumer } from "./usage/consume-usage.js";
 import { settleReservations } from "./usage/settle-reservations.js";
+import { UsageMetrics } from "./usage/usage-metrics.js";
 
 const start = beginService("ledger", loadLedgerConfig);
 const { config, logger } = start;
@@ -90,6 +91,7 @@ const consumer = await startUsageConsumer({
   definition: configuredUsageDefinition(config),
   database,
   logger,
+  metrics: new UsageMetrics(),
 }).catch((error: unknown) => fail("cannot start consuming usage events", error));
 
 const retention = startPeriodicPurge(

@@ -15,6 +15,8 @@ export const routerConfigSchema = z.object({
     .default(2 * 60 * 60_000),
   ROUTER_HOST: z.string().default("127.0.0.1"),
   ROUTER_PORT: port(50051),
+  // Prometheus /metrics (and later probes) on a small HTTP server of its own; 0 picks a free port.
+  ROUTER_ADMIN_PORT: port(9465),
   // Reservations of worst-case cost live in Redis; ledger loads balances there on request.
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
   LEDGER_URL: z.string().default("127.0.0.1:50052"),

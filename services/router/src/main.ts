@@ -10,10 +10,13 @@ import {
   createRedis,
   drainGrpcServer,
   ensureUsageStream,
+  gatewayMeter,
   insecureChannel,
+  observeUsageSpool,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
+  startAdminServer,
   startTelemetry,
   stopOnSignal,
   UsagePublisher,
@@ -23,12 +26,13 @@ import {
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
+import { RouterMetrics } from "./metrics/router-metrics.js";
 import { captureLevelOf } from "./request-log/capture-level.js";
 import { ChannelHealth } from "./routing/channel-health.js";
 import { startRouterServer } from "./server.js";
 
 const config = loadRouterConfig();
-startTelemetry("router", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+startTelemetry("router", config);
 const logger = createLogger("router");
 const processErrors = watchProcessErrors(logger);
 const tokenSecret = serviceTokenSecret(config, logger);
@@ -48,6 +52,7 @@ const usage = new UsagePublisher(
   logger,
   usageSpoolSettings(config, "router"),
 );
+observeUsageSpool(usage);
 
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
@@ -70,6 +75,10 @@ const adapterFor = createAdapterRegistry({
     timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
   },
 });
+const channelHealth = new ChannelHealth({
+  failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
+  cooldownMs: config.CIRCUIT_COOLDOWN_MS,
+});
 const { server, port, health, calls } = await startRouterServer(
   {
     catalogue,
@@ -79,10 +88,8 @@ const { server, port, health, calls } = await startRouterServer(
     adapterFor,
     reservations,
     rateLimits,
-    health: new ChannelHealth({
-      failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
-      cooldownMs: config.CIRCUIT_COOLDOWN_MS,
-    }),
+    health: channelHealth,
+    metrics: new RouterMetrics(gatewayMeter(), channelHealth),
     retry: {
       maxAttempts: config.ROUTER_MAX_ATTEMPTS,
       baseDelayMs: config.ROUTER_RETRY_BASE_MS,
@@ -107,14 +114,16 @@ const { server, port, health, calls } = await startRouterServer(
 // ConfigMap update does); a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
 watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
+const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT);
 health.serving();
-logger.info({ ports: { grpc: port } }, "ready");
+logger.info({ ports: { grpc: port, admin: admin.port } }, "ready");
 processErrors.serving();
 
 stopOnSignal(logger, async () => {
   await drainGrpcServer(server, health, shutdownTimings(config));
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);
+  await admin.close();
   await usage.close();
   await nats.drain();
   ledger.close();

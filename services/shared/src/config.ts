@@ -22,6 +22,8 @@ export const commonConfig = {
     .regex(/^[a-z][a-z0-9_]*$/, "lowercase letters, digits and _")
     .default("gw"),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  // Milliseconds between OTLP metric exports (the OpenTelemetry SDKs' own variable).
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).optional(),
   NATS_URL: z.string().default("nats://127.0.0.1:4222"),
   // The usage stream's definition file; unset, infra/nats/usage.json of the checkout. Images set
   // it because `pnpm deploy` puts this package where that relative path no longer leads.

@@ -13,7 +13,7 @@ function run(body: string) {
     const { watchProcessErrors } = await import(${JSON.stringify(moduleUrl)});
     const { startTelemetry } = await import(${JSON.stringify(telemetryUrl)});
     const { withRequestId } = await import(${JSON.stringify(contextUrl)});
-    startTelemetry("test", undefined);
+    startTelemetry("test", {});
     const line = (level) => (fields, msg) =>
       console.log(JSON.stringify({ level, msg, request_id: fields.request_id, err: String(fields.err?.message ?? fields.err) }));
     const errors = watchProcessErrors({ error: line("error"), fatal: line("fatal") });

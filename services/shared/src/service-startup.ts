@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from "./logger.js";
 import { watchProcessErrors } from "./process-errors.js";
-import { startTelemetry, stopTelemetry } from "./telemetry.js";
+import { startTelemetry, stopTelemetry, type TelemetrySettings } from "./telemetry.js";
 
 export interface ServiceStart<Config> {
   config: Config;
@@ -12,7 +12,7 @@ export interface ServiceStart<Config> {
 }
 
 /** Reads the configuration (a bad value exits 2 with the reasons) and starts telemetry before anything else. */
-export function beginService<Config extends { OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined }>(
+export function beginService<Config extends TelemetrySettings>(
   name: string,
   loadConfig: () => Config,
 ): ServiceStart<Config> {
@@ -25,7 +25,7 @@ export function beginService<Config extends { OTEL_EXPORTER_OTLP_ENDPOINT?: stri
     logger.fatal(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
-  startTelemetry(name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  startTelemetry(name, config);
   const fail = (message: string, error?: unknown): never => {
     logger.fatal(error === undefined ? {} : { err: error }, message);
     process.exit(1);

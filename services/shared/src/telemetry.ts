@@ -4,24 +4,34 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { startMetrics, stopMetrics } from "./metrics.js";
 
 let provider: NodeTracerProvider | undefined;
 
+/** The OTEL_* settings of commonConfig (config.ts). */
+export interface TelemetrySettings {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  OTEL_METRIC_EXPORT_INTERVAL?: number | undefined;
+}
+
 /**
- * Starts tracing for one service. Spans are always created (so logs carry a trace id
- * and context flows to the next hop) but only exported when an OTLP endpoint is set.
- * Only the tracer provider is loaded, not the whole Node SDK (metrics, logs, every
- * exporter), which cost each service tens of megabytes and start-up time for nothing.
+ * Starts tracing and metrics for one service. Spans are always created (so logs carry a
+ * trace id and context flows to the next hop) but only exported when an OTLP endpoint is
+ * set; metrics are always readable at the admin port's /metrics (metrics.ts). Only the
+ * tracer and meter providers are loaded, not the whole Node SDK (logs, every exporter),
+ * which cost each service tens of megabytes and start-up time for nothing.
  */
-export function startTelemetry(serviceName: string, otlpEndpoint: string | undefined): void {
+export function startTelemetry(serviceName: string, settings: TelemetrySettings): void {
   if (provider) return;
+  const otlpEndpoint = settings.OTEL_EXPORTER_OTLP_ENDPOINT;
   const exporting = otlpEndpoint
     ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/$/, "")}/v1/traces` }), {
         scheduledDelayMillis: 200,
       })
     : new NoopSpanProcessor();
+  const resource = resourceFromAttributes({ "service.name": serviceName });
   provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ "service.name": serviceName }),
+    resource,
     spanProcessors: [exporting],
   });
   // Baggage carries the request id (request-context.ts) to the next service's logs.
@@ -30,10 +40,11 @@ export function startTelemetry(serviceName: string, otlpEndpoint: string | undef
       propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
     }),
   });
+  startMetrics(resource, otlpEndpoint, settings.OTEL_METRIC_EXPORT_INTERVAL);
 }
 
 export async function stopTelemetry(): Promise<void> {
-  await provider?.shutdown();
+  await Promise.all([provider?.shutdown(), stopMetrics()]);
   provider = undefined;
 }
 

@@ -69,6 +69,11 @@ export class UsagePublisher {
     void this.drainSpool();
   }
 
+  /** Bytes of usage events waiting on disk for NATS (0 while NATS takes everything). */
+  spooledBytes(): number {
+    return this.spool.size();
+  }
+
   /** Sends what is still lingering and waits until each event is in JetStream or the spool. */
   async close(): Promise<void> {
     clearInterval(this.retry);

@@ -54,6 +54,8 @@ const serviceSchema = z.object({
   VIDEO_HOST: z.string().default("127.0.0.1"),
   // 0 asks the system for any free port; the real one is printed in the "ready" line.
   VIDEO_GRPC_PORT: port(50053),
+  // Prometheus /metrics (and later probes) on a small HTTP server of its own; 0 picks a free port.
+  VIDEO_ADMIN_PORT: port(9466),
   CATALOGUE_PATH: z.string().default(defaultCataloguePath),
   // A submit reserves the task's cost in Redis (as router does); ledger loads balances there on request.
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),

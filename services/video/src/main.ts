@@ -11,10 +11,12 @@ import {
   drainGrpcServer,
   ensureUsageStream,
   insecureChannel,
+  observeUsageSpool,
   requireMigrated,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
+  startAdminServer,
   stopOnSignal,
   UsagePublisher,
   usageSpoolSettings,
@@ -24,6 +26,7 @@ import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";
 import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
+import { VideoMetrics } from "./metrics/video-metrics.js";
 import { pendingMigrations } from "./migrate.js";
 import { openVideoStorage } from "./storage/open-video-storage.js";
 import { OpenAIVideosClient } from "./vendor/openai-videos-client.js";
@@ -69,6 +72,8 @@ const usage = new UsagePublisher(
   logger,
   usageSpoolSettings(config, "video"),
 );
+observeUsageSpool(usage);
+const metrics = new VideoMetrics(database);
 
 const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
 const ledger = new LedgerServiceClient(
@@ -120,6 +125,7 @@ if (config.VIDEO_WORKERS) {
       leaseMs: config.VIDEO_LEASE_MS,
       pollInitialMs: config.VIDEO_POLL_INITIAL_MS,
       pollMaxMs: config.VIDEO_POLL_MAX_MS,
+      metrics,
     },
     {
       concurrency: config.VIDEO_WORKER_CONCURRENCY,
@@ -143,12 +149,19 @@ if (config.VIDEO_WORKERS) {
   );
 }
 
+const admin = await startAdminServer(config.VIDEO_HOST, config.VIDEO_ADMIN_PORT).catch((error: unknown) =>
+  fail("cannot start the admin HTTP server", error),
+);
+
 // Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
 // ConfigMap update does); a broken file keeps the old one.
 process.on("SIGHUP", () => catalogue.reload());
 watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
 grpc.health.serving();
-logger.info({ ports: { grpc: grpc.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null }, "ready");
+logger.info(
+  { ports: { grpc: grpc.port, admin: admin.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null },
+  "ready",
+);
 start.serving();
 
 stopOnSignal(logger, async () => {
@@ -158,6 +171,7 @@ stopOnSignal(logger, async () => {
     worker?.stop(),
     callbacks?.stop(),
   ]);
+  await admin.close();
   await usage.close();
   await nats.drain();
   ledger.close();

@@ -2,6 +2,8 @@ export * from "./crash-requests.js";
 export * from "./nats-authorization.js";
 export * from "./nats-server.js";
 export * from "./open-reservations.js";
+export * from "./otlp-collector.js";
+export * from "./prometheus-text.js";
 export * from "./redis-acl.js";
 export * from "./redis-server.js";
 export * from "./repo-paths.js";

@@ -16,7 +16,20 @@ export interface StackOptions {
   adminToken: string;
   host?: string;
   // 0 (the default) lets each service pick a free port and report it.
-  ports?: Partial<Record<"edge" | "router" | "ledgerGrpc" | "ledgerAdmin" | "simulator" | "video", number>>;
+  ports?: Partial<
+    Record<
+      | "edge"
+      | "edgeAdmin"
+      | "router"
+      | "routerAdmin"
+      | "ledgerGrpc"
+      | "ledgerAdmin"
+      | "simulator"
+      | "video"
+      | "videoAdmin",
+      number
+    >
+  >;
   // Extra environment for every service (OTLP endpoint, vendor keys, log level).
   env?: NodeJS.ProcessEnv;
   // Environment for one service only, over `env` (its own NATS user, say).
@@ -37,6 +50,8 @@ export interface RunningStack {
   adminUrl: string;
   simulatorUrl: string;
   processes: Record<"simulator" | "ledger" | "router" | "edge" | "video", ServiceProcess>;
+  /** Each gateway service's Prometheus endpoint (`/metrics` on its admin port). */
+  metricsUrls: Record<"edge" | "router" | "ledger" | "video", string>;
   /** The video service's environment, so tests can start more video workers against the same stack. */
   videoEnv: NodeJS.ProcessEnv;
   createAccount(options?: {
@@ -130,6 +145,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       LEDGER_URL: `${host}:${ledger.ports.grpc}`,
       VIDEO_HOST: host,
       VIDEO_GRPC_PORT: String(ports.video ?? 0),
+      VIDEO_ADMIN_PORT: String(ports.videoAdmin ?? 0),
       VIDEO_STORAGE_DIR: options.env?.VIDEO_STORAGE_DIR ?? `${repoRoot}.gateway/videos`,
       ...(options.videoS3OnSimulator && { VIDEO_S3_ENDPOINT: `${simulatorUrl}/s3` }),
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
@@ -147,6 +163,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
           ROUTER_PORT: String(ports.router ?? 0),
+          ROUTER_ADMIN_PORT: String(ports.routerAdmin ?? 0),
         }),
         { echo: options.echo },
       ),
@@ -160,6 +177,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           ...common,
           EDGE_HOST: host,
           GATEWAY_PORT: String(ports.edge ?? 0),
+          EDGE_ADMIN_PORT: String(ports.edgeAdmin ?? 0),
           ROUTER_URL: `${host}:${router.ports.grpc}`,
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           VIDEO_URL: `${host}:${video.ports.grpc}`,
@@ -175,6 +193,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       adminUrl,
       simulatorUrl,
       processes,
+      // Read at each call: a service the supervisor restarted keeps its ports anyway.
+      get metricsUrls() {
+        const metricsUrl = (process: ServiceProcess) => `http://${host}:${process.ports.admin}/metrics`;
+        return {
+          edge: metricsUrl(processes.edge),
+          router: metricsUrl(processes.router),
+          ledger: metricsUrl(processes.ledger),
+          video: metricsUrl(processes.video),
+        };
+      },
       videoEnv,
       createAccount: ({ name = `account-${Date.now()}`, group = "default", creditYuan = 100, apiKey, readLogs } = {}) =>
         adminRequest<DemoAccount>(adminUrl, options.adminToken, "/admin/accounts", {

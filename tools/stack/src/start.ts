@@ -73,11 +73,14 @@ async function main() {
     host: env.GATEWAY_HOST ?? "127.0.0.1",
     ports: {
       edge: numberFrom(env.GATEWAY_PORT, 8080),
+      edgeAdmin: numberFrom(env.EDGE_ADMIN_PORT, 9464),
       router: numberFrom(env.ROUTER_PORT, 50051),
+      routerAdmin: numberFrom(env.ROUTER_ADMIN_PORT, 9465),
       ledgerGrpc: numberFrom(env.LEDGER_GRPC_PORT, 50052),
       ledgerAdmin: numberFrom(env.LEDGER_ADMIN_PORT, 8082),
       simulator: numberFrom(env.SIMULATOR_PORT, 8090),
       video: numberFrom(env.VIDEO_GRPC_PORT, 50053),
+      videoAdmin: numberFrom(env.VIDEO_ADMIN_PORT, 9466),
     },
     env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env },
     echo,
@@ -108,6 +111,7 @@ Unified model gateway is running (vendor simulator at ${stack.simulatorUrl}).
   curl ${stack.baseUrl}/chat/completions -H "Authorization: Bearer ${demo.api_key}" \\
     -H "Content-Type: application/json" -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'
 
+Metrics (Prometheus text): ${Object.values(stack.metricsUrls).join("  ")}
 Operator CLI: pnpm gw --help     Stop: Ctrl-C
 `);
 }

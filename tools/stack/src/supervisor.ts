@@ -8,9 +8,9 @@ type ServiceName = keyof RunningStack["processes"];
 const portVariables: Record<ServiceName, Record<string, string>> = {
   simulator: { http: "SIMULATOR_PORT" },
   ledger: { grpc: "LEDGER_GRPC_PORT", admin: "LEDGER_ADMIN_PORT" },
-  router: { grpc: "ROUTER_PORT" },
-  video: { grpc: "VIDEO_GRPC_PORT" },
-  edge: { http: "GATEWAY_PORT" },
+  router: { grpc: "ROUTER_PORT", admin: "ROUTER_ADMIN_PORT" },
+  video: { grpc: "VIDEO_GRPC_PORT", admin: "VIDEO_ADMIN_PORT" },
+  edge: { http: "GATEWAY_PORT", admin: "EDGE_ADMIN_PORT" },
 };
 
 export interface SupervisorOptions {

@@ -7,6 +7,8 @@ import type { Response } from "express";
  */
 export function sendError(response: Response, error: unknown): void {
   const gatewayError = error instanceof GatewayError ? error : serverError();
+  // Read by the request metrics (metrics/count-requests.ts) as the error's class.
+  response.locals.errorType = gatewayError.type;
   response.setHeader("x-should-retry", String(gatewayError.retryable));
   if (gatewayError.retryAfterMs > 0) {
     response.setHeader("retry-after-ms", String(gatewayError.retryAfterMs));

@@ -1,3 +1,4 @@
+import { servePrometheusMetrics } from "@gateway/shared";
 import express from "express";
 import { authenticateWithApiKey } from "../account-api/authenticate-with-api-key.js";
 import { accountApiRouter } from "../account-api/router.js";
@@ -20,6 +21,8 @@ export function createAdminApp(dependencies: AdminDependencies): express.Express
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
   });
+  // Prometheus scrapes: counts by model, no account data; this port is the operators', never public.
+  app.get("/metrics", servePrometheusMetrics);
   const admin = express.Router();
   admin.use(requireAdminToken(dependencies.adminToken));
   admin.use(express.json({ limit: "64kb" }));

@@ -14,6 +14,7 @@ import type { Database } from "../database.js";
 import { MicroBatcher } from "./micro-batcher.js";
 import { recordUsage } from "./record-usage.js";
 import { settleReservations } from "./settle-reservations.js";
+import type { UsageMetrics } from "./usage-metrics.js";
 import type { UsageEntry } from "./usage-rows.js";
 import { validateUsageEvent } from "./validate-usage-event.js";
 
@@ -48,17 +49,24 @@ export async function startUsageConsumer(dependencies: {
   definition: UsageDefinition;
   database: Database;
   logger: Logger;
+  metrics: UsageMetrics;
 }): Promise<UsageConsumer> {
-  const { nats, redis, namespace, definition, database, logger } = dependencies;
+  const { nats, redis, namespace, definition, database, logger, metrics } = dependencies;
   const manager = await nats.jetstreamManager();
   await ensureUsageStream(manager, definition);
   await ensureUsageConsumer(manager, definition);
   const consumer = await nats.jetstream().consumers.get(definition.stream.name, definition.consumer.durable_name);
 
   const recordBatch = async (batch: ReceivedUsage[]) => {
+    const startedAt = performance.now();
     try {
       const recorded = await withEventSpans(batch, () => recordUsage(database, batch));
       for (const { message } of batch) message.ack();
+      metrics.batchCommitted(
+        batch.map(({ message }) => message),
+        recorded.rows,
+        (performance.now() - startedAt) / 1000,
+      );
       const settled = batch.map(({ event }) => ({
         accountId: event.accountId,
         keyId: event.keyId,
@@ -70,6 +78,7 @@ export async function startUsageConsumer(dependencies: {
         "usage batch",
       );
     } catch (error) {
+      metrics.batchFailed((performance.now() - startedAt) / 1000);
       logger.error({ err: error, events: batch.length }, "recording usage failed; the events will be redelivered");
       for (const { message } of batch) {
         message.nak(Math.min(RETRY_BASE_DELAY_MS * 2 ** (message.info.redeliveryCount - 1), RETRY_MAX_DELAY_MS));

@@ -6,10 +6,12 @@ import { chargeKeys } from "./charge-keys.js";
 import { debitAccounts } from "./debit-accounts.js";
 import { insertUsageRecords } from "./insert-usage-records.js";
 import { storeRequestLogs } from "./store-request-logs.js";
-import { type UsageEntry, usageRows } from "./usage-rows.js";
+import { type UsageEntry, type UsageRow, usageRows } from "./usage-rows.js";
 
 export interface RecordedUsage {
   inserted: number;
+  // The rows inserted (what the metrics count by model).
+  rows: UsageRow[];
   debitedMicros: bigint;
   // The balance each debited account was left with.
   balances: Map<string, CommittedBalance>;
@@ -34,6 +36,7 @@ export function recordUsage(database: Database, entries: readonly UsageEntry[]):
     await storeRequestLogs(transaction, inserted);
     return {
       inserted: inserted.length,
+      rows: inserted,
       debitedMicros: inserted.reduce((sum, row) => sum + row.costMicros, 0n),
       balances,
       keySpent,

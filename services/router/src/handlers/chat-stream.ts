@@ -5,6 +5,7 @@ import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
 import { cancellationSignal, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
+import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { streamAnswerBudget } from "../request-log/request-log.js";
 import { StreamAnswer } from "../request-log/stream-answer.js";
 import { countChunkTokens, estimatePromptTokens } from "../usage/token-estimate.js";
@@ -82,13 +83,17 @@ export async function pumpChatStream(
   emit: (chunk: ChatChunk) => Promise<void>,
 ): Promise<ChunkIdentity | undefined> {
   const opened = await openStream(deps, request, facts, signal);
+  deps.metrics.firstTokenArrived(facts);
   let identity: ChunkIdentity | undefined;
   for await (const chunk of chunksOf(opened)) {
-    identity ??= {
-      id: chunk.id || `chatcmpl-${facts.caller.requestId}`,
-      created: chunk.created || Math.floor(facts.startedAt / 1000),
-      model: chunk.model || facts.model.id,
-    };
+    if (!identity) {
+      identity = {
+        id: chunk.id || `chatcmpl-${facts.caller.requestId}`,
+        created: chunk.created || Math.floor(facts.startedAt / 1000),
+        model: chunk.model || facts.model.id,
+      };
+      recordResponseModel(identity.model);
+    }
     if (chunk.usage) tally.vendorUsage = chunk.usage;
     if (chunk.choices.length === 0) continue;
     tally.deliveredTokens += countChunkTokens(chunk);

@@ -1,6 +1,7 @@
 import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
 import type { ChatCompletion, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { inSpan, type UnaryContext } from "@gateway/shared";
+import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { chatAnswerLog } from "../request-log/answer-bodies.js";
 import { chatRequestLog } from "../request-log/request-bodies.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
@@ -58,6 +59,7 @@ export function createChatCompletion(deps: RouterDependencies) {
     return inSpan("router.chat_completion", { "gateway.model": facts.model.id }, async () => {
       try {
         const { completion, estimated } = await completeChat(deps, request, facts, context.signal);
+        recordResponseModel(completion.model);
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
         publishUsage(
           deps,

@@ -1,5 +1,7 @@
 import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
 import { GatewayError } from "@gateway/shared";
+import { trace } from "@opentelemetry/api";
+import { genAiAttributes } from "../metrics/gen-ai-attributes.js";
 import { type Exchange, requestLogOf } from "../request-log/request-log.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -10,6 +12,8 @@ import type { RouterDependencies } from "./router-dependencies.js";
  */
 export function publishUsage(deps: RouterDependencies, facts: RequestFacts, result: Outcome, exchange: Exchange) {
   const event = usageEvent(facts, result);
+  deps.metrics.requestFinished(facts, result);
+  trace.getActiveSpan()?.setAttributes(genAiAttributes(facts, result));
   deps.usage.publish(() => {
     try {
       const log = requestLogOf(deps.requestLog, facts.caller, exchange);

@@ -106,6 +106,7 @@ export async function admitCost(
   );
   try {
     await deps.reservations.reserve(facts.caller, costMicros);
+    deps.metrics.reservationOpened();
   } catch (error) {
     await deps.rateLimits.release(facts.caller);
     throw error;
@@ -138,6 +139,7 @@ export function callWithFailover<T, Request = ChatRequest>(
     onAttempt: (channel: Channel) => {
       facts.channel = channel;
     },
+    observer: deps.metrics.failoverObserver(model),
   };
   return runWithFailover(context, (channel) => work({ request, model, channel, signal, timeouts }));
 }

@@ -4,6 +4,7 @@ import type { RateLimiter } from "@gateway/metering/rate-limits";
 import type { Reservations } from "@gateway/metering/reservations";
 import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
+import type { RouterMetrics } from "../metrics/router-metrics.js";
 import type { RequestLogSettings } from "../request-log/request-log.js";
 import type { ChannelHealth } from "../routing/channel-health.js";
 import type { RetrySettings } from "../routing/retry-policy.js";
@@ -21,4 +22,5 @@ export interface RouterDependencies {
   // Per-attempt timeouts for models whose catalogue entry sets none.
   timeouts: VendorTimeouts;
   requestLog: RequestLogSettings;
+  metrics: RouterMetrics;
 }

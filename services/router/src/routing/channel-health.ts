@@ -13,6 +13,13 @@ interface ChannelState {
   probing: boolean;
 }
 
+/** One channel's circuit as metrics show it: 0 closed, 1 open, 2 half-open (the next request probes). */
+export interface CircuitSnapshot {
+  channel: string;
+  circuit: 0 | 1 | 2;
+  consecutiveFailures: number;
+}
+
 export class ChannelHealth {
   private readonly states = new Map<string, ChannelState>();
 
@@ -55,6 +62,15 @@ export class ChannelHealth {
       state.openUntil = this.now() + this.settings.cooldownMs;
     }
     state.probing = false;
+  }
+
+  /** Every channel that has served a request so far. */
+  *snapshots(): Iterable<CircuitSnapshot> {
+    const now = this.now();
+    for (const [channel, state] of this.states) {
+      const circuit = state.openUntil === 0 ? 0 : !state.probing && now < state.openUntil ? 1 : 2;
+      yield { channel, circuit, consecutiveFailures: state.consecutiveFailures };
+    }
   }
 
   /** A request that ended without a verdict (the client left) gives the probe back. */

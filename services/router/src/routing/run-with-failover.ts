@@ -5,6 +5,13 @@ import type { ChannelHealth } from "./channel-health.js";
 import { orderChannels } from "./pick-channel.js";
 import { backoffDelayMs, isRetryable, type RetrySettings } from "./retry-policy.js";
 
+/** Told about each attempt, for metrics. */
+export interface FailoverObserver {
+  attemptEnded(channel: Channel, durationMs: number, error?: unknown): void;
+  // A retryable failure leads to another attempt; `failover` when it goes to another channel.
+  retrying(channel: Channel, failover: boolean): void;
+}
+
 export interface FailoverContext {
   channels: readonly Channel[];
   health: ChannelHealth;
@@ -13,6 +20,7 @@ export interface FailoverContext {
   startedAt: number;
   // Told which channel each attempt uses, so usage names the one that served.
   onAttempt?: (channel: Channel) => void;
+  observer?: FailoverObserver;
 }
 
 function allCoolingDown(context: FailoverContext) {
@@ -32,7 +40,7 @@ export async function runWithFailover<T>(
   context: FailoverContext,
   attempt: (channel: Channel) => Promise<T>,
 ): Promise<T> {
-  const { health, retry, signal } = context;
+  const { health, retry, signal, observer } = context;
   const order = orderChannels(context.channels);
   let lastError: unknown;
   for (let index = 0; index < retry.maxAttempts; index += 1) {
@@ -42,11 +50,14 @@ export async function runWithFailover<T>(
       .find((candidate) => health.tryAcquire(candidate.name));
     if (!channel) throw lastError ?? allCoolingDown(context);
     context.onAttempt?.(channel);
+    const attemptStartedAt = Date.now();
     try {
       const result = await attempt(channel);
+      observer?.attemptEnded(channel, Date.now() - attemptStartedAt);
       health.recordSuccess(channel.name);
       return result;
     } catch (error) {
+      observer?.attemptEnded(channel, Date.now() - attemptStartedAt, error);
       if (signal.aborted || !isRetryable(error)) {
         health.release(channel.name);
         throw error;
@@ -56,6 +67,7 @@ export async function runWithFailover<T>(
       const nextIsOtherChannel = order.length > 1;
       const delay = nextIsOtherChannel ? 0 : backoffDelayMs(index, error.retryAfterMs, retry);
       if (Date.now() + delay - context.startedAt > retry.deadlineMs) break;
+      if (index + 1 < retry.maxAttempts) observer?.retrying(channel, nextIsOtherChannel);
       if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) throw error;
     }

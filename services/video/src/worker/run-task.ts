@@ -164,6 +164,7 @@ async function finish(
     leaseUntil: null,
     ...(task.callbackUrl && { callbackState: "pending", callbackNextAt: now }),
   });
+  if (written) deps.metrics.taskEnded(task, data.status, now);
   if (written && data.status === "failed") await deps.reservations.release(task);
   return written;
 }

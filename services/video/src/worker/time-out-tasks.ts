@@ -9,6 +9,7 @@ export interface TimedOutTask {
   requestId: string;
   accountId: string;
   keyId: string;
+  createdAt: Date;
 }
 
 export const timeoutMessage = (timeoutMs: number) =>
@@ -38,5 +39,5 @@ export async function timeOutTasks(
       FOR UPDATE SKIP LOCKED
     )
     RETURNING id, vendor_job_id AS "vendorJobId", model, model_group AS "modelGroup", channel,
-      request_id AS "requestId", account_id AS "accountId", key_id AS "keyId"`;
+      request_id AS "requestId", account_id AS "accountId", key_id AS "keyId", created_at AS "createdAt"`;
 }

@@ -3,6 +3,7 @@ import type { Reservations } from "@gateway/metering/reservations";
 import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { Clock } from "../clock.js";
 import type { Database } from "../database.js";
+import type { VideoMetrics } from "../metrics/video-metrics.js";
 import type { VideoStorage } from "../storage/video-storage.js";
 import type { OpenAIVideosClient } from "../vendor/openai-videos-client.js";
 
@@ -20,4 +21,5 @@ export interface WorkerDependencies {
   leaseMs: number;
   pollInitialMs: number;
   pollMaxMs: number;
+  metrics: VideoMetrics;
 }

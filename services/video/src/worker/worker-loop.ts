@@ -41,6 +41,7 @@ export function startWorkerLoop(deps: WorkerDependencies, settings: WorkerSettin
     await Promise.all(
       timedOut.map(async (task) => {
         deps.logger.info({ task_id: task.id, vendor_job_id: task.vendorJobId }, "video task timed out");
+        deps.metrics.taskEnded(task, "timed_out", deps.clock.now());
         await deps.reservations.release(task);
         if (!task.vendorJobId) return;
         try {

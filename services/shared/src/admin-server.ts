@@ -1,0 +1,52 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { keepIdleConnections } from "./keep-alive.js";
+import { answerMalformedHttp } from "./malformed-http.js";
+import { servePrometheusMetrics } from "./metrics.js";
+
+export type AdminRoute = (request: IncomingMessage, response: ServerResponse) => void;
+
+export interface AdminServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A service's small operator-facing HTTP server (Prometheus scrapes, probes): GET routes by
+ * exact path, `/metrics` always among them. Kept off the public API port so an ingress never
+ * exposes it; bind port 0 to get a free one (reported back in `port`).
+ */
+export async function startAdminServer(
+  host: string,
+  port: number,
+  routes: Record<string, AdminRoute> = {},
+): Promise<AdminServer> {
+  const table = new Map<string, AdminRoute>(Object.entries({ "/metrics": servePrometheusMetrics, ...routes }));
+  const server = createServer((request, response) => {
+    const route = table.get(new URL(request.url ?? "/", "http://admin").pathname);
+    if (!route) return void response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return void response.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("GET only\n");
+    }
+    route(request, response);
+  });
+  keepIdleConnections(server);
+  answerMalformedHttp(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

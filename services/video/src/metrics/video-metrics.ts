@@ -1,0 +1,42 @@
+import { gatewayMeter } from "@gateway/shared";
+import type { Histogram } from "@opentelemetry/api";
+import type { Database } from "../database.js";
+
+// Seconds: video generations take from tens of seconds to the task time-out.
+const TASK_SECONDS_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
+
+/**
+ * The video service's instruments, created once at start-up. Models are catalogue ids
+ * (a submit for any other model is refused before a task exists).
+ */
+export class VideoMetrics {
+  private readonly taskDuration: Histogram;
+
+  constructor(database: Database, meter = gatewayMeter()) {
+    this.taskDuration = meter.createHistogram("gateway_video_task_duration_seconds", {
+      description: "From submit to the task's end, by model and status (completed, failed, timed_out)",
+      unit: "s",
+      advice: { explicitBucketBoundaries: TASK_SECONDS_BUCKETS },
+    });
+    // Read from Postgres at each collection: the queue is shared by every worker, so each
+    // process reports the same figure (take max(), not sum(), across replicas).
+    meter
+      .createObservableGauge("gateway_video_queue_depth", {
+        description: "Unfinished video tasks by status (pending, processing), across all workers",
+      })
+      .addCallback(async (result) => {
+        const counts = await database.videoTask.groupBy({
+          by: ["status"],
+          where: { status: { in: ["pending", "processing"] } },
+          _count: { _all: true },
+        });
+        for (const status of ["pending", "processing"]) {
+          result.observe(counts.find((count) => count.status === status)?._count._all ?? 0, { status });
+        }
+      });
+  }
+
+  taskEnded(task: { model: string; createdAt: Date }, status: "completed" | "failed" | "timed_out", now: Date): void {
+    this.taskDuration.record((now.getTime() - task.createdAt.getTime()) / 1000, { model: task.model, status });
+  }
+}
