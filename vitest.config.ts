@@ -2,7 +2,12 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["services/*/src/**/*.test.ts", "services/*/test/**/*.test.ts", "tools/*/src/**/*.test.ts"],
+    include: [
+      "services/*/src/**/*.test.ts",
+      "services/*/test/**/*.test.ts",
+      "tools/*/src/**/*.test.ts",
+      "infra/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests each start their own processes; two cores do not gain from more.

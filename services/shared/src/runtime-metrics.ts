@@ -7,9 +7,9 @@ type DelayHistogram = ReturnType<typeof monitorEventLoopDelay>;
 
 // Each statistic of the event-loop delay exported, and how it is read from Node's histogram.
 const delayStatistics: [name: string, description: string, read: (delay: DelayHistogram) => number][] = [
-  ["p50", "Median", (delay) => delay.percentile(50)],
-  ["p99", "99th percentile", (delay) => delay.percentile(99)],
-  ["max", "Longest", (delay) => delay.max],
+  ["nodejs_eventloop_delay_p50_seconds", "Median", (delay) => delay.percentile(50)],
+  ["nodejs_eventloop_delay_p99_seconds", "99th percentile", (delay) => delay.percentile(99)],
+  ["nodejs_eventloop_delay_max_seconds", "Longest", (delay) => delay.max],
 ];
 
 // Each memory figure exported, read from process.memoryUsage().
@@ -27,7 +27,7 @@ export function observeRuntime(meter: Meter): void {
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   const delayGauges = delayStatistics.map(([name, description, read]) => ({
-    gauge: meter.createObservableGauge(`nodejs_eventloop_delay_${name}_seconds`, {
+    gauge: meter.createObservableGauge(name, {
       description: `${description} event-loop delay since the previous collection`,
       unit: "s",
     }),
