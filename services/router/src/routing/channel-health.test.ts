@@ -50,4 +50,19 @@ describe("channel circuit breaking", () => {
     health.release("a");
     expect(health.tryAcquire("a")).toBe(true);
   });
+
+  it("shows each channel's circuit as metrics read it: closed, open, then half-open once the cooldown ends", () => {
+    const { clock, health } = clockedHealth();
+    const circuitOf = (channel: string) => [...health.snapshots()].find((snapshot) => snapshot.channel === channel);
+    health.recordSuccess("b");
+    health.recordFailure("a");
+    expect(circuitOf("a")).toEqual({ channel: "a", circuit: 0, consecutiveFailures: 1 });
+    health.recordFailure("a");
+    expect(circuitOf("a")).toMatchObject({ circuit: 1, consecutiveFailures: 2 });
+    clock.now += 500;
+    expect(circuitOf("a")).toMatchObject({ circuit: 2 });
+    expect(health.tryAcquire("a")).toBe(true);
+    expect(circuitOf("a")).toMatchObject({ circuit: 2 });
+    expect(circuitOf("b")).toEqual({ channel: "b", circuit: 0, consecutiveFailures: 0 });
+  });
 });
