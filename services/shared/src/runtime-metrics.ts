@@ -19,16 +19,21 @@ const memoryFigures: [name: string, description: string, read: (memory: NodeJS.M
   ["process_resident_memory_bytes", "Resident set size of the process", (memory) => memory.rss],
 ];
 
+// Event-loop delay is reported over fixed windows rather than "since the last collection",
+// which would depend on how many readers (Prometheus scrapes, OTLP exports) collect and when.
+const DELAY_WINDOW_MS = 10_000;
+
 /**
- * Event-loop delay and memory of this process. The delay histogram is sampled by Node
- * itself (perf_hooks) and reset at each collection, so each value covers one interval.
+ * Event-loop delay and memory of this process. The delay histogram is sampled by Node itself
+ * (perf_hooks); its statistics are those of the last complete window (the current one until
+ * a first window completes).
  */
 export function observeRuntime(meter: Meter): void {
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   const delayGauges = delayStatistics.map(([name, description, read]) => ({
     gauge: meter.createObservableGauge(name, {
-      description: `${description} event-loop delay since the previous collection`,
+      description: `${description} event-loop delay over the last complete ${DELAY_WINDOW_MS / 1000}-second window`,
       unit: "s",
     }),
     read,
@@ -37,13 +42,20 @@ export function observeRuntime(meter: Meter): void {
     gauge: meter.createObservableGauge(name, { description, unit: "By" }),
     read,
   }));
+  const statisticsOf = (histogram: DelayHistogram) =>
+    // A window without samples has no percentiles: report nothing rather than NaN.
+    histogram.count > 0 ? delayGauges.map(({ read }) => read(histogram) / NANOSECONDS_PER_SECOND) : undefined;
+  let lastWindow: number[] | undefined;
+  setInterval(() => {
+    lastWindow = statisticsOf(delay) ?? lastWindow;
+    delay.reset();
+  }, DELAY_WINDOW_MS).unref();
   meter.addBatchObservableCallback(
     (result) => {
-      // An interval without samples has no percentiles; skip rather than export NaN.
-      if (delay.count > 0) {
-        for (const { gauge, read } of delayGauges) result.observe(gauge, read(delay) / NANOSECONDS_PER_SECOND);
-      }
-      delay.reset();
+      const statistics = lastWindow ?? statisticsOf(delay);
+      delayGauges.forEach(({ gauge }, index) => {
+        if (statistics) result.observe(gauge, statistics[index]!);
+      });
       const memory = process.memoryUsage();
       for (const { gauge, read } of memoryGauges) result.observe(gauge, read(memory));
     },
