@@ -24,7 +24,8 @@ export async function startAdminServer(
 ): Promise<AdminServer> {
   const table = new Map<string, AdminRoute>(Object.entries({ "/metrics": servePrometheusMetrics, ...routes }));
   const server = createServer((request, response) => {
-    const route = table.get(new URL(request.url ?? "/", "http://admin").pathname);
+    // Exact paths only; the query string (if any) is ignored.
+    const route = table.get((request.url ?? "/").split("?")[0]!);
     if (!route) return void response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     if (request.method !== "GET" && request.method !== "HEAD") {
       return void response.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("GET only\n");
