@@ -8,7 +8,8 @@ import { cliEntry, type LedgerUnderTest, startLedger } from "./ledger-under-test
 
 const run = promisify(execFile);
 
-describe("operator CLI", () => {
+// Each test runs several CLI processes one after another; on a busy 2-core machine each takes seconds to start.
+describe("operator CLI", { timeout: 120_000 }, () => {
   let ledger: LedgerUnderTest;
   let stackDirectory: string;
 
