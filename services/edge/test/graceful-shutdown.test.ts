@@ -118,7 +118,11 @@ async function refusedRequest(): Promise<{ status: number | undefined; connectio
     expect(body.error?.code).toBe("service_unavailable");
     return { status: response.status, connection: response.headers.get("connection") };
   } catch (error) {
-    expect(String((error as Error).cause ?? error)).toMatch(/ECONNREFUSED|other side closed|socket/i);
+    const reason = String((error as Error).cause ?? error);
+    // A pooled keep-alive connection the draining server closed under this request is the
+    // client pool's race, not an answer: try again on a new connection.
+    if (/other side closed|socket/i.test(reason)) return undefined;
+    expect(reason).toMatch(/ECONNREFUSED/);
     return { status: undefined, connection: null };
   }
 }
