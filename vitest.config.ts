@@ -10,6 +10,8 @@ export default defineConfig({
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Postgres, Redis and NATS in containers where Docker is reachable; else the local servers.
+    globalSetup: ["tools/stack/src/test-servers-setup.ts"],
     // Integration tests each start their own processes; two cores do not gain from more.
     fileParallelism: true,
     maxWorkers: 2,

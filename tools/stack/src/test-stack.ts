@@ -34,9 +34,13 @@ function simulatedS3Env(): NodeJS.ProcessEnv {
  * `VIDEO_STORAGE: "s3"` and no `VIDEO_S3_ENDPOINT`, videos are stored in the simulator's S3.
  */
 export async function startTestStack(
-  options: Partial<Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl" | "namespace">> = {},
+  options: Partial<Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl" | "namespace">> & {
+    // A Postgres of the test's own (its maintenance database's URL), for tests that stop it.
+    postgresUrl?: string;
+  } = {},
 ): Promise<TestStack> {
-  const database = await createTemporaryDatabase();
+  const { postgresUrl, ...stackOptions } = options;
+  const database = await createTemporaryDatabase(postgresUrl);
   const namespace = options.namespace ?? uniqueNamespace();
   const adminToken = randomBytes(24).toString("hex");
   try {
@@ -49,7 +53,7 @@ export async function startTestStack(
       natsUrl: testServers.natsUrl,
       namespace,
       adminToken,
-      ...options,
+      ...stackOptions,
       // Test mode lets tests move the video service's clock; each run stores its videos apart.
       env: {
         VIDEO_TEST_MODE: "1",

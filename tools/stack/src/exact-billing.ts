@@ -1,0 +1,78 @@
+import type { LoadReport } from "./steady-load.js";
+import { eventually, queryRows } from "./test-resources.js";
+
+/** How the ledger's records compare with what the clients were served. */
+export interface BillingCheck {
+  // Served requests with no usage record.
+  missing: string[];
+  // Request ids with more than one record.
+  doubled: string[];
+  // Records of requests the clients never got a request id for (their connection broke first).
+  unattributed: number;
+  // Accounts whose balance moved by something other than the sum of their records.
+  balanceMismatches: string[];
+  records: number;
+}
+
+interface RecordRow {
+  request_id: string;
+  account_id: string;
+  cost_micros: string;
+}
+
+/**
+ * Waits until the ledger holds a record for every served request and stops receiving new
+ * ones, then checks the exact-billing invariant: one record per served request, none twice,
+ * and each account's balance down by exactly the sum of its records from `creditMicros`.
+ */
+export async function checkExactBilling(
+  databaseUrl: string,
+  report: LoadReport,
+  creditMicros: bigint,
+  timeoutMs = 60_000,
+): Promise<BillingCheck> {
+  const accounts = [...report.served.keys()];
+  const served = new Set([...report.served.values()].flat());
+  const readRecords = () =>
+    queryRows<RecordRow>(
+      databaseUrl,
+      "SELECT request_id, account_id, cost_micros FROM ledger.usage_records WHERE account_id = ANY($1)",
+      [accounts],
+    );
+  let previous = -1;
+  // Settled: every served request recorded, and nothing new landed for a while (interrupted ones may still come).
+  const records = await eventually(
+    async () => {
+      const rows = await readRecords();
+      const recorded = new Set(rows.map((row) => row.request_id));
+      const complete = [...served].every((id) => recorded.has(id)) && rows.length === previous;
+      previous = rows.length;
+      return complete ? rows : undefined;
+    },
+    timeoutMs,
+    2_000,
+  ).catch(readRecords);
+  const counts = new Map<string, number>();
+  for (const row of records) counts.set(row.request_id, (counts.get(row.request_id) ?? 0) + 1);
+  const seen = new Set(report.attempts.map((attempt) => attempt.requestId).filter((id) => id !== null));
+  const balances = await queryRows<{ id: string; balance_micros: string }>(
+    databaseUrl,
+    "SELECT id, balance_micros FROM ledger.accounts WHERE id = ANY($1)",
+    [accounts],
+  );
+  const balanceMismatches = balances
+    .filter((account) => {
+      const billed = records
+        .filter((row) => row.account_id === account.id)
+        .reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);
+      return creditMicros - BigInt(account.balance_micros) !== billed;
+    })
+    .map((account) => account.id);
+  return {
+    missing: [...served].filter((id) => !counts.has(id)),
+    doubled: [...counts].filter(([, count]) => count > 1).map(([id]) => id),
+    unattributed: [...counts.keys()].filter((id) => !seen.has(id)).length,
+    balanceMismatches,
+    records: records.length,
+  };
+}
