@@ -5,10 +5,10 @@ import {
   clearSimulatorRequests,
   eventually,
   queryRows,
-  repoRoot,
   simulatorRequests,
   startTestStack,
   type TestStack,
+  writeCatalogueWithChannels,
 } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -25,10 +25,7 @@ let client: OpenAI;
 let directory: string;
 let cataloguePath: string;
 
-function writeCatalogue(extraChannels: string) {
-  const shipped = readFileSync(join(repoRoot, "infra/catalogue/models.yaml"), "utf8");
-  writeFileSync(cataloguePath, shipped.replace("channels:\n", `channels:\n${extraChannels}`));
-}
+const writeCatalogue = (extraChannels: string) => writeCatalogueWithChannels(cataloguePath, extraChannels);
 
 async function queueFault(fault: Record<string, unknown>) {
   const response = await fetch(`${stack.simulatorUrl}/_sim/faults`, {

@@ -9,6 +9,8 @@ export interface BillingCheck {
   doubled: string[];
   // Records of requests the clients never got a request id for (their connection broke first).
   unattributed: number;
+  // Requests charged although their client was answered with an error (and so sent them again).
+  billedErrors: string[];
   // Accounts whose balance moved by something other than the sum of their records.
   balanceMismatches: string[];
   records: number;
@@ -55,6 +57,11 @@ export async function checkExactBilling(
   const counts = new Map<string, number>();
   for (const row of records) counts.set(row.request_id, (counts.get(row.request_id) ?? 0) + 1);
   const seen = new Set(report.attempts.map((attempt) => attempt.requestId).filter((id) => id !== null));
+  const answeredWithError = new Set(
+    report.attempts
+      .filter((attempt) => attempt.status !== 200 && attempt.requestId !== null)
+      .map((attempt) => attempt.requestId),
+  );
   const balances = await queryRows<{ id: string; balance_micros: string }>(
     databaseUrl,
     "SELECT id, balance_micros FROM ledger.accounts WHERE id = ANY($1)",
@@ -72,6 +79,9 @@ export async function checkExactBilling(
     missing: [...served].filter((id) => !counts.has(id)),
     doubled: [...counts].filter(([, count]) => count > 1).map(([id]) => id),
     unattributed: [...counts.keys()].filter((id) => !seen.has(id)).length,
+    billedErrors: records
+      .filter((row) => answeredWithError.has(row.request_id) && BigInt(row.cost_micros) > 0n)
+      .map((row) => row.request_id),
     balanceMismatches,
     records: records.length,
   };

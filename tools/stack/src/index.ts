@@ -1,5 +1,7 @@
+export * from "./catalogue-file.js";
 export * from "./crash-requests.js";
 export * from "./exact-billing.js";
+export * from "./fault-suite.js";
 export * from "./nats-authorization.js";
 export * from "./nats-server.js";
 export * from "./open-reservations.js";
@@ -14,6 +16,7 @@ export * from "./service-process.js";
 export * from "./simulator-client.js";
 export * from "./stack.js";
 export * from "./steady-load.js";
+export * from "./supervisor.js";
 export * from "./test-redis-client.js";
 export * from "./test-resources.js";
 export * from "./test-servers.js";

@@ -32,8 +32,8 @@ export interface LoadReport {
   served: Map<string, string[]>;
   // Streams that broke after their headers: the client got part of an answer.
   interrupted: string[];
-  // Requests the SDK gave up on, with why.
-  failed: string[];
+  // Requests the SDK gave up on: the last answer it saw (status 0 for anything not HTTP), and why.
+  failed: (Attempt & { message: string })[];
   attempts: Attempt[];
   skipped: number;
 }
@@ -139,7 +139,21 @@ export class SteadyLoad {
         this.report.interrupted.push(request_id!);
       }
     } catch (error) {
-      this.report.failed.push(error instanceof Error ? error.message : String(error));
+      const message = error instanceof Error ? error.message : String(error);
+      const status =
+        error instanceof OpenAI.APIConnectionError
+          ? "connection-error"
+          : error instanceof OpenAI.APIError
+            ? (error.status ?? 0)
+            : 0;
+      const headers = error instanceof OpenAI.APIError ? error.headers : undefined;
+      this.report.failed.push({
+        at: Date.now(),
+        status,
+        shouldRetry: headers?.get("x-should-retry") ?? null,
+        requestId: headers?.get("x-request-id") ?? null,
+        message,
+      });
     }
   }
 }

@@ -1,0 +1,77 @@
+import {
+  checkExactBilling,
+  type DemoAccount,
+  eventually,
+  isRetryable,
+  SteadyLoad,
+  startTestStack,
+  superviseStack,
+  type TestStack,
+} from "@gateway/stack";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+// The fault suite: every service is SIGKILLed in turn under steady SDK load, and the stack's
+// supervisor (the same one `pnpm start` runs) starts it again on its ports.
+let stack: TestStack;
+let supervisor: { stop(): void };
+let accounts: DemoAccount[];
+const said: string[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { USAGE_SPOOL_RETRY_MS: "500" } });
+  supervisor = superviseStack(stack, { echo: false, say: (line) => said.push(line), firstDelayMs: 200 });
+  accounts = await Promise.all(
+    [1, 2, 3].map((index) => stack.createAccount({ name: `kills-${index}`, creditYuan: 10 })),
+  );
+});
+afterAll(async () => {
+  supervisor?.stop();
+  await stack?.teardown();
+});
+
+const services = ["router", "ledger", "video", "edge"] as const;
+
+it("serves through SIGKILLs of router, ledger, video and edge with only retryable errors, billing each answer once", async () => {
+  const load = new SteadyLoad({ baseUrl: stack.baseUrl, accounts, ratePerSecond: 4 });
+  const servedAtLeast = (count: number) =>
+    eventually(async () => (load.servedCount >= count ? true : undefined), 90_000, 100);
+  const killedAt: number[] = [];
+  for (const name of services) {
+    await servedAtLeast(load.servedCount + 6);
+    const killed = stack.processes[name];
+    killedAt.push(Date.now());
+    killed.child.kill("SIGKILL");
+    await eventually(async () => (stack.processes[name] !== killed ? true : undefined), 60_000, 100);
+  }
+  await servedAtLeast(load.servedCount + 8);
+  const report = await load.stop();
+
+  expect(said.filter((line) => line.endsWith("is running again."))).toHaveLength(services.length);
+  // A client whose retries ran out before the service was back saw a retryable error, nothing else.
+  expect(report.failed.filter((failure) => !isRetryable(failure))).toEqual([]);
+  const refused = report.attempts.filter((attempt) => attempt.status !== 200);
+  expect(refused.filter((attempt) => !isRetryable(attempt))).toEqual([]);
+  const billing = await checkExactBilling(stack.databaseUrl, report, 10_000_000n);
+  const windows = services.map((name, index) => {
+    const inWindow = (at: number) => at >= killedAt[index]! && at < (killedAt[index + 1] ?? Number.POSITIVE_INFINITY);
+    const errors = refused.filter((attempt) => inWindow(attempt.at));
+    const gapMs = errors.length > 0 ? errors.at(-1)!.at - killedAt[index]! : 0;
+    const ofWindow = (ids: string[]) =>
+      ids.filter((id) => report.attempts.some((attempt) => attempt.requestId === id && inWindow(attempt.at)));
+    const billedErrors = ofWindow(billing.billedErrors).map((id) =>
+      JSON.stringify(report.attempts.filter((attempt) => attempt.requestId === id)),
+    );
+    return {
+      name,
+      errors: errors.length,
+      gapMs,
+      failed: report.failed.filter((f) => inWindow(f.at)).length,
+      missing: ofWindow(billing.missing),
+      billedErrors,
+    };
+  });
+  console.log(`process kills: ${JSON.stringify(windows)}; ${load.servedCount} served, ${billing.records} records`);
+  expect(billing).toMatchObject({ missing: [], doubled: [], billedErrors: [], balanceMismatches: [] });
+  const connectionErrors = report.attempts.filter((attempt) => attempt.status === "connection-error").length;
+  expect(billing.unattributed).toBeLessThanOrEqual(connectionErrors);
+}, 300_000);
