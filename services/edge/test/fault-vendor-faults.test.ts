@@ -2,24 +2,24 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  backupChannel,
+  backupChannelEnv,
   checkExactBilling,
   clearSimulatorRequests,
   type DemoAccount,
   eventually,
+  queueSimulatorFault,
   SteadyLoad,
   simulatorRequests,
   startTestStack,
   type TestStack,
-  writeCatalogueWithChannels,
 } from "@gateway/stack";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 // The fault suite's vendor part: routing.test.ts checks each rule on single requests; this
 // checks that they hold under steady concurrent load while one channel misbehaves in every
-// way at once. gpt-4o-mini gets a backup channel; simulated channels send `sim-<channel>`.
-const mainKey = "sim-openai-main";
-const mainSeen = "sim-...main";
-const backupSeen = "sim-...ckup";
+// way at once. gpt-4o-mini gets a backup channel (see backupChannel).
+const { mainKey, mainSeen, backupSeen } = backupChannel;
 
 let stack: TestStack;
 let accounts: DemoAccount[];
@@ -27,17 +27,7 @@ let directory: string;
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "gw-vendor-faults-"));
-  const cataloguePath = join(directory, "models.yaml");
-  writeCatalogueWithChannels(cataloguePath, "  openai-backup: { vendor: openai, priority: 1 }\n");
-  stack = await startTestStack({
-    env: {
-      CATALOGUE_PATH: cataloguePath,
-      CIRCUIT_FAILURE_THRESHOLD: "3",
-      CIRCUIT_COOLDOWN_MS: "1500",
-      VENDOR_FIRST_BYTE_TIMEOUT_MS: "1000",
-      ROUTER_RETRY_BASE_MS: "20",
-    },
-  });
+  stack = await startTestStack({ env: backupChannelEnv(join(directory, "models.yaml")) });
   accounts = await Promise.all(
     [1, 2, 3].map((index) => stack.createAccount({ name: `vendor-${index}`, creditYuan: 10 })),
   );
@@ -46,15 +36,6 @@ afterAll(async () => {
   await stack?.teardown();
   rmSync(directory, { recursive: true, force: true });
 });
-
-async function queueFault(fault: Record<string, unknown>) {
-  const response = await fetch(`${stack.simulatorUrl}/_sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(fault),
-  });
-  expect(response.ok).toBe(true);
-}
 
 const faultsLeft = async () =>
   ((await (await fetch(`${stack.simulatorUrl}/_sim/faults`)).json()) as { data: unknown[] }).data.length;
@@ -72,7 +53,7 @@ it("hides 429s, 5xx and time-outs of one channel behind failover and its circuit
     content: (index) => `[marker ${index}] ${cut(index) ? "[sim:cut_after=2]" : ""}`,
   });
   for (const fault of [{ status: 429 }, { status: 500 }, { status: 503 }, { hang: true }]) {
-    await queueFault({ ...fault, api_key: mainKey, count: 4 });
+    await queueSimulatorFault(stack.simulatorUrl, { ...fault, api_key: mainKey, count: 4 });
   }
   await eventually(async () => ((await faultsLeft()) === 0 ? true : undefined), 60_000, 200);
   const report = await load.stop();

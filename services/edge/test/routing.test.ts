@@ -2,9 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  backupChannel,
+  backupChannelEnv,
   clearSimulatorRequests,
   eventually,
   queryRows,
+  queueSimulatorFault,
   simulatorRequests,
   startTestStack,
   type TestStack,
@@ -13,28 +16,15 @@ import {
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-// gpt-4o-mini gets a second, lower-priority channel, openai-backup; the simulator can fail
-// either one by its credential (simulated channels send `sim-<channel>` as their key), and
-// its request log shows a key's ends.
-const mainKey = "sim-openai-main";
-const mainSeen = "sim-...main";
-const backupSeen = "sim-...ckup";
+// gpt-4o-mini gets a second, lower-priority channel, openai-backup (see backupChannel).
+const { mainKey, mainSeen, backupSeen } = backupChannel;
 
 let stack: TestStack;
 let client: OpenAI;
 let directory: string;
 let cataloguePath: string;
 
-const writeCatalogue = (extraChannels: string) => writeCatalogueWithChannels(cataloguePath, extraChannels);
-
-async function queueFault(fault: Record<string, unknown>) {
-  const response = await fetch(`${stack.simulatorUrl}/_sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(fault),
-  });
-  expect(response.ok).toBe(true);
-}
+const queueFault = (fault: Record<string, unknown>) => queueSimulatorFault(stack.simulatorUrl, fault);
 
 async function upstreamKeys(marker: string): Promise<string[]> {
   const requests = await simulatorRequests(stack.simulatorUrl);
@@ -61,16 +51,7 @@ const ask = (content: string) =>
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "gw-routing-"));
   cataloguePath = join(directory, "models.yaml");
-  writeCatalogue("  openai-backup: { vendor: openai, priority: 1 }\n");
-  stack = await startTestStack({
-    env: {
-      CATALOGUE_PATH: cataloguePath,
-      CIRCUIT_FAILURE_THRESHOLD: "3",
-      CIRCUIT_COOLDOWN_MS: "1500",
-      VENDOR_FIRST_BYTE_TIMEOUT_MS: "1000",
-      ROUTER_RETRY_BASE_MS: "20",
-    },
-  });
+  stack = await startTestStack({ env: backupChannelEnv(cataloguePath) });
   const account = await stack.createAccount({ group: "premium" });
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
 });
@@ -173,7 +154,7 @@ describe("catalogue reload", () => {
       for await (const model of client.models.list()) ids.push(model.id);
       return ids;
     };
-    writeCatalogue("  openai-backup: { vendor: openai, priority: 1 }\n");
+    writeCatalogueWithChannels(cataloguePath, backupChannel.extraChannels);
     const shipped = readFileSync(cataloguePath, "utf8");
     writeFileSync(cataloguePath, shipped.replace("  - id: gpt-4o-mini\n", "  - id: gpt-4o-mini-reloaded\n"));
     stack.processes.router.child.kill("SIGHUP");

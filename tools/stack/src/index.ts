@@ -1,3 +1,4 @@
+export * from "./backup-channel.js";
 export * from "./catalogue-file.js";
 export * from "./crash-requests.js";
 export * from "./exact-billing.js";

@@ -27,3 +27,13 @@ export async function simulatorPaymentEnv(simulatorUrl: string): Promise<Record<
   if (!response.ok) throw new Error(`the simulator answered ${response.status} for its payment credentials`);
   return (await response.json()) as Record<string, string>;
 }
+
+/** Queues a fault in the simulator for its next matching requests (see services/simulator/src/faults.ts). */
+export async function queueSimulatorFault(simulatorUrl: string, fault: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${simulatorUrl}/_sim/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(fault),
+  });
+  if (!response.ok) throw new Error(`the simulator refused the fault: ${await response.text()}`);
+}
