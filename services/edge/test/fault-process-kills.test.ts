@@ -57,7 +57,7 @@ it("serves through SIGKILLs of router, ledger, video and edge with only retryabl
     const inWindow = (at: number) =>
       at >= killedAt[index]! - 1_000 && at < (killedAt[index + 1] ?? Number.POSITIVE_INFINITY) - 1_000;
     const errors = refused.filter((attempt) => inWindow(attempt.at));
-    const gapMs = errors.length > 0 ? errors.at(-1)!.at - killedAt[index]! : 0;
+    const gapMs = errors.length > 0 ? Math.max(0, errors.at(-1)!.at - killedAt[index]!) : 0;
     const ofWindow = (ids: string[]) =>
       ids.filter((id) => report.attempts.some((attempt) => attempt.requestId === id && inWindow(attempt.at)));
     const billedErrors = ofWindow(billing.billedErrors).map((id) =>
