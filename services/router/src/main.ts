@@ -46,12 +46,11 @@ const catalogue = new CatalogueHolder(
 );
 const nats = await connectNats(config, "router");
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
-const usage = new UsagePublisher(
-  nats.jetstream(),
-  config.GATEWAY_NAMESPACE,
-  logger,
-  usageSpoolSettings(config, "router"),
-);
+// Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
+const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
+  ...usageSpoolSettings(config, "router"),
+  journal: true,
+});
 observeUsageSpool(usage);
 
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.

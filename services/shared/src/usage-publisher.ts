@@ -4,13 +4,11 @@ import { type JetStreamClient, type MsgHdrs, headers as natsHeaders } from "nats
 import { z } from "zod";
 import type { Logger } from "./logger.js";
 import { natsNames, tracedHeaders } from "./nats.js";
+import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
 import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
 
 // How long an event waits to be sent with the ones that follow it.
 const PUBLISH_LINGER_MS = 10;
-
-/** A usage event, or what builds it when it is sent. */
-export type PendingUsage = UsageEvent | (() => UsageEvent);
 
 /** Settings of the spool every usage publisher keeps, read from the environment with a service's own size bound. */
 export const usageSpoolConfig = (defaultMaxBytes: number) => ({
@@ -42,17 +40,24 @@ export interface SpoolSettings {
   maxBytes: number;
   // How often the spool is offered to NATS again while it holds events.
   retryIntervalMs: number;
+  /**
+   * Journal each event in the directory before `publish` returns (see UsageJournal), for a
+   * service with no other record of what it must bill.
+   */
+  journal?: boolean;
 }
 
 /**
  * Publishes one usage event per finished request (router calls, finished video tasks). The JetStream message id is the
  * request id, so a repeated publish is dropped by the server and ledger stays exact.
- * Publishing never delays or fails the client's answer, and no event is lost: one NATS
- * does not take is spooled to disk and published again when NATS is back.
+ * Publishing never fails the client's answer, and no event is lost: one NATS does not take
+ * is spooled to disk and published again when NATS is back, and with a journal, one that a
+ * killed process had not handed over yet is published by its successor.
  */
 export class UsagePublisher {
   private readonly names;
   private readonly spool: UsageSpool;
+  private readonly journal: UsageJournal | undefined;
   private readonly retry: NodeJS.Timeout;
   private drainRunning = false;
 
@@ -64,6 +69,11 @@ export class UsagePublisher {
   ) {
     this.names = natsNames(namespace);
     this.spool = new UsageSpool(spool.directory, spool.maxBytes);
+    if (spool.journal) {
+      this.journal = new UsageJournal(spool.directory);
+      // Into the spool, which fsyncs them and publishes them with its next drain (just below).
+      this.journal.recover((recovered) => this.spoolRecovered(recovered));
+    }
     this.retry = setInterval(() => void this.drainSpool(), spool.retryIntervalMs);
     this.retry.unref();
     void this.drainSpool();
@@ -80,6 +90,7 @@ export class UsagePublisher {
     clearTimeout(this.linger);
     this.flush();
     await Promise.all(this.inFlight);
+    this.journal?.close();
   }
 
   private pending: Array<() => void> = [];
@@ -87,28 +98,33 @@ export class UsagePublisher {
   private readonly inFlight = new Set<Promise<boolean>>();
 
   /**
-   * Queues the event and sends the queue a few milliseconds later: the client's answer
-   * leaves first (measured: publishing on the next loop turn delayed each unary answer by
-   * ~0.7 ms on its way back to edge), and events of requests finishing together leave in
-   * one socket write. Billing is unaffected: ledger batches over 100 ms anyway. An event
-   * given as a function is built then too, so work that only the event needs (encoding it,
-   * a request log entry) stays off the answer's path.
+   * Journals the event (with a journal) before returning, so a caller that publishes before
+   * it answers never answers a request whose event a kill could lose. It is sent a few
+   * milliseconds later: the client's answer leaves first (measured: publishing on the next
+   * loop turn delayed each unary answer by ~0.7 ms on its way back to edge), and events of
+   * requests finishing together leave in one socket write. Billing is unaffected: ledger
+   * batches over 100 ms anyway. `complete` adds, when the event is sent, what only the sent
+   * copy carries (a request log entry), keeping that work off the answer's path; the journal
+   * holds the event without it.
    */
-  publish(event: PendingUsage): void {
-    void this.publishDurably(event);
+  publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent): void {
+    void this.publishDurably(event, complete);
   }
 
   /**
    * `publish`, for callers that record the publish: resolves true once JetStream or the spool
    * holds the event, false when only the log does. Never rejects.
    */
-  publishDurably(event: PendingUsage): Promise<boolean> {
+  publishDurably(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent): Promise<boolean> {
     // The trace context is the caller's, so it is read now.
     const headers = tracedHeaders();
+    const billed = this.messageOf(event, headers);
+    const settle = this.journaled(billed);
     if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
     const published = new Promise<boolean>((resolve) => {
       this.pending.push(() => {
-        const message = this.messageOf(typeof event === "function" ? event() : event, headers);
+        const sent = complete?.(event) ?? event;
+        const message = sent === event ? billed : this.messageOf(sent, headers);
         this.send(message).then(
           () => resolve(true),
           (error: unknown) => resolve(this.keep(message, error)),
@@ -116,8 +132,31 @@ export class UsagePublisher {
       });
     });
     this.inFlight.add(published);
-    void published.then(() => this.inFlight.delete(published));
+    void published.then(() => {
+      this.inFlight.delete(published);
+      settle();
+    });
     return published;
+  }
+
+  /** Appends the message to the journal, if there is one; the result settles it. */
+  private journaled(message: SpooledMessage): () => void {
+    if (!this.journal) return () => undefined;
+    try {
+      return this.journal.append(message);
+    } catch (error) {
+      // A full or failing disk must not fail the answer; the event still goes out, only unjournaled.
+      this.logger.error({ err: error, request_id: message.msgID }, "usage journal write failed; event not journaled");
+      return () => undefined;
+    }
+  }
+
+  /** What the journal of a killed predecessor held; it goes to the spool (or, if full, to the log). */
+  private spoolRecovered({ messages, torn }: RecoveredUsage): void {
+    const refused = this.spool.addAll(messages);
+    if (messages.length > 0) this.logger.warn({ recovered: messages.length }, "usage journal recovered into the spool");
+    for (const message of refused) this.logUnspooled(message);
+    if (torn.length > 0) this.logger.error({ torn: torn.length, lines: torn }, "usage journal lines skipped: torn");
   }
 
   private messageOf(event: UsageEvent, headers: MsgHdrs): SpooledMessage {
@@ -144,9 +183,13 @@ export class UsagePublisher {
       this.logger.warn({ err: error, request_id: message.msgID }, "usage event spooled until NATS takes it");
       return true;
     }
-    // Full spool: the event goes to the log whole, so an operator can replay it.
-    this.logger.fatal({ err: error, usage_event: message }, "usage spool is full; usage event only in this log");
+    this.logUnspooled(message, error);
     return false;
+  }
+
+  // Full spool: the event goes to the log whole, so an operator can replay it.
+  private logUnspooled(message: SpooledMessage, error?: unknown): void {
+    this.logger.fatal({ err: error, usage_event: message }, "usage spool is full; usage event only in this log");
   }
 
   private async drainSpool(): Promise<void> {

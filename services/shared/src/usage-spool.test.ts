@@ -59,6 +59,17 @@ describe("the usage spool", () => {
     expect(spool.add(message("second"))).toBe(false);
   });
 
+  it("takes as many messages as fit with one fsync and hands back the rest", async () => {
+    const spool = new UsageSpool(directory(), 200);
+    vi.mocked(fsyncSync).mockClear();
+    const refused = spool.addAll([message("a"), message("b"), message("c"), message("d")]);
+    expect(fsyncSync).toHaveBeenCalledTimes(1);
+    expect(refused.map((spooled) => spooled.msgID)).toEqual(["c", "d"]);
+    const sent: string[] = [];
+    await spool.drain(async (spooled) => void sent.push(spooled.msgID));
+    expect(sent).toEqual(["a", "b"]);
+  });
+
   it("skips, counts and hands back torn lines, and delivers the whole ones around them", async () => {
     const path = directory();
     const spool = new UsageSpool(path, 1_000_000);

@@ -46,6 +46,21 @@ function parseLine(line: string): SpooledMessage | undefined {
   }
 }
 
+/** One message as a line of a spool or journal file. */
+export const spooledLine = (message: SpooledMessage) => `${JSON.stringify(message)}\n`;
+
+/** The whole messages of a spool or journal file, and the lines a crash cut (which cannot be published). */
+export function readSpooledMessages(file: string): { messages: SpooledMessage[]; torn: string[] } {
+  const messages: SpooledMessage[] = [];
+  const torn: string[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+    const message = parseLine(line);
+    if (message) messages.push(message);
+    else torn.push(line);
+  }
+  return { messages, torn };
+}
+
 /**
  * A bounded, durable file of usage events NATS did not take. Each entry is fsynced before
  * the publisher moves on, so a router restart loses nothing; replaying is safe because the
@@ -66,23 +81,35 @@ export class UsageSpool {
 
   /** Appends a message durably; false when the spool is full (the caller must log the event). */
   add(message: SpooledMessage): boolean {
-    const line = `${JSON.stringify(message)}\n`;
-    if (this.size() + Buffer.byteLength(line) > this.maxBytes) return false;
-    this.append([message]);
-    return true;
+    return this.addAll([message]).length === 0;
+  }
+
+  /**
+   * Appends, with one fsync, the messages that fit in order; hands back those that did not
+   * (the caller must log them).
+   */
+  addAll(messages: readonly SpooledMessage[]): SpooledMessage[] {
+    let size = this.size();
+    const fitting = messages.findIndex((message) => {
+      size += Buffer.byteLength(spooledLine(message));
+      return size > this.maxBytes;
+    });
+    const kept = fitting === -1 ? messages : messages.slice(0, fitting);
+    if (kept.length > 0) this.append(kept);
+    return messages.slice(kept.length);
   }
 
   /**
    * Appends and fsyncs before returning. A line torn by a crash has no newline; one is put
    * after it first, so the torn line stays alone and the new ones stay whole.
    */
-  private append(messages: SpooledMessage[]): void {
+  private append(messages: readonly SpooledMessage[]): void {
     const descriptor = openSync(this.file, "a+");
     try {
       const { size } = fstatSync(descriptor);
       const last = Buffer.alloc(1);
       const torn = size > 0 && readSync(descriptor, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
-      const lines = messages.map((message) => `${JSON.stringify(message)}\n`).join("");
+      const lines = messages.map(spooledLine).join("");
       appendFileSync(descriptor, torn ? `\n${lines}` : lines);
       fsyncSync(descriptor);
     } finally {
@@ -107,16 +134,10 @@ export class UsageSpool {
       if (!existsSync(this.file)) return { sent: 0, kept: 0, torn: [] };
       renameSync(this.file, this.draining);
     }
-    const lines = readFileSync(this.draining, "utf8").split("\n").filter(Boolean);
+    const { messages, torn } = readSpooledMessages(this.draining);
     let sent = 0;
     const failed: SpooledMessage[] = [];
-    const torn: string[] = [];
-    for (const line of lines) {
-      const message = parseLine(line);
-      if (!message) {
-        torn.push(line);
-        continue;
-      }
+    for (const message of messages) {
       try {
         await send(message);
         sent += 1;

@@ -7,14 +7,17 @@ import type { RouterDependencies } from "./router-dependencies.js";
 
 /**
  * Marks the end of a request: publishes its usage event with its request log entry and frees
- * its concurrency slot. The event's figures (latency) are taken now; the log entry, whose
- * serialising and redaction cost most, is built when the publisher sends, after the answer left.
+ * its concurrency slot. Called before the answer (or a stream's end) is handed to gRPC: the
+ * event is in the usage journal when this returns, so a router killed after answering still
+ * bills it. The event's figures (latency) are taken now; the log entry, whose serialising
+ * and redaction cost most, is built when the publisher sends, after the answer left (a kill
+ * in between bills the request without its log entry).
  */
 export function publishUsage(deps: RouterDependencies, facts: RequestFacts, result: Outcome, exchange: Exchange) {
   const event = usageEvent(facts, result);
   deps.metrics.requestFinished(facts, result);
   trace.getActiveSpan()?.setAttributes(genAiAttributes(facts, result));
-  deps.usage.publish(() => {
+  deps.usage.publish(event, () => {
     try {
       const log = requestLogOf(deps.requestLog, facts.caller, exchange);
       return log ? { ...event, log } : event;

@@ -1,0 +1,102 @@
+import { once } from "node:events";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  eventually,
+  queryRows,
+  repoRoot,
+  startTestStack,
+  superviseStack,
+  TestNats,
+  type TestStack,
+} from "@gateway/stack";
+import OpenAI from "openai";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+// NATS of the test's own: stopped, it holds router's publish in flight (JetStream waits for
+// its acknowledgement), so the answered request's event is in router's journal alone when
+// router is SIGKILLed. The supervisor starts router again, as Kubernetes would.
+let nats: TestNats;
+let stack: TestStack;
+let supervisor: { stop(): void };
+const said: string[] = [];
+
+beforeAll(async () => {
+  nats = await TestNats.start();
+  stack = await startTestStack({ natsUrl: nats.url, env: { USAGE_SPOOL_RETRY_MS: "500" } });
+  supervisor = superviseStack(stack, { echo: false, say: (line) => said.push(line), firstDelayMs: 200 });
+});
+afterAll(async () => {
+  supervisor?.stop();
+  await stack?.teardown();
+  await nats?.remove();
+});
+
+const spoolDirectory = () => join(repoRoot, ".gateway/spool", stack.namespace, "router");
+const spoolFile = (prefix: string) =>
+  readdirSync(spoolDirectory())
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => readFileSync(join(spoolDirectory(), name), "utf8"))
+    .join("");
+
+const killRouter = async () => {
+  const router = stack.processes.router;
+  router.child.kill("SIGKILL");
+  await once(router.child, "exit");
+  return router;
+};
+const routerRestarted = (killed: TestStack["processes"]["router"]) =>
+  eventually(async () => (stack.processes.router !== killed ? true : undefined), 60_000, 100);
+
+it("bills exactly once a request whose router was killed after answering and before publishing its usage", async () => {
+  const account = await stack.createAccount({ creditYuan: 10 });
+  const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+  await nats.stop();
+  const answer = await client.chat.completions.create({
+    model: "gpt-4o-mini",
+    messages: [{ role: "user", content: "bill me once" }],
+  });
+  const requestId = answer._request_id!;
+
+  // The event is journaled, not yet in JetStream or the spool.
+  const journaled = spoolFile("journal-");
+  expect(journaled).toContain(`"msgID":"${requestId}"`);
+  expect(spoolFile("usage")).not.toContain(requestId);
+  const killed = await killRouter();
+  await nats.resume();
+  await routerRestarted(killed);
+
+  const records = () =>
+    queryRows<{ request_id: string; cost_micros: string }>(
+      stack.databaseUrl,
+      "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
+      [account.account_id],
+    );
+  const billed = await eventually(async () => {
+    const rows = await records();
+    return rows.length > 0 ? rows : undefined;
+  }, 30_000);
+  expect(billed.map((row) => row.request_id)).toEqual([requestId]);
+  const balance = async () =>
+    (
+      await queryRows<{ balance_micros: string }>(
+        stack.databaseUrl,
+        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
+        [account.account_id],
+      )
+    )[0]!.balance_micros;
+  const cost = BigInt(billed[0]!.cost_micros);
+  expect(cost).toBeGreaterThan(0n);
+  expect(10_000_000n - BigInt(await balance())).toBe(cost);
+
+  // The same journal recovered again (a kill before its file was deleted) charges nothing more.
+  const killedAgain = await killRouter();
+  writeFileSync(join(spoolDirectory(), "journal-0-replayed-1.jsonl"), journaled);
+  await routerRestarted(killedAgain);
+  await eventually(async () => (spoolFile("journal-0-replayed") === "" && spoolFile("usage") === "" ? true : undefined));
+  // Longer than ledger's batching, for a copy that got through to be recorded.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect((await records()).map((row) => row.request_id)).toEqual([requestId]);
+  expect(10_000_000n - BigInt(await balance())).toBe(cost);
+  expect(said.filter((line) => line.endsWith("is running again."))).toHaveLength(2);
+}, 120_000);

@@ -1,0 +1,108 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
+import type { SpooledMessage } from "./usage-spool.js";
+
+const directories: string[] = [];
+const directory = () => {
+  const path = mkdtempSync(join(tmpdir(), "gw-journal-test-"));
+  directories.push(path);
+  return path;
+};
+afterEach(() => {
+  for (const path of directories.splice(0)) rmSync(path, { recursive: true, force: true });
+});
+
+const message = (id: string): SpooledMessage => ({
+  subject: "gw.usage.openai",
+  msgID: id,
+  data: "AAE=",
+  headers: { a: "b" },
+});
+
+const segments = (path: string) => readdirSync(path).filter((name) => name.startsWith("journal-"));
+const journalText = (path: string) =>
+  segments(path)
+    .map((name) => readFileSync(join(path, name), "utf8"))
+    .join("");
+const recovered = (path: string) => {
+  const found: RecoveredUsage[] = [];
+  new UsageJournal(path).recover((usage) => found.push(usage));
+  return {
+    ids: found.flatMap((usage) => usage.messages.map((kept) => kept.msgID)),
+    torn: found.flatMap((usage) => usage.torn),
+  };
+};
+
+describe("the usage journal", () => {
+  it("has an event in its file when append returns, before anything settles it", () => {
+    const path = directory();
+    new UsageJournal(path).append(message("r1"));
+    expect(journalText(path)).toContain('"msgID":"r1"');
+  });
+
+  it("hands a successor exactly the events its predecessor never settled, and then forgets them", () => {
+    const path = directory();
+    const killed = new UsageJournal(path);
+    killed.append(message("published"))();
+    killed.append(message("in flight"));
+    killed.append(message("also in flight"));
+    // Never closed: the process died.
+    expect(recovered(path).ids).toEqual(["in flight", "also in flight"]);
+    expect(recovered(path).ids).toEqual([]);
+  });
+
+  it("empties its file whenever everything in it is settled", () => {
+    const path = directory();
+    const journal = new UsageJournal(path);
+    const settleFirst = journal.append(message("r1"));
+    const settleSecond = journal.append(message("r2"));
+    settleFirst();
+    settleFirst();
+    expect(journalText(path)).toContain('"msgID":"r2"');
+    settleSecond();
+    expect(journalText(path)).toBe("");
+    journal.append(message("r3"));
+    expect(recovered(path).ids).toEqual(["r3"]);
+  });
+
+  it("starts a new file past its size and deletes the old one once all of it is settled", () => {
+    const path = directory();
+    const journal = new UsageJournal(path, 1_000);
+    const settles = Array.from({ length: 30 }, (_, index) => journal.append(message(`r${index}`)));
+    expect(segments(path).length).toBeGreaterThan(2);
+    // The last event stays in flight, as one always is under steady load.
+    for (const settle of settles.slice(0, -1)) settle();
+    expect(segments(path)).toHaveLength(1);
+    expect(statSync(join(path, segments(path)[0]!)).size).toBeLessThan(1_000);
+    // The open file's settled neighbours come along: copies, which downstream drops.
+    const { ids } = recovered(path);
+    expect(ids.at(-1)).toBe("r29");
+    expect(ids.length).toBeLessThan(10);
+  });
+
+  it("deletes its file on close when nothing is unsettled, and keeps it otherwise", () => {
+    const clean = directory();
+    const closed = new UsageJournal(clean);
+    closed.append(message("done"))();
+    closed.close();
+    expect(segments(clean)).toEqual([]);
+
+    const busy = directory();
+    const cut = new UsageJournal(busy);
+    cut.append(message("unsettled"));
+    cut.close();
+    expect(() => cut.append(message("late"))).toThrow("closed");
+    expect(recovered(busy).ids).toEqual(["unsettled"]);
+  });
+
+  it("recovers the whole lines around one a machine crash cut off", () => {
+    const path = directory();
+    const crashed = new UsageJournal(path);
+    crashed.append(message("whole"));
+    appendFileSync(join(path, segments(path)[0]!), '{"subject":"gw.usage.op');
+    expect(recovered(path)).toEqual({ ids: ["whole"], torn: ['{"subject":"gw.usage.op'] });
+  });
+});
