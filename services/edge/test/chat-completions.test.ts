@@ -58,6 +58,7 @@ describe("models through the running stack", () => {
     await expect(client.responses.create({ model: embedder.id, input: "Say hello" })).rejects.toMatchObject({
       status: 400,
       code: "unsupported_model",
+      error: expect.objectContaining({ message: "The model `text-embedding-3-small` does not serve /v1/responses." }),
     });
   });
 });

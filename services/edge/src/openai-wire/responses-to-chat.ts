@@ -82,5 +82,6 @@ export function responsesToChat(body: ResponsesRequestBody, caller: Caller, hist
     includeUsage: body.stream ?? false,
     user: body.user,
     extraJson: "",
+    clientEndpoint: "/v1/responses",
   };
 }

@@ -40,6 +40,8 @@ export interface RoutedRequest {
   caller?: Caller | undefined;
   model: string;
   stream?: boolean;
+  // The endpoint the client called, when it is not the one routed (Responses on chat).
+  clientEndpoint?: string;
 }
 
 /** Resolves the model for the caller's group and checks it serves the endpoint (any endpoint family). */
@@ -49,7 +51,8 @@ export function resolveRoute(deps: RouterDependencies, request: RoutedRequest, e
   const model = deps.catalogue.current.find(request.model, caller.modelGroup);
   if (!model) throw deps.catalogue.current.notFoundError(request.model, caller.modelGroup);
   if (!model.endpoints.includes(endpoint)) {
-    throw invalidRequest(`The model \`${model.id}\` does not serve ${endpoint}.`, "model", "unsupported_model");
+    const called = request.clientEndpoint ?? endpoint;
+    throw invalidRequest(`The model \`${model.id}\` does not serve ${called}.`, "model", "unsupported_model");
   }
   const channel = model.channels[0];
   if (!channel) throw serverError(`No channel serves ${model.id}.`);
