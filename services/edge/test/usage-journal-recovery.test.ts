@@ -93,7 +93,9 @@ it("bills exactly once a request whose router was killed after answering and bef
   const killedAgain = await killRouter();
   writeFileSync(join(spoolDirectory(), "journal-0-replayed-1.jsonl"), journaled);
   await routerRestarted(killedAgain);
-  await eventually(async () => (spoolFile("journal-0-replayed") === "" && spoolFile("usage") === "" ? true : undefined));
+  await eventually(async () =>
+    spoolFile("journal-0-replayed") === "" && spoolFile("usage") === "" ? true : undefined,
+  );
   // Longer than ledger's batching, for a copy that got through to be recorded.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect((await records()).map((row) => row.request_id)).toEqual([requestId]);
