@@ -30,7 +30,8 @@ export function shutdownTimings(config: {
 /**
  * Drains a gRPC server on SIGTERM: health answers NOT_SERVING at once, calls are still served
  * for the readiness delay, then the server takes no new calls and lets those in flight finish
- * until the grace period (counted from `since`) ends; the rest are cut.
+ * until the grace period (counted from `since`) ends; the rest are cut. Health Watch streams,
+ * which never finish, are ended.
  */
 export async function drainGrpcServer(
   server: Server,
@@ -40,5 +41,8 @@ export async function drainGrpcServer(
 ): Promise<void> {
   health.draining();
   await sleep(timings.readinessDelayMs);
-  await stopGrpcServer(server, Math.max(0, since + timings.graceMs - Date.now()));
+  const stopped = stopGrpcServer(server, Math.max(0, since + timings.graceMs - Date.now()));
+  // The server refuses new calls now, so a watcher cannot come back on this server.
+  health.endWatches();
+  await stopped;
 }
