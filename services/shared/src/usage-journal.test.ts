@@ -1,26 +1,11 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { spoolDirectories, spooledMessage } from "./spool-files.fixtures.js";
 import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
-import type { SpooledMessage } from "./usage-spool.js";
 
-const directories: string[] = [];
-const directory = () => {
-  const path = mkdtempSync(join(tmpdir(), "gw-journal-test-"));
-  directories.push(path);
-  return path;
-};
-afterEach(() => {
-  for (const path of directories.splice(0)) rmSync(path, { recursive: true, force: true });
-});
-
-const message = (id: string): SpooledMessage => ({
-  subject: "gw.usage.openai",
-  msgID: id,
-  data: "AAE=",
-  headers: { a: "b" },
-});
+const directory = spoolDirectories("gw-journal-test-");
+const message = spooledMessage;
 
 const segments = (path: string) => readdirSync(path).filter((name) => name.startsWith("journal-"));
 const journalText = (path: string) =>

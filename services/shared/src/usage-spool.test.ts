@@ -1,7 +1,7 @@
-import { appendFileSync, fsyncSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, fsyncSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { spoolDirectories, spooledMessage } from "./spool-files.fixtures.js";
 import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
 
 // Counts fsyncs; the real call still runs.
@@ -10,22 +10,8 @@ vi.mock("node:fs", async (original) => {
   return { ...fs, fsyncSync: vi.fn(fs.fsyncSync) };
 });
 
-const directories: string[] = [];
-const directory = () => {
-  const path = mkdtempSync(join(tmpdir(), "gw-spool-test-"));
-  directories.push(path);
-  return path;
-};
-afterEach(() => {
-  for (const path of directories.splice(0)) rmSync(path, { recursive: true, force: true });
-});
-
-const message = (id: string): SpooledMessage => ({
-  subject: "gw.usage.openai",
-  msgID: id,
-  data: "AAE=",
-  headers: { a: "b" },
-});
+const directory = spoolDirectories("gw-spool-test-");
+const message = spooledMessage;
 
 describe("the usage spool", () => {
   it("keeps messages across a restart and hands them over once", async () => {
