@@ -60,9 +60,12 @@ it("serves through SIGKILLs of router, ledger, video and edge with only retryabl
     const gapMs = errors.length > 0 ? Math.max(0, errors.at(-1)!.at - killedAt[index]!) : 0;
     const ofWindow = (ids: string[]) =>
       ids.filter((id) => report.attempts.some((attempt) => attempt.requestId === id && inWindow(attempt.at)));
-    const billedErrors = ofWindow(billing.billedErrors).map((id) =>
-      JSON.stringify(report.attempts.filter((attempt) => attempt.requestId === id)),
-    );
+    const billedErrors = ofWindow(billing.billedErrors).map((id) => ({
+      requestId: id,
+      answeredMsAfterKill: report.attempts
+        .filter((attempt) => attempt.requestId === id)
+        .map((attempt) => attempt.at - killedAt[index]!),
+    }));
     return {
       name,
       errors: errors.length,
@@ -74,9 +77,19 @@ it("serves through SIGKILLs of router, ledger, video and edge with only retryabl
   });
   console.log(`process kills: ${JSON.stringify(windows)}; ${load.servedCount} served, ${billing.records} records`);
   // Router journals each usage event before its answer leaves (usage-journal.ts), so no kill
-  // loses one; the windows name the kill behind any failure.
-  for (const window of windows) expect(window).toMatchObject({ missing: [], billedErrors: [] });
-  expect(billing).toMatchObject({ missing: [], billedErrors: [], doubled: [], balanceMismatches: [] });
+  // loses one. The other side of that instant remains: router killed after journaling an
+  // answer and before edge got it charges a request whose client saw a 503 and sent it again
+  // (billed at least once, never not at all; docs/operations.md). Only a call in flight at the
+  // kill can be one, so its 503 comes at once; any other charged error fails the test.
+  const inFlightAtKill = (billed: { answeredMsAfterKill: number[] }) =>
+    billed.answeredMsAfterKill.every((ms) => ms >= 0 && ms <= 2_000);
+  const [routerWindow, ...others] = windows;
+  expect(routerWindow!.missing).toEqual([]);
+  expect(routerWindow!.billedErrors.filter((billed) => !inFlightAtKill(billed))).toEqual([]);
+  for (const window of others) expect(window).toMatchObject({ missing: [], billedErrors: [] });
+  expect(billing.missing).toEqual([]);
+  expect(billing.billedErrors).toHaveLength(routerWindow!.billedErrors.length);
+  expect(billing).toMatchObject({ doubled: [], balanceMismatches: [] });
   const connectionErrors = report.attempts.filter((attempt) => attempt.status === "connection-error").length;
   expect(billing.unattributed).toBeLessThanOrEqual(connectionErrors);
 }, 300_000);
