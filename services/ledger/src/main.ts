@@ -61,7 +61,12 @@ const grpc = await startGrpcServer(
     resolveKey,
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
     responses: new StoredResponses(database, config.RESPONSES_RETENTION_SECONDS),
-    console: consoleService({ database, announceRevocation, publishBalance }),
+    console: consoleService({
+      database,
+      announceRevocation,
+      publishBalance,
+      forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
+    }),
   },
   logger,
   config.LEDGER_HOST,

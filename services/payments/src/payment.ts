@@ -14,6 +14,8 @@ export interface ProviderPayment {
   appId: string;
   /** WeChat's mchid; Alipay's seller_id where the provider sent one. */
   merchantId: string | undefined;
+  /** When the provider took the money, where it says (WeChat success_time, Alipay gmt_payment/send_pay_date). */
+  paidAt?: Date | undefined;
 }
 
 export interface ExpectedPayment {

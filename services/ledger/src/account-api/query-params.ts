@@ -42,7 +42,10 @@ export const toListFilter = <Query extends { key_id?: string | undefined; cursor
 
 // The account API's queries, shared by its HTTP routes and the console's gRPC calls.
 
-export const usageQuery = periodInOrder(z.object(listParams(z.uuid())), true).transform(toListFilter);
+export const usageQuery = periodInOrder(
+  z.object({ ...listParams(z.uuid()), status: z.enum(LOG_STATUSES).optional() }),
+  true,
+).transform(toListFilter);
 
 export const logsQuery = periodInOrder(
   z.object({ ...listParams(z.string()), status: z.enum(LOG_STATUSES).optional() }),

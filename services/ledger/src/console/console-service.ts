@@ -18,6 +18,7 @@ import {
   NotificationOutcome,
   type RecordPaymentNotificationRequest,
   type RequestLogRequest,
+  type SetLogCaptureRequest,
   type TopUpOrderRequest,
 } from "@gateway/proto/ledger/v1/console";
 import { unaryHandler } from "@gateway/shared";
@@ -32,6 +33,8 @@ import { adjustCredit } from "../accounts/adjust-credit.js";
 import type { CommittedBalance } from "../accounts/committed-copies.js";
 import { findAccount } from "../accounts/find-account.js";
 import { findAccountPage } from "../accounts/list-accounts.js";
+import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";
+import { setLogCapture } from "../accounts/set-log-capture.js";
 import { parseInput } from "../admin/parse-input.js";
 import type { Database } from "../database.js";
 import { findOrCreateAccountByIdentity } from "../identities/find-or-create-account.js";
@@ -76,7 +79,15 @@ export interface ConsoleDependencies {
   announceRevocation: (keyHash: string) => Promise<void>;
   /** Writes a committed balance where router checks reservations (usage/settle-reservations.ts). */
   publishBalance: (accountId: string, balance: CommittedBalance) => Promise<void>;
+  /** Drops keys from ledger's Redis key cache, so a changed log capture reaches their next lookups. */
+  forgetCachedKeys: (keyHashes: string[]) => Promise<void>;
 }
+
+const logCaptureLevel = z.enum(LOG_CAPTURE_LEVELS).optional();
+const settingsMessage = (account: { id: string; logCapture: string | null }) => ({
+  accountId: account.id,
+  logCapture: account.logCapture ?? undefined,
+});
 
 const OUTCOME_MESSAGES: Record<Outcome, NotificationOutcome> = {
   credited: NotificationOutcome.NOTIFICATION_OUTCOME_CREDITED,
@@ -100,6 +111,7 @@ export function consoleService({
   database,
   announceRevocation,
   publishBalance,
+  forgetCachedKeys,
 }: ConsoleDependencies): ConsoleServiceServer {
   const publishIfChanged = async (accountId: string, balance: CommittedBalance | undefined) => {
     if (balance) await publishBalance(accountId, balance);
@@ -159,6 +171,9 @@ export function consoleService({
       closedOutTradeNos: await closeExpiredTopUpOrders(database, parseInput(durationMs, request.graceMs)),
     })),
 
+    getAccount: unaryHandler(async (request: AccountRequest) =>
+      accountMessage(await findAccount(database, accountIdOf(request.accountId))),
+    ),
     getBalance: unaryHandler(async (request: AccountRequest) => {
       const account = await findAccount(database, accountIdOf(request.accountId));
       return { accountId: account.id, balanceMicros: Number(account.balanceMicros) };
@@ -186,7 +201,7 @@ export function consoleService({
     }),
     listUsage: unaryHandler(async (request: ListUsageRequest) => {
       const accountId = accountIdOf(request.accountId);
-      const filter = parseInput(usageQuery, listQuery(request.filter));
+      const filter = parseInput(usageQuery, { ...listQuery(request.filter), status: request.status });
       const page = listPage(await findUsagePage(database, accountId, filter), filter.limit, (row) => row, usageMessage);
       return { records: page.data, nextCursor: nextCursor(page) };
     }),
@@ -211,6 +226,14 @@ export function consoleService({
     getRequestLog: unaryHandler(async (request: RequestLogRequest) => {
       const accountId = accountIdOf(request.accountId);
       return requestLogMessage(await findLoggedRequest(database, accountId, request.requestId));
+    }),
+    getAccountSettings: unaryHandler(async (request: AccountRequest) =>
+      settingsMessage(await findAccount(database, accountIdOf(request.accountId))),
+    ),
+    setLogCapture: unaryHandler(async (request: SetLogCaptureRequest) => {
+      const accountId = accountIdOf(request.accountId);
+      const level = parseInput(logCaptureLevel, request.logCapture) ?? null;
+      return settingsMessage(await setLogCapture(database, forgetCachedKeys, accountId, level));
     }),
 
     listAccounts: unaryHandler(async (request: ListAccountsRequest) => {

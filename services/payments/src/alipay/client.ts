@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fenToYuan, yuanToFen } from "../amount.js";
+import { providerTime } from "../china-time.js";
 import { parseJson } from "../json.js";
 import type { ProviderPayment } from "../payment.js";
 import { verifySha256WithRsa } from "../rsa-sha256.js";
@@ -39,6 +40,7 @@ const queryAnswer = z.object({
   trade_status: z.string(),
   total_amount: z.string(),
   seller_id: z.string().optional(),
+  send_pay_date: z.string().optional(),
 });
 
 /**
@@ -101,6 +103,7 @@ export class AlipayClient {
         currency: "CNY",
         appId: this.config.appId,
         merchantId: parsed.data.seller_id,
+        paidAt: providerTime(parsed.data.send_pay_date),
       },
     };
   }

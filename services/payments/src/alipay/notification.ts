@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { yuanToFen } from "../amount.js";
+import { providerTime } from "../china-time.js";
 import type { ProviderPayment } from "../payment.js";
 import type { AlipayConfig } from "./config.js";
 import { verifyParameters } from "./sign-content.js";
@@ -14,6 +15,7 @@ const notificationFields = z.object({
   trade_status: z.enum(["WAIT_BUYER_PAY", "TRADE_CLOSED", "TRADE_SUCCESS", "TRADE_FINISHED"]),
   total_amount: z.string(),
   seller_id: z.string().optional(),
+  gmt_payment: z.string().optional(),
 });
 
 export type AlipayNotificationResult =
@@ -64,6 +66,7 @@ export function verifyAlipayNotification(
       currency: "CNY",
       appId: fields.data.app_id,
       merchantId: fields.data.seller_id,
+      paidAt: providerTime(fields.data.gmt_payment),
     },
   };
 }

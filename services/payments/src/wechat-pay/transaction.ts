@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { providerTime } from "../china-time.js";
 import type { ProviderPayment } from "../payment.js";
 
 /** The transaction object of a notification's decrypted resource and of an order query. */
@@ -35,5 +36,6 @@ export function paymentOfTransaction(transaction: WechatPayTransaction): Provide
     currency: transaction.amount.currency,
     appId: transaction.appid,
     merchantId: transaction.mchid,
+    paidAt: providerTime(transaction.success_time),
   };
 }

@@ -1,0 +1,1 @@
+export { consoleConfigSchema } from "./config.js";

@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type TopUpOrder, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
+import type { Logger } from "@gateway/shared";
+import type { Ledger } from "../ledger-client.js";
+import { type PaymentMethod, paymentFacts } from "./payment-methods.js";
+
+export interface ReconcileSettings {
+  intervalMs: number;
+  /** Orders still `created` this long are asked about at their provider. */
+  afterMs: number;
+  /** Expired orders are closed this long after their expiry, leaving time for a last notification. */
+  closeGraceMs: number;
+}
+
+/**
+ * Finds payments whose notification never came: each order left open is queried at its
+ * provider, and a paid answer is recorded like a notification (ledger credits it once). An
+ * order the provider never saw past its expiry is closed there and in ledger.
+ */
+export async function reconcileOnce(
+  ledger: Ledger,
+  methods: PaymentMethod[],
+  settings: ReconcileSettings,
+  logger: Logger,
+): Promise<void> {
+  const { orders } = await ledger.listStaleTopUpOrders({ olderThanMs: settings.afterMs, limit: 200 });
+  for (const order of orders) await reconcileOrder(ledger, methods, order, settings, logger);
+  // The providers stop taking payment at the order's time_expire themselves, so ledger alone is closed here.
+  const { closedOutTradeNos } = await ledger.closeExpiredTopUpOrders({ graceMs: settings.closeGraceMs });
+  if (closedOutTradeNos.length > 0) logger.info({ closed: closedOutTradeNos }, "expired top-up orders closed");
+}
+
+async function reconcileOrder(
+  ledger: Ledger,
+  methods: PaymentMethod[],
+  order: TopUpOrder,
+  settings: ReconcileSettings,
+  logger: Logger,
+): Promise<void> {
+  const method = methods.find((candidate) => candidate.provider === order.provider);
+  if (!method) return;
+  const answer = await method.query(order.outTradeNo);
+  if ("error" in answer) {
+    logger.warn({ outTradeNo: order.outTradeNo, reason: answer.error }, "could not ask the provider about an order");
+    return;
+  }
+  if (answer.found) {
+    const recorded = await ledger.recordPaymentNotification({
+      provider: method.provider,
+      headers: { source: "reconcile-query" },
+      body: JSON.stringify({ query: order.outTradeNo, state: answer.payment.state }),
+      signatureVerified: true,
+      facts: paymentFacts(answer.payment, method),
+    });
+    logger.info({ outTradeNo: order.outTradeNo, outcome: recorded.outcome }, "reconciled a top-up order");
+    return;
+  }
+  // The provider never saw the order (placing it failed): nothing can be paid after its expiry.
+  if (order.expiresAtMs + settings.closeGraceMs < Date.now()) {
+    await ledger.closeTopUpOrder({ outTradeNo: order.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
+  }
+}
+
+/** Runs `reconcileOnce` every interval until the signal aborts; a failed round is logged and the next one tried. */
+export async function runReconcileJob(
+  run: () => Promise<void>,
+  intervalMs: number,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<void> {
+  while (!signal.aborted) {
+    await run().catch((error: unknown) => logger.warn({ err: error }, "top-up reconcile round failed"));
+    await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
+  }
+}
