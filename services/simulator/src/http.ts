@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FaultQueue } from "./faults.js";
+import type { GithubOAuthState } from "./github/github-oauth.js";
 import type { VideoJobStore } from "./openai/videos/video-jobs.js";
 import type { PaymentsState } from "./payments/payments-state.js";
 import type { RequestLog, RequestRecord } from "./request-log.js";
@@ -21,6 +22,7 @@ export interface SimulatorState {
   videos: VideoJobStore;
   objects: ObjectStore;
   payments: PaymentsState;
+  github: GithubOAuthState;
 }
 
 /** One request and its response, with what every handler needs to answer or give up. */

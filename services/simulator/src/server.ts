@@ -6,6 +6,7 @@ import { clearFaults, FaultQueue, listFaults, queueFault } from "./faults.js";
 import { embedContent } from "./gemini/embed-content.js";
 import { generateContent } from "./gemini/generate-content.js";
 import { serveImage } from "./gemini/images.js";
+import { approve, currentUser, exchangeCode, GithubOAuthState, showAuthorizePage } from "./github/github-oauth.js";
 import { type Exchange, type Handler, type SimulatorConfig, type SimulatorState, sendJson, sever } from "./http.js";
 import { chatCompletions } from "./openai/chat-completions.js";
 import { embeddings } from "./openai/embeddings.js";
@@ -72,6 +73,10 @@ const routes = new Map<string, Handler>([
   ["GET /_sim/payments/credentials", paymentCredentials],
   ["GET /_sim/payments/orders", listPaymentOrders],
   ["GET /_sim/payments/notifications", listPaymentNotifications],
+  ["GET /login/oauth/authorize", showAuthorizePage],
+  ["POST /login/oauth/authorize", approve],
+  ["POST /login/oauth/access_token", exchangeCode],
+  ["GET /github/api/user", currentUser],
   ["GET /_sim/health", (exchange) => sendJson(exchange, 200, { ok: true })],
   ["POST /_sim/faults", queueFault],
   ["GET /_sim/faults", listFaults],
@@ -115,6 +120,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     videos: new VideoJobStore(),
     objects: new ObjectStore(options.s3),
     payments: new PaymentsState(),
+    github: new GithubOAuthState(),
   };
   // noDelay: every SSE frame leaves at once instead of waiting for Nagle's algorithm.
   const server = createServer({ noDelay: true, keepAlive: true }, (request, response) => {

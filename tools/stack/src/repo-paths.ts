@@ -9,6 +9,8 @@ export const serviceEntry = {
   ledgerMigrate: `${repoRoot}services/ledger/dist/migrate-main.js`,
   router: `${repoRoot}services/router/dist/main.js`,
   edge: `${repoRoot}services/edge/dist/main.js`,
+  console: `${repoRoot}services/console/dist/main.js`,
+  devOidcProvider: `${repoRoot}tools/stack/dist/dev-oidc-provider-main.js`,
   video: `${repoRoot}services/video/dist/main.js`,
   videoMigrate: `${repoRoot}services/video/dist/migrate-main.js`,
   cli: `${repoRoot}services/ledger/dist/cli/main.js`,

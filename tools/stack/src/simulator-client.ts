@@ -37,3 +37,9 @@ export async function queueSimulatorFault(simulatorUrl: string, fault: Record<st
   });
   if (!response.ok) throw new Error(`the simulator refused the fault: ${await response.text()}`);
 }
+
+/** The simulator's GitHub OAuth app (services/simulator/src/github), as a development console is configured. */
+export const simulatedGithubApp = {
+  clientId: "sim-github-client",
+  clientSecret: "sim-github-secret",
+};

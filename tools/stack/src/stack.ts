@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
+import { startConsole } from "./console-stack.js";
 import { repoRoot, serviceEntry } from "./repo-paths.js";
 import { type Echo, type ServiceProcess, startService } from "./service-process.js";
 
 const run = promisify(execFile);
 
-export type StackService = "simulator" | "ledger" | "router" | "edge" | "video";
+export type StackService = "simulator" | "ledger" | "router" | "edge" | "video" | "console" | "oidcProvider";
 
 export interface StackOptions {
   databaseUrl: string;
@@ -26,7 +27,10 @@ export interface StackOptions {
       | "ledgerAdmin"
       | "simulator"
       | "video"
-      | "videoAdmin",
+      | "videoAdmin"
+      | "console"
+      | "consoleAdmin"
+      | "oidcProvider",
       number
     >
   >;
@@ -37,6 +41,11 @@ export interface StackOptions {
   echo?: Echo;
   /** Points the video service's S3 storage at the simulator's S3 (`<simulator url>/s3`), whose URL is known only here. */
   videoS3OnSimulator?: boolean;
+  /**
+   * Also starts the console, signing in through the simulator's GitHub and a local OpenID
+   * provider (its own process), paying through the simulator's WeChat Pay and Alipay.
+   */
+  console?: boolean;
 }
 
 export interface DemoAccount {
@@ -49,7 +58,11 @@ export interface RunningStack {
   baseUrl: string;
   adminUrl: string;
   simulatorUrl: string;
-  processes: Record<"simulator" | "ledger" | "router" | "edge" | "video", ServiceProcess>;
+  processes: Record<"simulator" | "ledger" | "router" | "edge" | "video", ServiceProcess> &
+    Partial<Record<"console" | "oidcProvider", ServiceProcess>>;
+  /** The console's address, and the local OpenID provider's issuer, when the stack runs them. */
+  consoleUrl?: string;
+  oidcIssuer?: string;
   /** Each gateway service's Prometheus endpoint (`/metrics` on its admin port). */
   metricsUrls: Record<"edge" | "router" | "ledger" | "video", string>;
   /** The video service's environment, so tests can start more video workers against the same stack. */
@@ -187,12 +200,24 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ),
     );
     const adminUrl = `http://${host}:${ledger.ports.admin}`;
-    const processes = { simulator, ledger, router, edge, video };
+    const consoleParts = options.console
+      ? await startConsole({
+          host,
+          ports,
+          env: envOf("console", { ...common, REDIS_URL: options.redisUrl, LEDGER_URL: `${host}:${ledger.ports.grpc}` }),
+          simulatorUrl,
+          echo: options.echo,
+          track,
+        })
+      : undefined;
+    const processes: RunningStack["processes"] = { simulator, ledger, router, edge, video, ...consoleParts?.processes };
     return {
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
       adminUrl,
       simulatorUrl,
       processes,
+      consoleUrl: consoleParts?.consoleUrl,
+      oidcIssuer: consoleParts?.oidcIssuer,
       // Read at each call: a service the supervisor restarted keeps its ports anyway.
       get metricsUrls() {
         const metricsUrl = (process: ServiceProcess) => `http://${host}:${process.ports.admin}/metrics`;
@@ -214,7 +239,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         }),
       // Edge first, so no request arrives at a service that is already gone; a supervisor may have replaced any.
       stop: async () => {
-        for (const name of ["edge", "router", "video", "ledger", "simulator"] as const) await processes[name].stop();
+        for (const name of ["console", "oidcProvider", "edge", "router", "video", "ledger", "simulator"] as const) {
+          await processes[name]?.stop();
+        }
       },
     };
   } catch (error) {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDatabase, unreachableServers } from "./check-servers.js";
+import { devOidcTestUser } from "./dev-oidc-provider.js";
 import { type DemoAccount, migrateLedger, migrateVideo, type RunningStack, startStack } from "./stack.js";
 import { superviseStack } from "./supervisor.js";
 
@@ -81,7 +82,11 @@ async function main() {
       simulator: numberFrom(env.SIMULATOR_PORT, 8090),
       video: numberFrom(env.VIDEO_GRPC_PORT, 50053),
       videoAdmin: numberFrom(env.VIDEO_ADMIN_PORT, 9466),
+      console: numberFrom(env.CONSOLE_PORT, 8081),
+      consoleAdmin: numberFrom(env.CONSOLE_ADMIN_PORT, 9467),
+      oidcProvider: numberFrom(env.DEV_OIDC_PORT, 8092),
     },
+    console: true,
     env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env },
     echo,
   });
@@ -107,6 +112,9 @@ Unified model gateway is running (vendor simulator at ${stack.simulatorUrl}).
 
   Base URL:  ${stack.baseUrl}
   Demo key:  ${demo.api_key}   (account ${demo.account_id}, group premium)
+  Console:   ${stack.consoleUrl}
+             sign in with "GitHub" (the simulator's: press Authorize) or with
+             "Local OpenID provider" at ${stack.oidcIssuer} (login ${devOidcTestUser.login}, any password)
 
   curl ${stack.baseUrl}/chat/completions -H "Authorization: Bearer ${demo.api_key}" \\
     -H "Content-Type: application/json" -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'

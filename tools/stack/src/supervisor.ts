@@ -11,6 +11,8 @@ const portVariables: Record<ServiceName, Record<string, string>> = {
   router: { grpc: "ROUTER_PORT", admin: "ROUTER_ADMIN_PORT" },
   video: { grpc: "VIDEO_GRPC_PORT", admin: "VIDEO_ADMIN_PORT" },
   edge: { http: "GATEWAY_PORT", admin: "EDGE_ADMIN_PORT" },
+  console: { http: "CONSOLE_PORT", admin: "CONSOLE_ADMIN_PORT" },
+  oidcProvider: { http: "DEV_OIDC_PORT" },
 };
 
 export interface SupervisorOptions {
@@ -49,6 +51,7 @@ export function superviseStack(stack: RunningStack, options: SupervisorOptions):
 
   const watch = (name: ServiceName, crashesInARow: number) => {
     const service = stack.processes[name];
+    if (!service) return;
     const startedAt = Date.now();
     service.child.once("exit", (code) => {
       if (stopped) return;
@@ -73,6 +76,7 @@ export function superviseStack(stack: RunningStack, options: SupervisorOptions):
   const restart = async (name: ServiceName, crashesInARow: number) => {
     if (stopped) return;
     const previous = stack.processes[name];
+    if (!previous) return;
     const ports = Object.fromEntries(
       Object.entries(portVariables[name]).map(([port, variable]) => [variable, String(previous.ports[port])]),
     );

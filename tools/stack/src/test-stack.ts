@@ -34,7 +34,9 @@ function simulatedS3Env(): NodeJS.ProcessEnv {
  * `VIDEO_STORAGE: "s3"` and no `VIDEO_S3_ENDPOINT`, videos are stored in the simulator's S3.
  */
 export async function startTestStack(
-  options: Partial<Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl" | "namespace">> & {
+  options: Partial<
+    Pick<StackOptions, "env" | "serviceEnv" | "echo" | "redisUrl" | "natsUrl" | "namespace" | "console">
+  > & {
     // A Postgres of the test's own (its maintenance database's URL), for tests that stop it.
     postgresUrl?: string;
   } = {},

@@ -65,12 +65,17 @@ export function oidcProvider(settings: OidcSettings): SignInProvider {
       }
       const claims = tokens.claims();
       if (!claims) throw new SignInFailed("provider_error", "no ID token");
+      // Many providers put only `sub` in the ID token and the profile at the UserInfo endpoint.
+      const profile =
+        claims.email || claims.name
+          ? claims
+          : await client.fetchUserInfo(config, tokens.access_token, claims.sub).catch(() => claims);
       const text = (value: unknown) => (typeof value === "string" && value.length > 0 ? value : undefined);
       return {
         provider: "oidc",
         subject: claims.sub,
-        email: text(claims.email),
-        displayName: text(claims.name) ?? text(claims.preferred_username) ?? text(claims.email),
+        email: text(profile.email),
+        displayName: text(profile.name) ?? text(profile.preferred_username) ?? text(profile.email),
       };
     },
   };

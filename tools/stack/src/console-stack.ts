@@ -1,0 +1,67 @@
+import { devOidcClient } from "./dev-oidc-provider.js";
+import { serviceEntry } from "./repo-paths.js";
+import { type Echo, type ServiceProcess, startService } from "./service-process.js";
+import { simulatedGithubApp, simulatorPaymentEnv } from "./simulator-client.js";
+
+export interface ConsoleStackOptions {
+  host: string;
+  ports: Partial<Record<"console" | "consoleAdmin" | "oidcProvider", number>>;
+  // The console's environment so far: the stack's common settings, Redis and ledger.
+  env: NodeJS.ProcessEnv;
+  simulatorUrl: string;
+  echo?: Echo;
+  track: (service: Promise<ServiceProcess>) => Promise<ServiceProcess>;
+}
+
+/**
+ * The development console: the local OpenID provider first (its issuer goes into the console's
+ * settings), then the console, signing in with the simulator's GitHub and that provider and
+ * paying through the simulator's WeChat Pay and Alipay.
+ */
+export async function startConsole(options: ConsoleStackOptions) {
+  const { host, ports, simulatorUrl } = options;
+  const consolePort = ports.console ?? 0;
+  const oidcProvider = await options.track(
+    startService(
+      "oidc-provider",
+      serviceEntry.devOidcProvider,
+      {
+        GATEWAY_ENV: options.env.GATEWAY_ENV,
+        DEV_OIDC_HOST: host,
+        DEV_OIDC_PORT: String(ports.oidcProvider ?? 0),
+        // A loopback redirect URI of a native client matches on any port (the console's may be picked at start).
+        DEV_OIDC_REDIRECT_URI: `http://${host}${consolePort ? `:${consolePort}` : ""}/api/auth/oidc/callback`,
+      },
+      { echo: options.echo },
+    ),
+  );
+  const oidcIssuer = `http://${host}:${oidcProvider.ports.http}`;
+  const consoleProcess = await options.track(
+    startService(
+      "console",
+      serviceEntry.console,
+      {
+        ...(await simulatorPaymentEnv(simulatorUrl)),
+        GITHUB_CLIENT_ID: simulatedGithubApp.clientId,
+        GITHUB_CLIENT_SECRET: simulatedGithubApp.clientSecret,
+        CONSOLE_GITHUB_AUTHORIZE_URL: `${simulatorUrl}/login/oauth/authorize`,
+        CONSOLE_GITHUB_TOKEN_URL: `${simulatorUrl}/login/oauth/access_token`,
+        CONSOLE_GITHUB_API_URL: `${simulatorUrl}/github/api`,
+        OIDC_ISSUER: oidcIssuer,
+        OIDC_CLIENT_ID: devOidcClient.clientId,
+        OIDC_CLIENT_SECRET: devOidcClient.clientSecret,
+        OIDC_DISPLAY_NAME: "Local OpenID provider",
+        ...options.env,
+        CONSOLE_HOST: host,
+        CONSOLE_PORT: String(consolePort),
+        CONSOLE_ADMIN_PORT: String(ports.consoleAdmin ?? 0),
+      },
+      { echo: options.echo },
+    ),
+  );
+  return {
+    processes: { console: consoleProcess, oidcProvider },
+    consoleUrl: `http://${host}:${consoleProcess.ports.http}`,
+    oidcIssuer,
+  };
+}
