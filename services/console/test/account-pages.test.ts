@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startTestStack, type TestStack } from "@gateway/stack";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, signInWithGithub, signInWithOidc } from "./browser.js";
+
+const run = randomBytes(4).toString("hex");
+const adminLogin = `root-${run}`;
+let stack: TestStack;
+let consoleUrl: string;
+const user = new Browser();
+const admin = new Browser();
+const stranger = new Browser();
+let accountId: string;
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(200);
+  }
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({
+    console: true,
+    serviceEnv: { console: { CONSOLE_ADMIN_IDENTITIES: `oidc:${adminLogin}`, CONSOLE_KEY_GROUPS: "default" } },
+  });
+  consoleUrl = stack.consoleUrl!;
+  accountId = (await signInWithGithub(user, consoleUrl, `user-${run}`)).session.account.id;
+  await signInWithOidc(admin, consoleUrl, adminLogin);
+  await signInWithGithub(stranger, consoleUrl, `stranger-${run}`);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+describe("console account pages", () => {
+  it("lets only a configured admin see accounts and credit one, with a reason", async () => {
+    expect((await user.api(`${consoleUrl}/api/admin/accounts`)).status).toBe(403);
+    const refused = await user.api(`${consoleUrl}/api/admin/accounts/${accountId}/credit`, "POST", {
+      amountMicros: 5_000_000,
+      reason: "self-service",
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("not_admin");
+
+    expect((await admin.api(`${consoleUrl}/api/session`)).body.isAdmin).toBe(true);
+    const accounts = await admin.api(`${consoleUrl}/api/admin/accounts?limit=500`);
+    expect(accounts.body.accounts.map((account: { id: string }) => account.id)).toContain(accountId);
+    const credit = await admin.api(`${consoleUrl}/api/admin/accounts/${accountId}/credit`, "POST", {
+      amountMicros: 10_000_000,
+      reason: "welcome credit",
+    });
+    expect(credit.status).toBe(200);
+    expect(credit.body.balanceMicros).toBe(10_000_000);
+    const zero = await admin.api(`${consoleUrl}/api/admin/accounts/${accountId}/credit`, "POST", {
+      amountMicros: 0,
+      reason: "nothing",
+    });
+    expect(zero.status).toBe(400);
+  });
+
+  it("creates a key in an allowed group, uses it through edge, and shows the request in usage, logs and statistics", async () => {
+    expect((await user.api(`${consoleUrl}/api/groups`)).body.groups.map((g: { name: string }) => g.name)).toEqual([
+      "default",
+    ]);
+    const premium = await user.api(`${consoleUrl}/api/keys`, "POST", { name: "p", group: "premium" });
+    expect(premium.status).toBe(400);
+
+    const created = await user.api(`${consoleUrl}/api/keys`, "POST", { name: "laptop", group: "default" });
+    expect(created.status).toBe(201);
+    expect(created.body.apiKey).toMatch(/^sk-/);
+    expect(created.body.key).toMatchObject({ name: "laptop", group: "default", status: "active" });
+    const listed = await user.api(`${consoleUrl}/api/keys`);
+    expect(listed.body.keys).toEqual([expect.objectContaining({ id: created.body.key.id, prefix: created.body.key.prefix })]);
+
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: created.body.apiKey, maxRetries: 0 });
+    const { response } = await client.chat.completions
+      .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello from the console test" }] })
+      .withResponse();
+    const requestId = response.headers.get("x-request-id")!;
+
+    const usage = await eventually(
+      () => user.api(`${consoleUrl}/api/usage`),
+      (answer) => answer.body.records.length > 0,
+    );
+    expect(usage.body.records[0]).toMatchObject({ requestId, keyId: created.body.key.id, model: "gpt-4o-mini" });
+    expect(usage.body.records[0].costMicros).toBeGreaterThan(0);
+    expect((await user.api(`${consoleUrl}/api/usage?status=error`)).body.records).toEqual([]);
+
+    const logs = await user.api(`${consoleUrl}/api/logs`);
+    expect(logs.body.logs[0]).toMatchObject({ requestId, model: "gpt-4o-mini", outcome: "ok" });
+    const log = await user.api(`${consoleUrl}/api/logs/${requestId}`);
+    expect(log.body.capture).toBe("full");
+    expect(log.body.request.messages[0].content).toBe("Hello from the console test");
+    expect(log.body.answer).not.toBeNull();
+    // Another account's session finds nothing of it.
+    expect((await stranger.api(`${consoleUrl}/api/logs/${requestId}`)).status).toBe(404);
+    expect((await stranger.api(`${consoleUrl}/api/usage`)).body.records).toEqual([]);
+    expect((await stranger.api(`${consoleUrl}/api/keys/${created.body.key.id}`, "DELETE")).status).toBe(404);
+
+    const statistics = await user.api(`${consoleUrl}/api/statistics`);
+    expect(statistics.body.totals.requests).toBe(1);
+    expect(statistics.body.byModel).toEqual([expect.objectContaining({ model: "gpt-4o-mini", requests: 1 })]);
+    expect(statistics.body.byDay).toHaveLength(30);
+
+    const overview = await user.api(`${consoleUrl}/api/overview`);
+    expect(overview.body.days).toHaveLength(30);
+    expect(overview.body.days.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10), requests: 1 });
+    expect(overview.body.spendTodayMicros).toBe(usage.body.records[0].costMicros);
+    expect(overview.body.balanceMicros).toBe(10_000_000 - usage.body.records[0].costMicros);
+
+    const csv = await user.request(`${consoleUrl}/api/usage.csv`);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(csv.headers.get("content-disposition")).toMatch(/attachment/);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toMatch(/^createdAt,requestId,keyId,model/);
+    expect(lines.slice(1)).toEqual([expect.stringContaining(requestId)]);
+  });
+
+  it("revokes a key, and edge refuses it within 2 s", async () => {
+    const created = await user.api(`${consoleUrl}/api/keys`, "POST", { name: "short-lived", group: "default" });
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: created.body.apiKey, maxRetries: 0 });
+    await client.models.list();
+    const revoked = await user.api(`${consoleUrl}/api/keys/${created.body.key.id}`, "DELETE");
+    expect(revoked.body.key.status).toBe("revoked");
+    const revokedAt = Date.now();
+    const refusal = await eventually(
+      () => client.models.list().then(() => undefined, (error: unknown) => error),
+      (error) => error instanceof OpenAI.AuthenticationError,
+      2_000,
+    );
+    expect(refusal).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(Date.now() - revokedAt).toBeLessThan(2_500);
+  });
+
+  it("reads and changes the account's request-log capture", async () => {
+    const settings = await user.api(`${consoleUrl}/api/settings`);
+    expect(settings.body).toMatchObject({ logCapture: "full", providers: [{ id: "github" }, { id: "oidc" }] });
+    const changed = await user.api(`${consoleUrl}/api/settings`, "PUT", { logCapture: "metadata" });
+    expect(changed.body.logCapture).toBe("metadata");
+    expect((await user.api(`${consoleUrl}/api/settings`, "PUT", { logCapture: "everything" })).status).toBe(400);
+  });
+});
