@@ -76,7 +76,9 @@ describe("console account pages", () => {
     expect(created.body.apiKey).toMatch(/^sk-/);
     expect(created.body.key).toMatchObject({ name: "laptop", group: "default", status: "active" });
     const listed = await user.api(`${consoleUrl}/api/keys`);
-    expect(listed.body.keys).toEqual([expect.objectContaining({ id: created.body.key.id, prefix: created.body.key.prefix })]);
+    expect(listed.body.keys).toEqual([
+      expect.objectContaining({ id: created.body.key.id, prefix: created.body.key.prefix }),
+    ]);
 
     const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: created.body.apiKey, maxRetries: 0 });
     const { response } = await client.chat.completions
@@ -130,7 +132,11 @@ describe("console account pages", () => {
     expect(revoked.body.key.status).toBe("revoked");
     const revokedAt = Date.now();
     const refusal = await eventually(
-      () => client.models.list().then(() => undefined, (error: unknown) => error),
+      () =>
+        client.models.list().then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
       (error) => error instanceof OpenAI.AuthenticationError,
       2_000,
     );

@@ -67,7 +67,14 @@ export class Browser {
   }
 }
 
-const entities: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'", "&#39;": "'" };
+const entities: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&apos;": "'",
+  "&#39;": "'",
+};
 const decodeEntities = (text: string) => text.replace(/&(?:amp|lt|gt|quot|apos|#39);/g, (entity) => entities[entity]!);
 
 /** Signs in through the simulator's GitHub as `login`; answers the session the console then reports. */

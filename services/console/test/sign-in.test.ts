@@ -34,7 +34,9 @@ describe("console sign-in", () => {
     expect(location.searchParams.get("state")).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(location.searchParams.get("redirect_uri")).toBe(`${consoleUrl}/api/auth/github/callback`);
 
-    const forged = await new Browser().request(`${consoleUrl}/api/auth/github/callback?code=abc&state=${"x".repeat(43)}`);
+    const forged = await new Browser().request(
+      `${consoleUrl}/api/auth/github/callback?code=abc&state=${"x".repeat(43)}`,
+    );
     expect(forged.status).toBe(302);
     expect(forged.headers.get("location")).toBe("/signin?error=invalid_state");
   });

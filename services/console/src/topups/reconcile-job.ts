@@ -4,6 +4,9 @@ import type { Logger } from "@gateway/shared";
 import type { Ledger } from "../ledger-client.js";
 import { type PaymentMethod, paymentFacts } from "./payment-methods.js";
 
+// WeChat Pay's NOTPAY and USERPAYING, Alipay's WAIT_BUYER_PAY.
+const waitingStates = new Set(["NOTPAY", "USERPAYING", "WAIT_BUYER_PAY"]);
+
 export interface ReconcileSettings {
   intervalMs: number;
   /** Orders still `created` this long are asked about at their provider. */
@@ -24,7 +27,12 @@ export async function reconcileOnce(
   logger: Logger,
 ): Promise<void> {
   const { orders } = await ledger.listStaleTopUpOrders({ olderThanMs: settings.afterMs, limit: 200 });
-  for (const order of orders) await reconcileOrder(ledger, methods, order, settings, logger);
+  for (const order of orders) {
+    // One order ledger refuses to hear about must not hold up the others.
+    await reconcileOrder(ledger, methods, order, settings, logger).catch((error: unknown) =>
+      logger.warn({ err: error, outTradeNo: order.outTradeNo }, "could not reconcile a top-up order"),
+    );
+  }
   // The providers stop taking payment at the order's time_expire themselves, so ledger alone is closed here.
   const { closedOutTradeNos } = await ledger.closeExpiredTopUpOrders({ graceMs: settings.closeGraceMs });
   if (closedOutTradeNos.length > 0) logger.info({ closed: closedOutTradeNos }, "expired top-up orders closed");
@@ -44,6 +52,8 @@ async function reconcileOrder(
     logger.warn({ outTradeNo: order.outTradeNo, reason: answer.error }, "could not ask the provider about an order");
     return;
   }
+  // Still waiting for the buyer: nothing to record; the order's expiry will close it.
+  if (answer.found && !answer.payment.paid && waitingStates.has(answer.payment.state)) return;
   if (answer.found) {
     const recorded = await ledger.recordPaymentNotification({
       provider: method.provider,
