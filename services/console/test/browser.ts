@@ -63,6 +63,7 @@ export class Browser {
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await response.text();
+    // biome-ignore lint/suspicious/noExplicitAny: the tests' assertions check the answers' shape
     return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
   }
 }

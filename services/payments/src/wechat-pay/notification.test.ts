@@ -74,6 +74,8 @@ describe("verifyWechatPayNotification", () => {
         currency: "CNY",
         appId: config.appid,
         merchantId: config.mchid,
+        // success_time 22:00 China time.
+        paidAt: new Date("2026-11-23T14:00:00Z"),
       },
     });
   });
