@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # One Dockerfile for every service: `docker build --target <service> .` with <service> one of
-# edge, router, ledger, video, simulator (development only). `pnpm images` builds them all;
+# edge, router, ledger, video, console, simulator (development only). `pnpm images` builds them all;
 # the build stage is shared, so it runs once. tools/images/src/dockerfile-rules.ts checks this
 # file in the test command (base pinned, USER non-root, tini, deploy output only).
 #
@@ -23,16 +23,19 @@ COPY . .
 RUN pnpm install --offline --frozen-lockfile
 # Generated code (ts-proto, Prisma clients under src/generated) and the services' own
 # projects only: the test projects are not in the build context.
-RUN pnpm gen && pnpm exec tsc -b services/edge services/router services/ledger services/video services/simulator
+RUN pnpm gen && pnpm exec tsc -b services/edge services/router services/ledger services/video services/console services/simulator
+# The console's web app (its own workspace package, when present) builds to services/console/web/dist.
+RUN pnpm --filter @gateway/console-web --if-present run build && mkdir -p services/console/web/dist
 # `pnpm deploy --prod` copies each service with its workspace packages and production
 # dependencies only; nothing else of /src reaches a runtime stage. `--legacy` because the
 # workspace links its packages instead of injecting them (pnpm 10 deploys injected ones
 # only otherwise). The model catalogue and the NATS usage-stream definition go beside each
 # deployment (CATALOGUE_PATH and USAGE_STREAM_DEFINITION below).
-RUN for service in edge router ledger video simulator; do \
+RUN for service in edge router ledger video console simulator; do \
       pnpm --filter "@gateway/$service" deploy --legacy --prod "/deploy/$service" \
       && cp -r infra "/deploy/$service/infra" || exit 1; \
-    done
+    done \
+    && rm -rf /deploy/console/web && cp -r services/console/web/dist /deploy/console/web
 
 FROM node AS runtime
 # tini as PID 1 forwards SIGTERM to node and reaps children (Node as PID 1 ignores default signal dispositions).
@@ -57,6 +60,7 @@ ENV NODE_ENV=production \
     ROUTER_HOST=0.0.0.0 \
     LEDGER_HOST=0.0.0.0 \
     VIDEO_HOST=0.0.0.0 \
+    CONSOLE_HOST=0.0.0.0 \
     SIMULATOR_HOST=0.0.0.0
 WORKDIR /app
 # The base image's `node` user; Kubernetes' runAsNonRoot needs the numeric id to verify it.
@@ -64,7 +68,7 @@ USER 1000:1000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]
 
-# Edge and ledger answer GET /healthz over HTTP on HEALTHZ_PORT (their own port variable's
+# Edge, ledger and the console answer GET /healthz over HTTP on HEALTHZ_PORT (their own port variable's
 # value: override both together). Router and video serve gRPC only and get no HEALTHCHECK:
 # Kubernetes probes them with the gRPC health checking protocol.
 FROM runtime AS http-health
@@ -90,6 +94,13 @@ EXPOSE 50052 8082
 FROM runtime AS video
 COPY --from=build /deploy/video /app
 EXPOSE 50053
+
+# The console: its server and the built web app (CONSOLE_WEB_DIR).
+FROM http-health AS console
+COPY --from=build /deploy/console /app
+ENV HEALTHZ_PORT=8081 \
+    CONSOLE_WEB_DIR=/app/web
+EXPOSE 8081
 
 # Development only (the dev overlay's vendor stand-in); production runs without it.
 FROM runtime AS simulator

@@ -23,6 +23,9 @@ secret gateway-edge --from-literal=FILE_URL_SIGNING_KEY="$(random)"
 secret gateway-video \
   --from-literal=VIDEO_URL_SIGNING_KEY="$(random)" \
   --from-literal=VIDEO_CALLBACK_SIGNING_KEY="$(random)"
+# The console's address as browsers reach it through the Ingress; add its sign-in clients
+# (GITHUB_CLIENT_ID/SECRET or OIDC_ISSUER/CLIENT_ID/SECRET) and payment merchants (docs/console.md).
+secret gateway-console --from-literal=CONSOLE_PUBLIC_URL=https://gateway.example.com
 # The simulator's in-memory S3 (its default credentials and bucket).
 secret gateway-video-s3 \
   --from-literal=VIDEO_S3_ENDPOINT=http://simulator:8090/s3 \

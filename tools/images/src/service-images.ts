@@ -7,8 +7,8 @@ export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export const dockerfilePath = `${repoRoot}Dockerfile`;
 
 /**
- * Every image the root Dockerfile builds, one `--target` each. Edge and ledger answer HTTP
- * /healthz (ledger on its admin port); router and video are gRPC only, which Kubernetes
+ * Every image the root Dockerfile builds, one `--target` each. Edge, ledger and the console answer HTTP
+ * /healthz (ledger on its admin port, the console on its own); router and video are gRPC only, which Kubernetes
  * probes itself, and the simulator is a development stand-in.
  */
 export const serviceImages: ImageRequirements[] = [
@@ -16,5 +16,6 @@ export const serviceImages: ImageRequirements[] = [
   { target: "router", healthcheck: false },
   { target: "ledger", healthcheck: true },
   { target: "video", healthcheck: false },
+  { target: "console", healthcheck: true },
   { target: "simulator", healthcheck: false },
 ];

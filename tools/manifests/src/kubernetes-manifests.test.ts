@@ -137,6 +137,8 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
         "ledger → postgres:5432",
         "ledger → redis:6379",
         "ledger → nats:4222",
+        "console → ledger:50052",
+        "console → redis:6379",
         "gateway-migrate → postgres:5432",
         "gateway-usage-stream → nats:4222",
       ].sort(),
@@ -164,36 +166,22 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
     expect(envOf(objects, "video", "VIDEO_STORAGE")).toBe("s3");
   });
 
-  it("routes / to the console once its component is included", () => {
-    const directory = mkdtempSync(join(tmpdir(), "k8s-console-"));
-    try {
-      // kustomize takes only relative paths to other kustomizations.
-      writeFileSync(
-        join(directory, "kustomization.yaml"),
-        [
-          "apiVersion: kustomize.config.k8s.io/v1beta1",
-          "kind: Kustomization",
-          `resources: [${relative(directory, join(k8s, "overlays/dev"))}]`,
-          `components: [${relative(directory, join(k8s, "components/console"))}]`,
-        ].join("\n"),
-      );
-      const objects = renderKustomization(directory);
-      const paths = find(objects, "Ingress", "gateway")?.spec.rules[0].http.paths;
-      expect(
-        paths.map((path: { path: string; backend: { service: { name: string } } }) => [
-          path.path,
-          path.backend.service.name,
-        ]),
-      ).toEqual([
-        ["/v1", "edge"],
-        ["/files", "edge"],
-        ["/", "console"],
-      ]);
-      for (const policy of ["console", "console-egress", "ledger-from-console"]) {
-        expect(find(objects, "NetworkPolicy", policy), policy).toBeDefined();
-      }
-    } finally {
-      rmSync(directory, { recursive: true });
+  it.each(["dev", "prod"])("routes / of the %s Ingress to the console, with its network arrows", (overlay) => {
+    const objects = rendered(overlay);
+    const paths = find(objects, "Ingress", "gateway")?.spec.rules[0].http.paths;
+    expect(
+      paths.map((path: { path: string; backend: { service: { name: string } } }) => [
+        path.path,
+        path.backend.service.name,
+      ]),
+    ).toEqual([
+      ["/v1", "edge"],
+      ["/files", "edge"],
+      ["/", "console"],
+    ]);
+    for (const policy of ["console", "console-egress", "ledger-from-console"]) {
+      expect(find(objects, "NetworkPolicy", policy), policy).toBeDefined();
     }
+    expect(envOf(objects, "console", "LEDGER_URL")).toBe("ledger:50052");
   });
 });
