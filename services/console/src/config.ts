@@ -91,7 +91,12 @@ export const consoleConfigSchema = z
       if (!config.CONSOLE_PUBLIC_URL) {
         context.addIssue({ code: "custom", path: ["CONSOLE_PUBLIC_URL"], message: "required in production" });
       }
-      for (const name of ["CONSOLE_GITHUB_AUTHORIZE_URL", "CONSOLE_GITHUB_TOKEN_URL", "OIDC_ISSUER"] as const) {
+      for (const name of [
+        "CONSOLE_GITHUB_AUTHORIZE_URL",
+        "CONSOLE_GITHUB_TOKEN_URL",
+        "CONSOLE_GITHUB_API_URL",
+        "OIDC_ISSUER",
+      ] as const) {
         const value = config[name];
         if (value && new URL(value).protocol !== "https:") {
           // A development provider (the simulator, the local OpenID provider) is plain HTTP on this machine.
