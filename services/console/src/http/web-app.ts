@@ -5,7 +5,7 @@ import express, { type Router } from "express";
 const notBuilt = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Console</title></head>
 <body><main><h1>The console's web app is not built</h1>
-<p>Build it with <code>pnpm --filter @gateway/console-web build</code> (or <code>pnpm build</code>) and reload.
+<p>Build it with <code>pnpm --filter @gateway/console-web build</code> and reload.
 The API under <code>/api</code> works meanwhile.</p></main></body></html>`;
 
 /**
