@@ -1,17 +1,10 @@
-import { commonConfig, loadConfig, port } from "@gateway/shared";
+import { commaSeparated, commonConfig, loadConfig, port } from "@gateway/shared";
 import { z } from "zod";
 
 const optionalText = z.string().trim().min(1).optional();
-const identityList = z
-  .string()
-  .default("")
-  .transform((text) =>
-    text
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[a-z][a-z0-9:_-]*:.+$/, "provider:subject, e.g. github:123 or oidc:abc")));
+const identityList = commaSeparated().pipe(
+  z.array(z.string().regex(/^[a-z][a-z0-9:_-]*:.+$/, "provider:subject, e.g. github:123 or oidc:abc")),
+);
 
 export const consoleConfigSchema = z
   .object({
@@ -27,16 +20,7 @@ export const consoleConfigSchema = z
     // Sign-ins (provider:subject) that see the admin pages.
     CONSOLE_ADMIN_IDENTITIES: identityList,
     // Model groups every account may make keys in (comma-separated), the first being the default.
-    CONSOLE_KEY_GROUPS: z
-      .string()
-      .default("default")
-      .transform((text) =>
-        text
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)).min(1)),
+    CONSOLE_KEY_GROUPS: commaSeparated("default").pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)).min(1)),
     CONSOLE_SESSION_IDLE_SECONDS: z.coerce
       .number()
       .int()

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signInWithGithub, signInWithOidc } from "./browser.js";
+import { Browser, eventually, signInWithGithub, signInWithOidc } from "./browser.js";
 
 const run = randomBytes(4).toString("hex");
 const adminLogin = `root-${run}`;
@@ -13,15 +12,6 @@ const user = new Browser();
 const admin = new Browser();
 const stranger = new Browser();
 let accountId: string;
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(200);
-  }
-}
 
 beforeAll(async () => {
   stack = await startTestStack({

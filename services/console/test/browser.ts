@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { CookieJar } from "tough-cookie";
 
 /**
@@ -105,4 +106,18 @@ export async function refreshSession(browser: Browser, consoleUrl: string) {
   const session = await browser.api(`${consoleUrl}/api/session`);
   if (session.status === 200) browser.csrfToken = session.body.csrfToken;
   return { status: session.status, session: session.body };
+}
+
+/** Reads until `done` holds or the time is up, and answers the last reading either way. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(150);
+  }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signInWithGithub } from "./browser.js";
+import { Browser, eventually, signInWithGithub } from "./browser.js";
 
 const run = randomBytes(4).toString("hex");
 let stack: TestStack;
@@ -19,15 +19,6 @@ interface Delivery {
   accepted: boolean;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(150);
-  }
-}
-
 const balance = async () => (await buyer.api(`${consoleUrl}/api/session`)).body.account.balanceMicros as number;
 const orderState = async (outTradeNo: string) =>
   (await buyer.api(`${consoleUrl}/api/topups/${outTradeNo}`)).body.order.state as string;
@@ -37,6 +28,13 @@ const deliveries = async (outTradeNo: string) => {
   };
   return answer.data.filter((delivery) => delivery.out_trade_no === outTradeNo);
 };
+
+/** The order's state once it is no longer `created` (or `created` after 20 s). */
+const settledState = (outTradeNo: string) =>
+  eventually(
+    () => orderState(outTradeNo),
+    (state) => state !== "created",
+  );
 
 async function createOrder(provider: "wechat" | "alipay", amountFen: number) {
   const created = await buyer.api(`${consoleUrl}/api/topups`, "POST", { provider, amountFen });
@@ -87,12 +85,7 @@ describe("console top-ups through the simulated providers", () => {
     const page = await (await fetch(payment.qrCode)).text();
     expect(page).toContain("¥1.00");
     await pay(payment.qrCode);
-    expect(
-      await until(
-        () => orderState(order.outTradeNo),
-        (state) => state === "paid",
-      ),
-    ).toBe("paid");
+    expect(await settledState(order.outTradeNo)).toBe("paid");
     expect(await balance()).toBe(before + 1_000_000);
     const listed = await buyer.api(`${consoleUrl}/api/topups`);
     expect(listed.body.orders[0]).toMatchObject({ outTradeNo: order.outTradeNo, state: "paid" });
@@ -105,12 +98,7 @@ describe("console top-ups through the simulated providers", () => {
     const { order, payment } = await createOrder("alipay", 500);
     expect(payment.payUrl).toContain("alipay.trade.page.pay");
     await pay(payment.qrCode);
-    expect(
-      await until(
-        () => orderState(order.outTradeNo),
-        (state) => state === "paid",
-      ),
-    ).toBe("paid");
+    expect(await settledState(order.outTradeNo)).toBe("paid");
     expect(await balance()).toBe(before + 5_000_000);
   });
 
@@ -120,7 +108,7 @@ describe("console top-ups through the simulated providers", () => {
       const before = await balance();
       const { order, payment } = await createOrder(provider, 300);
       await pay(payment.qrCode, { fault: "duplicate", count: "20" });
-      const copies = await until(
+      const copies = await eventually(
         () => deliveries(order.outTradeNo),
         (list) => list.length === 20,
       );
@@ -141,7 +129,7 @@ describe("console top-ups through the simulated providers", () => {
     const before = await balance();
     const { order, payment } = await createOrder(provider, 200);
     await pay(payment.qrCode, { fault });
-    const [delivery] = await until(
+    const [delivery] = await eventually(
       () => deliveries(order.outTradeNo),
       (list) => list.length > 0,
     );
@@ -159,17 +147,12 @@ describe("console top-ups through the simulated providers", () => {
     await pay(late.payment.qrCode, { fault: "late", delay_ms: "1000" });
     const replayed = await createOrder("wechat", 100);
     await pay(replayed.payment.qrCode, { fault: "replayed", delay_ms: "500" });
-    const replays = await until(
+    const replays = await eventually(
       () => deliveries(replayed.order.outTradeNo),
       (list) => list.some((delivery) => delivery.fault === "replayed"),
     );
     expect(replays.find((delivery) => delivery.fault === "replayed")!.accepted).toBe(false);
-    expect(
-      await until(
-        () => orderState(late.order.outTradeNo),
-        (state) => state === "paid",
-      ),
-    ).toBe("paid");
+    expect(await settledState(late.order.outTradeNo)).toBe("paid");
     expect(await orderState(replayed.order.outTradeNo)).toBe("paid");
     expect(await balance()).toBe(before + 2_000_000);
   });
@@ -179,12 +162,7 @@ describe("console top-ups through the simulated providers", () => {
     const { order, payment } = await createOrder("wechat", 700);
     // Paid at the provider, its notification held back for ten minutes: lost, as far as this test goes.
     await pay(payment.qrCode, { fault: "late", delay_ms: "600000" });
-    expect(
-      await until(
-        () => orderState(order.outTradeNo),
-        (state) => state === "paid",
-      ),
-    ).toBe("paid");
+    expect(await settledState(order.outTradeNo)).toBe("paid");
     expect(await deliveries(order.outTradeNo)).toEqual([]);
     expect(await balance()).toBe(before + 7_000_000);
   });

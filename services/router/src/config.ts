@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { commonConfig, filesConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
+import { commaSeparated, commonConfig, filesConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
 import { z } from "zod";
 
 const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
@@ -38,15 +38,7 @@ export const routerConfigSchema = z.object({
   SIMULATOR_URL: z.string().url().default("http://127.0.0.1:8090"),
   // Image URLs an adapter must download (Gemini takes inline data) may not point at private,
   // loopback or link-local addresses, except these host[:port] values (comma-separated).
-  IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS: z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((host) => host.trim())
-        .filter(Boolean),
-    ),
+  IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS: commaSeparated(),
   IMAGE_FETCH_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -12,6 +12,18 @@ export function loadConfig<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEn
   throw new Error(`invalid configuration:\n${problems.join("\n")}`);
 }
 
+/** A comma-separated setting as its trimmed, non-empty items (unset or "": none). */
+export const commaSeparated = (fallback = "") =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Settings every service shares. */

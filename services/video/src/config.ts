@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
-import { commonConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
+import { commaSeparated, commonConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
 import { z } from "zod";
 
 const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
@@ -12,15 +12,7 @@ const flag = (fallback: boolean) =>
     .enum(["0", "1", "true", "false"])
     .default(fallback ? "1" : "0")
     .transform((value) => value === "1" || value === "true");
-const hostList = z
-  .string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((host) => host.trim())
-      .filter(Boolean),
-  );
+const hostList = commaSeparated();
 
 const required = (hint: string) => z.string({ error: hint }).min(1, hint);
 

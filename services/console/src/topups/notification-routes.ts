@@ -1,16 +1,19 @@
 import {
   type AlipayConfig,
   alipayNotificationAnswer,
+  type ProviderPayment,
   verifyAlipayNotification,
   verifyWechatPayNotification,
   type WechatPayConfig,
   wechatPayNotificationAnswer,
 } from "@gateway/payments";
-import { NotificationOutcome, type RecordPaymentNotificationRequest } from "@gateway/proto/ledger/v1/console";
+import { NotificationOutcome } from "@gateway/proto/ledger/v1/console";
 import type { Logger } from "@gateway/shared";
 import express, { type Request, type Router } from "express";
 import type { Ledger } from "../ledger-client.js";
 import { type PaymentMethod, paymentFacts } from "./payment-methods.js";
+
+const bodyOf = (request: Request) => (typeof request.body === "string" ? request.body : "");
 
 // Notifications are a few kilobytes; the raw text is kept byte for byte, since signatures cover it.
 const rawText = express.text({ type: () => true, limit: "64kb" });
@@ -43,49 +46,43 @@ export interface NotificationDependencies {
 
 /** `POST /payments/{wechat,alipay}/notify`: verified here, stored and applied by ledger, answered in each provider's terms. */
 export function notificationRoutes(router: Router, { ledger, wechat, alipay, logger }: NotificationDependencies): void {
-  const record = async (request: RecordPaymentNotificationRequest): Promise<boolean> => {
+  /** Stores the notification (verified or not) in ledger; true when the provider may stop sending it. */
+  const record = async (
+    request: Request,
+    method: PaymentMethod,
+    verified: { ok: true; payment: ProviderPayment } | { ok: false; reason: string },
+  ): Promise<boolean> => {
+    if (!verified.ok)
+      logger.warn({ provider: method.name, reason: verified.reason }, "a notification failed verification");
+    const facts = verified.ok ? paymentFacts(verified.payment, method) : undefined;
     try {
-      const answer = await ledger.recordPaymentNotification(request);
-      logger.info(
-        { outTradeNo: request.facts?.outTradeNo, outcome: NotificationOutcome[answer.outcome], reason: answer.reason },
-        "payment notification",
-      );
-      return request.signatureVerified && storedForGood.has(answer.outcome);
+      const answer = await ledger.recordPaymentNotification({
+        provider: method.provider,
+        headers: auditHeaders(request),
+        body: bodyOf(request),
+        signatureVerified: verified.ok,
+        facts,
+      });
+      const outcome = NotificationOutcome[answer.outcome];
+      logger.info({ outTradeNo: facts?.outTradeNo, outcome, reason: answer.reason }, "payment notification");
+      return verified.ok && storedForGood.has(answer.outcome);
     } catch (error) {
       logger.error({ err: error }, "a payment notification could not be recorded; the provider will retry");
       return false;
     }
   };
-  const bodyOf = (request: Request) => (typeof request.body === "string" ? request.body : "");
 
   if (wechat) {
     router.post("/payments/wechat/notify", rawText, async (request, response) => {
-      const body = bodyOf(request);
-      const verified = verifyWechatPayNotification({ headers: request.headers, body }, wechat.config);
-      const handled = await record({
-        provider: wechat.method.provider,
-        headers: auditHeaders(request),
-        body,
-        signatureVerified: verified.ok,
-        facts: verified.ok ? paymentFacts(verified.payment, wechat.method) : undefined,
-      });
-      if (!verified.ok) logger.warn({ reason: verified.reason }, "a WeChat Pay notification failed verification");
+      const verified = verifyWechatPayNotification({ headers: request.headers, body: bodyOf(request) }, wechat.config);
+      const handled = await record(request, wechat.method, verified);
       const answer = wechatPayNotificationAnswer(handled, verified.ok ? 500 : 401);
       response.status(answer.status).set(answer.headers).send(answer.body);
     });
   }
   if (alipay) {
     router.post("/payments/alipay/notify", rawText, async (request, response) => {
-      const body = bodyOf(request);
-      const verified = verifyAlipayNotification(body, alipay.config);
-      const handled = await record({
-        provider: alipay.method.provider,
-        headers: auditHeaders(request),
-        body,
-        signatureVerified: verified.ok,
-        facts: verified.ok ? paymentFacts(verified.payment, alipay.method) : undefined,
-      });
-      if (!verified.ok) logger.warn({ reason: verified.reason }, "an Alipay notification failed verification");
+      const handled = await record(request, alipay.method, verifyAlipayNotification(bodyOf(request), alipay.config));
       response.status(200).type("text/plain").send(alipayNotificationAnswer(handled));
     });
   }
