@@ -361,4 +361,30 @@ describe("ConsoleService", () => {
     const second = await call.listAccounts({ limit: 1, cursor: first.nextCursor });
     expect(second.accounts[0]?.accountId).not.toBe(first.accounts[0]?.accountId);
   });
+
+  it("reads an account and its log capture, and sets the capture (absent: the deployment's default)", async () => {
+    const accountId = (await signIn("oidc", randomUUID(), "settings")).account!.accountId;
+    expect(await call.getAccount({ accountId })).toMatchObject({ accountId, name: "settings", balanceMicros: 0 });
+    expect(await call.getAccountSettings({ accountId })).toEqual({ accountId, logCapture: undefined });
+    expect(await call.setLogCapture({ accountId, logCapture: "metadata" })).toEqual({
+      accountId,
+      logCapture: "metadata",
+    });
+    expect((await call.getAccountSettings({ accountId })).logCapture).toBe("metadata");
+    expect(await call.setLogCapture({ accountId, logCapture: undefined })).toEqual({
+      accountId,
+      logCapture: undefined,
+    });
+    await expect(call.setLogCapture({ accountId, logCapture: "everything" })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+    });
+    await expect(call.getAccount({ accountId: randomUUID() })).rejects.toMatchObject({ code: status.NOT_FOUND });
+    await expect(
+      call.listUsage({
+        accountId,
+        filter: { fromMs: 0, toMs: 0, limit: 0, cursor: "" },
+        status: "sideways",
+      }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+  });
 });

@@ -83,7 +83,7 @@ export interface ConsoleDependencies {
   forgetCachedKeys: (keyHashes: string[]) => Promise<void>;
 }
 
-const logCaptureLevel = z.enum(LOG_CAPTURE_LEVELS).optional();
+const logCaptureInput = z.object({ logCapture: z.enum(LOG_CAPTURE_LEVELS).optional() });
 const settingsMessage = (account: { id: string; logCapture: string | null }) => ({
   accountId: account.id,
   logCapture: account.logCapture ?? undefined,
@@ -232,7 +232,7 @@ export function consoleService({
     ),
     setLogCapture: unaryHandler(async (request: SetLogCaptureRequest) => {
       const accountId = accountIdOf(request.accountId);
-      const level = parseInput(logCaptureLevel, request.logCapture) ?? null;
+      const level = parseInput(logCaptureInput, { logCapture: request.logCapture }).logCapture ?? null;
       return settingsMessage(await setLogCapture(database, forgetCachedKeys, accountId, level));
     }),
 
