@@ -22,7 +22,7 @@ beforeAll(async () => {
   accountId = (await signInWithGithub(user, consoleUrl, `user-${run}`)).session.account.id;
   await signInWithOidc(admin, consoleUrl, adminLogin);
   await signInWithGithub(stranger, consoleUrl, `stranger-${run}`);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await stack?.teardown();

@@ -10,7 +10,7 @@ const run = randomBytes(4).toString("hex");
 beforeAll(async () => {
   stack = await startTestStack({ console: true });
   consoleUrl = stack.consoleUrl!;
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await stack?.teardown();

@@ -70,7 +70,7 @@ beforeAll(async () => {
   consoleUrl = stack.consoleUrl!;
   await signInWithGithub(buyer, consoleUrl, `buyer-${run}`);
   await signInWithGithub(other, consoleUrl, `other-${run}`);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await stack?.teardown();
