@@ -6,6 +6,8 @@ export default defineConfig({
       "services/*/src/**/*.test.ts",
       "services/*/test/**/*.test.ts",
       "tools/*/src/**/*.test.ts",
+      "services/console/web/src/**/*.test.ts",
+      "services/console/web/e2e/**/*.test.ts",
       "infra/**/*.test.ts",
     ],
     testTimeout: 30_000,

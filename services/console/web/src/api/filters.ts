@@ -1,0 +1,11 @@
+import dayjs from "dayjs";
+import type { RecordFilters } from "./types.js";
+
+/** Filters as API query parameters: picked days become the instants from the first day's start to the last day's end. */
+export function recordQuery(filters: RecordFilters): Record<string, string | undefined> {
+  return {
+    ...filters,
+    from: filters.from && dayjs(filters.from).startOf("day").toISOString(),
+    to: filters.to && dayjs(filters.to).add(1, "day").startOf("day").toISOString(),
+  };
+}

@@ -1,0 +1,166 @@
+// Shapes of the console HTTP API (docs/console.md, "HTTP API"); money in integer micro-yuan.
+
+export type Outcome = string;
+
+export interface Account {
+  id: string;
+  name: string;
+  balanceMicros: number;
+  createdAt: string;
+}
+
+export interface Identity {
+  provider: string;
+  subject: string;
+  email: string;
+  displayName: string;
+  createdAt: string;
+}
+
+export interface Provider {
+  id: string;
+  name: string;
+}
+
+export interface Session {
+  account: Account;
+  identities: Identity[];
+  isAdmin: boolean;
+  csrfToken: string;
+}
+
+export interface DayTotals {
+  day: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  costMicros: number;
+}
+
+export interface Overview {
+  balanceMicros: number;
+  spendTodayMicros: number;
+  spendMonthMicros: number;
+  days: DayTotals[];
+}
+
+export interface UsageRecord {
+  requestId: string;
+  keyId: string;
+  model: string;
+  vendor: string;
+  endpoint: string;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  costMicros: number;
+  latencyMs: number;
+  stream: boolean;
+  outcome: Outcome;
+  errorCode: string;
+  createdAt: string;
+}
+
+export interface UsagePage {
+  records: UsageRecord[];
+  nextCursor: string;
+}
+
+export interface ModelTotals extends Omit<DayTotals, "day"> {
+  model: string;
+}
+
+export interface Statistics {
+  byDay: DayTotals[];
+  byModel: ModelTotals[];
+  totals: Omit<DayTotals, "day">;
+}
+
+export interface LogSummary {
+  requestId: string;
+  model: string;
+  endpoint: string;
+  outcome: Outcome;
+  costMicros: number;
+  latencyMs: number;
+  createdAt: string;
+  keyId: string;
+  stream: boolean;
+}
+
+export interface LogPage {
+  logs: LogSummary[];
+  nextCursor: string;
+}
+
+export type LogCapture = "full" | "metadata" | "off";
+
+export interface LogDetail {
+  usage: UsageRecord;
+  capture: LogCapture;
+  request: unknown;
+  answer: unknown;
+  error: string | null;
+}
+
+export interface Group {
+  name: string;
+  description: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  group: string;
+  status: "active" | "revoked" | "expired";
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  spendCapMicros: number | null;
+  spentMicros: number;
+}
+
+export interface NewKey {
+  name: string;
+  group: string;
+  expiresAt?: string;
+  spendCapMicros?: number;
+}
+
+export type PaymentProvider = "wechat" | "alipay";
+
+export interface TopUpOrder {
+  outTradeNo: string;
+  provider: PaymentProvider;
+  amountFen: number;
+  state: "created" | "paid" | "closed" | "failed";
+  createdAt: string;
+  expiresAt: string;
+  finishedAt: string | null;
+}
+
+export interface CreatedTopUp {
+  order: TopUpOrder;
+  payment: { qrCode: string; payUrl?: string };
+}
+
+export interface Settings {
+  logCapture: LogCapture;
+  identities: Identity[];
+  providers: Provider[];
+}
+
+export interface AdminAccountPage {
+  accounts: Account[];
+  nextCursor: string;
+}
+
+/** Filters shared by usage records, their CSV export and the request logs. */
+export interface RecordFilters {
+  from?: string;
+  to?: string;
+  model?: string;
+  keyId?: string;
+  status?: string;
+}
