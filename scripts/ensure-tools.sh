@@ -7,5 +7,20 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION"
   npm install --silent --no-fund --no-audit --prefix .gateway/tools "pnpm@$PNPM_VERSION" >/dev/null
   export PATH="$PWD/.gateway/tools/node_modules/.bin:$PATH"
 fi
+# The console's browser tests drive Debian's Chromium through playwright-core (which cannot
+# download a browser of its own here); a CJK font lets its zh-CN screenshots show Chinese.
+missing=()
+[ -n "${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-wqy-zenhei)
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-tools: ${missing[*]} missing and apt-get is unavailable: install them (or set CHROMIUM_PATH)" >&2
+    exit 1
+  fi
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 pnpm install --frozen-lockfile --reporter=silent
 pnpm build

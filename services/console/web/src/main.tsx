@@ -23,7 +23,7 @@ const queryClient = new QueryClient({
 // A 401 anywhere means the session ended: drop it, and the router shows the sign-in page.
 whenUnauthorized(() => queryClient.setQueryData(SESSION_KEY, null));
 
-const theme = createTheme({ primaryColor: "indigo", defaultRadius: "md" });
+const theme = createTheme({ primaryColor: "indigo", defaultRadius: "md", respectReducedMotion: true });
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

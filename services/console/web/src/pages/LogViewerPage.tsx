@@ -143,7 +143,7 @@ function Conversation({ detail }: { detail: LogDetail }) {
         <Group gap="xs">
           <Text size="sm">{t("logs.toolsOffered")}</Text>
           {tools.map((tool) => (
-            <Badge key={tool} variant="dot">
+            <Badge key={tool} variant="dot" tt="none">
               {tool}
             </Badge>
           ))}
