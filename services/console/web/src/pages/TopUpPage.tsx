@@ -37,6 +37,12 @@ function OrderState({ order }: { order: TopUpOrder }) {
   );
 }
 
+/**
+ * On a phone the QR code cannot be scanned from its own screen: the link opens the page-pay URL
+ * or, without one, the code's own URL (weixin:// and Alipay's https links open their apps).
+ */
+const payLink = (created: CreatedTopUp) => created.payment.payUrl || created.payment.qrCode;
+
 /** The QR code and pay link of an order just created, watched until it is paid, closed or failed. */
 function PendingPayment({ created }: { created: CreatedTopUp }) {
   const { t, i18n } = useTranslation();
@@ -76,11 +82,9 @@ function PendingPayment({ created }: { created: CreatedTopUp }) {
               marginSize={2}
               aria-label={t("topup.scan", { method })}
             />
-            {created.payment.payUrl && (
-              <Button component="a" href={created.payment.payUrl} target="_blank" rel="noopener" variant="light">
-                {t("topup.openPayPage")}
-              </Button>
-            )}
+            <Button component="a" href={payLink(created)} target="_blank" rel="noopener" variant="light">
+              {t("topup.openPayPage")}
+            </Button>
             <Group gap="xs">
               <Loader size="xs" />
               <Text size="sm" c="dimmed">

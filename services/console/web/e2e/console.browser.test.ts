@@ -1,0 +1,239 @@
+import { eventually, startTestStack, type TestStack } from "@gateway/stack";
+import OpenAI, { AuthenticationError } from "openai";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.js";
+import { ConsolePage } from "./console-pages.js";
+import { screenshot } from "./screenshots.js";
+import { fill, texts } from "./text.js";
+
+// The console through the whole running stack in Chromium: sign-in with the simulator's GitHub
+// and the local OpenID provider, payments through the simulator's WeChat Pay and Alipay pages,
+// and a key the official openai SDK uses through edge.
+
+const zh = texts["zh-CN"];
+const en = texts.en;
+const OIDC_NAME = "Local OpenID provider";
+// A one-pixel PNG: the log keeps a data URL's header and size, not the image.
+const PIXEL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+let stack: TestStack;
+let browser: Browser;
+
+async function newContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    locale: "zh-CN",
+    viewport: { width: 1280, height: 860 },
+    reducedMotion: "reduce",
+  });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.consoleUrl });
+  return context;
+}
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([
+    startTestStack({ console: true, env: { CONSOLE_ADMIN_IDENTITIES: "oidc:alice" } }),
+    launchChromium(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.teardown();
+});
+
+/** A conversation with every kind of turn the log viewer draws. */
+const conversation: OpenAI.ChatCompletionMessageParam[] = [
+  { role: "system", content: "You answer about the weather." },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "What is the weather in Paris? (console browser test)" },
+      { type: "image_url", image_url: { url: PIXEL } },
+    ],
+  },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      { id: "call_weather", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+    ],
+  },
+  { role: "tool", tool_call_id: "call_weather", content: '{"celsius":21}' },
+];
+
+describe("the console in a browser", () => {
+  it("signs in with GitHub, tops up with WeChat Pay and Alipay, makes a key the SDK uses, shows the request, revokes the key and signs out", async () => {
+    const context = await newContext();
+    const console = new ConsolePage(await context.newPage(), stack.consoleUrl);
+    const { page } = console;
+
+    await console.open("/");
+    await page.waitForURL("**/signin");
+    await screenshot(page, "signin.zh-CN");
+    await console.signInWith("GitHub");
+    // The simulator's GitHub consent page.
+    await page.locator("#login").fill("octocat");
+    await page.locator("#authorize").click();
+    await page.waitForURL(`${stack.consoleUrl}/`);
+    await expect.poll(() => page.getByTestId("balance").textContent()).toBe("¥0.00");
+
+    await console.topUp(context, 1, "wechat");
+    expect(await console.balanceMicros()).toBe(1_000_000);
+    await expect.poll(() => page.getByTestId("header-balance").textContent()).toBe("¥1.00");
+    await screenshot(page, "topup.zh-CN");
+
+    const keyName = "browser-test";
+    const apiKey = await console.createKey(keyName);
+    await screenshot(page, "key-created.zh-CN");
+    await console.closeShownKey();
+
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: conversation,
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }],
+    });
+    const requestId = completion._request_id!;
+    const answer = completion.choices[0]!.message.content!;
+    await screenshot(page, "keys.zh-CN");
+
+    // Usage is recorded asynchronously: the record appears once ledger has it.
+    await console.navigate(zh.nav.usage);
+    const requestLink = page.getByRole("link", { name: requestId });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole("heading", { name: zh.usage.title }).waitFor();
+          await page.getByRole("table").waitFor();
+          return requestLink.count();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(1);
+    await screenshot(page, "usage.zh-CN");
+
+    await requestLink.click();
+    await page.getByText("What is the weather in Paris? (console browser test)").waitFor();
+    await page.getByText(fill(zh.logs.toolCall, { name: "get_weather" })).waitFor();
+    await page.getByText(fill(zh.logs.toolResult, { id: "call_weather" })).waitFor();
+    await page.getByTestId("turn-answer").getByText(answer).waitFor();
+    await screenshot(page, "log-viewer.zh-CN");
+
+    await console.navigate(zh.nav.logs);
+    await page.getByRole("link", { name: requestId }).waitFor();
+    await screenshot(page, "logs.zh-CN");
+
+    await console.navigate(zh.nav.statistics);
+    await expect.poll(() => page.getByTestId("total-requests").textContent()).toBe("1");
+    await page.getByRole("cell", { name: "gpt-4o-mini" }).waitFor();
+    await screenshot(page, "statistics.zh-CN");
+
+    const beforeAlipay = await console.balanceMicros();
+    expect(beforeAlipay).toBeLessThan(1_000_000);
+    await console.topUp(context, 5, "alipay");
+    expect(await console.balanceMicros()).toBe(beforeAlipay + 5_000_000);
+    await page.getByTestId("order-history").getByText(zh.topup.alipay).waitFor();
+
+    await console.navigate(zh.nav.overview);
+    await expect
+      .poll(() => page.getByTestId("balance").textContent())
+      .toBe(`¥${((beforeAlipay + 5_000_000) / 1e6).toFixed(2)}`);
+    await screenshot(page, "overview.zh-CN");
+
+    await console.revokeKey(keyName);
+    await screenshot(page, "keys-revoked.zh-CN");
+    // Revocation reaches edge's key cache within seconds.
+    const refused = await eventually(
+      () =>
+        client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      5_000,
+      200,
+    );
+    expect(refused).toBeInstanceOf(AuthenticationError);
+
+    await console.navigate(zh.nav.settings);
+    await page
+      .getByRole("cell", { name: /octocat/ })
+      .first()
+      .waitFor();
+    await screenshot(page, "settings.zh-CN");
+
+    await console.switchLanguage("en");
+    await page.getByRole("heading", { name: en.settings.title }).waitFor();
+    for (const [label, name] of [
+      [en.nav.overview, "overview"],
+      [en.nav.usage, "usage"],
+      [en.nav.statistics, "statistics"],
+      [en.nav.logs, "logs"],
+      [en.nav.keys, "keys"],
+      [en.nav.topup, "topup"],
+      [en.nav.settings, "settings"],
+    ] as const) {
+      await console.navigate(label);
+      await page.getByRole("heading", { level: 2 }).first().waitFor();
+      await screenshot(page, `${name}.en`);
+    }
+    await page.getByRole("link", { name: requestId }).count();
+    await console.open(`/logs/${requestId}`);
+    await page.getByText(fill(en.logs.toolCall, { name: "get_weather" })).waitFor();
+    await screenshot(page, "log-viewer.en");
+
+    await console.navigate(en.nav.settings);
+    await page.getByRole("button", { name: en.settings.signOut, exact: true }).click();
+    await page.waitForURL("**/signin");
+    await page.getByRole("heading", { name: en.signin.title }).waitFor();
+    await screenshot(page, "signin.en");
+    expect(await console.session()).toBeNull();
+    await console.open("/keys");
+    await page.waitForURL("**/signin");
+    await context.close();
+  });
+
+  it("signs in with the OpenID provider as an admin who adjusts an account's credit, on a phone-width screen too", async () => {
+    const context = await newContext();
+    const console = new ConsolePage(await context.newPage(), stack.consoleUrl);
+    const { page } = console;
+    await console.open("/signin");
+    await console.signInWith(OIDC_NAME);
+    // oidc-provider's development login and consent pages.
+    await page.locator('input[name="login"]').fill("alice");
+    await page.locator('input[name="password"]').fill("any");
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(`${stack.consoleUrl}/`);
+    expect((await console.session())?.isAdmin).toBe(true);
+
+    await console.navigate(zh.nav.admin);
+    const row = page.getByRole("row").filter({ hasText: "octocat" });
+    await row.waitFor();
+    await screenshot(page, "admin.zh-CN");
+    await row.getByRole("button", { name: zh.admin.adjust }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(zh.admin.amount).fill("2.5");
+    await dialog.getByLabel(zh.admin.reason).fill("Browser test goodwill credit");
+    await dialog.getByRole("button", { name: zh.admin.adjust }).click();
+    await page.getByText(new RegExp(fill(zh.admin.adjusted, { balance: "" }))).waitFor();
+    await dialog.waitFor({ state: "detached" });
+
+    await console.switchLanguage("en");
+    await console.navigate(en.nav.admin);
+    await page.getByRole("row").filter({ hasText: "octocat" }).waitFor();
+    await screenshot(page, "admin.en");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await console.open("/");
+    await page.getByTestId("balance").waitFor();
+    await screenshot(page, "overview.phone.en");
+    await page.getByRole("button", { name: en.nav.menu }).click();
+    await console.navigate(en.nav.topup);
+    await page.getByRole("heading", { name: en.topup.title }).waitFor();
+    await screenshot(page, "topup.phone.en");
+    await context.close();
+  });
+});
