@@ -70,13 +70,13 @@ export class ConsolePage {
     await page.getByRole("button", { name: text.keys.create }).click();
     const dialog = page.getByRole("dialog", { name: text.keys.create });
     await dialog.getByLabel(text.keys.name).fill(name);
-    await dialog.getByRole("textbox", { name: text.keys.group }).click();
+    await dialog.getByRole("combobox", { name: text.keys.group }).click();
     await page.getByRole("option").first().click();
     await dialog.getByRole("button", { name: text.keys.create }).click();
     const apiKey = (await page.getByTestId("new-api-key").textContent())?.trim() ?? "";
     expect(apiKey).toMatch(/^sk-/);
-    await page.getByRole("button", { name: text.common.copy }).click();
-    await page.getByRole("button", { name: text.common.copied }).waitFor();
+    await page.getByRole("button", { name: text.common.copy, exact: true }).click();
+    await page.getByRole("button", { name: text.common.copied, exact: true }).waitFor();
     // Evaluated in the page, where `navigator` is the browser's.
     expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(apiKey);
     return apiKey;
@@ -101,7 +101,7 @@ export class ConsolePage {
 
   async switchLanguage(language: Language): Promise<void> {
     const target = texts[language];
-    await this.page.getByRole("textbox", { name: this.text.app.language }).first().click();
+    await this.page.getByRole("combobox", { name: this.text.app.language }).first().click();
     await this.page.getByRole("option", { name: language === "en" ? "English" : "简体中文" }).click();
     this.text = target;
     await this.page

@@ -66,28 +66,28 @@ const conversation: OpenAI.ChatCompletionMessageParam[] = [
 describe("the console in a browser", () => {
   it("signs in with GitHub, tops up with WeChat Pay and Alipay, makes a key the SDK uses, shows the request, revokes the key and signs out", async () => {
     const context = await newContext();
-    const console = new ConsolePage(await context.newPage(), stack.consoleUrl);
-    const { page } = console;
+    const app = new ConsolePage(await context.newPage(), stack.consoleUrl);
+    const { page } = app;
 
-    await console.open("/");
+    await app.open("/");
     await page.waitForURL("**/signin");
     await screenshot(page, "signin.zh-CN");
-    await console.signInWith("GitHub");
+    await app.signInWith("GitHub");
     // The simulator's GitHub consent page.
     await page.locator("#login").fill("octocat");
     await page.locator("#authorize").click();
     await page.waitForURL(`${stack.consoleUrl}/`);
     await expect.poll(() => page.getByTestId("balance").textContent()).toBe("¥0.00");
 
-    await console.topUp(context, 1, "wechat");
-    expect(await console.balanceMicros()).toBe(1_000_000);
+    await app.topUp(context, 1, "wechat");
+    expect(await app.balanceMicros()).toBe(1_000_000);
     await expect.poll(() => page.getByTestId("header-balance").textContent()).toBe("¥1.00");
     await screenshot(page, "topup.zh-CN");
 
     const keyName = "browser-test";
-    const apiKey = await console.createKey(keyName);
+    const apiKey = await app.createKey(keyName);
     await screenshot(page, "key-created.zh-CN");
-    await console.closeShownKey();
+    await app.closeShownKey();
 
     const client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
     const completion = await client.chat.completions.create({
@@ -100,7 +100,7 @@ describe("the console in a browser", () => {
     await screenshot(page, "keys.zh-CN");
 
     // Usage is recorded asynchronously: the record appears once ledger has it.
-    await console.navigate(zh.nav.usage);
+    await app.navigate(zh.nav.usage);
     const requestLink = page.getByRole("link", { name: requestId });
     await expect
       .poll(
@@ -122,28 +122,28 @@ describe("the console in a browser", () => {
     await page.getByTestId("turn-answer").getByText(answer).waitFor();
     await screenshot(page, "log-viewer.zh-CN");
 
-    await console.navigate(zh.nav.logs);
+    await app.navigate(zh.nav.logs);
     await page.getByRole("link", { name: requestId }).waitFor();
     await screenshot(page, "logs.zh-CN");
 
-    await console.navigate(zh.nav.statistics);
+    await app.navigate(zh.nav.statistics);
     await expect.poll(() => page.getByTestId("total-requests").textContent()).toBe("1");
     await page.getByRole("cell", { name: "gpt-4o-mini" }).waitFor();
     await screenshot(page, "statistics.zh-CN");
 
-    const beforeAlipay = await console.balanceMicros();
+    const beforeAlipay = await app.balanceMicros();
     expect(beforeAlipay).toBeLessThan(1_000_000);
-    await console.topUp(context, 5, "alipay");
-    expect(await console.balanceMicros()).toBe(beforeAlipay + 5_000_000);
+    await app.topUp(context, 5, "alipay");
+    expect(await app.balanceMicros()).toBe(beforeAlipay + 5_000_000);
     await page.getByTestId("order-history").getByText(zh.topup.alipay).waitFor();
 
-    await console.navigate(zh.nav.overview);
+    await app.navigate(zh.nav.overview);
     await expect
       .poll(() => page.getByTestId("balance").textContent())
       .toBe(`¥${((beforeAlipay + 5_000_000) / 1e6).toFixed(2)}`);
     await screenshot(page, "overview.zh-CN");
 
-    await console.revokeKey(keyName);
+    await app.revokeKey(keyName);
     await screenshot(page, "keys-revoked.zh-CN");
     // Revocation reaches edge's key cache within seconds.
     const refused = await eventually(
@@ -157,14 +157,14 @@ describe("the console in a browser", () => {
     );
     expect(refused).toBeInstanceOf(AuthenticationError);
 
-    await console.navigate(zh.nav.settings);
+    await app.navigate(zh.nav.settings);
     await page
       .getByRole("cell", { name: /octocat/ })
       .first()
       .waitFor();
     await screenshot(page, "settings.zh-CN");
 
-    await console.switchLanguage("en");
+    await app.switchLanguage("en");
     await page.getByRole("heading", { name: en.settings.title }).waitFor();
     for (const [label, name] of [
       [en.nav.overview, "overview"],
@@ -175,41 +175,41 @@ describe("the console in a browser", () => {
       [en.nav.topup, "topup"],
       [en.nav.settings, "settings"],
     ] as const) {
-      await console.navigate(label);
+      await app.navigate(label);
       await page.getByRole("heading", { level: 2 }).first().waitFor();
       await screenshot(page, `${name}.en`);
     }
     await page.getByRole("link", { name: requestId }).count();
-    await console.open(`/logs/${requestId}`);
+    await app.open(`/logs/${requestId}`);
     await page.getByText(fill(en.logs.toolCall, { name: "get_weather" })).waitFor();
     await screenshot(page, "log-viewer.en");
 
-    await console.navigate(en.nav.settings);
+    await app.navigate(en.nav.settings);
     await page.getByRole("button", { name: en.settings.signOut, exact: true }).click();
     await page.waitForURL("**/signin");
     await page.getByRole("heading", { name: en.signin.title }).waitFor();
     await screenshot(page, "signin.en");
-    expect(await console.session()).toBeNull();
-    await console.open("/keys");
+    expect(await app.session()).toBeNull();
+    await app.open("/keys");
     await page.waitForURL("**/signin");
     await context.close();
   });
 
   it("signs in with the OpenID provider as an admin who adjusts an account's credit, on a phone-width screen too", async () => {
     const context = await newContext();
-    const console = new ConsolePage(await context.newPage(), stack.consoleUrl);
-    const { page } = console;
-    await console.open("/signin");
-    await console.signInWith(OIDC_NAME);
+    const app = new ConsolePage(await context.newPage(), stack.consoleUrl);
+    const { page } = app;
+    await app.open("/signin");
+    await app.signInWith(OIDC_NAME);
     // oidc-provider's development login and consent pages.
     await page.locator('input[name="login"]').fill("alice");
     await page.locator('input[name="password"]').fill("any");
     await page.locator('button[type="submit"]').click();
     await page.locator('button[type="submit"]').click();
     await page.waitForURL(`${stack.consoleUrl}/`);
-    expect((await console.session())?.isAdmin).toBe(true);
+    expect((await app.session())?.isAdmin).toBe(true);
 
-    await console.navigate(zh.nav.admin);
+    await app.navigate(zh.nav.admin);
     const row = page.getByRole("row").filter({ hasText: "octocat" });
     await row.waitFor();
     await screenshot(page, "admin.zh-CN");
@@ -221,17 +221,17 @@ describe("the console in a browser", () => {
     await page.getByText(new RegExp(fill(zh.admin.adjusted, { balance: "" }))).waitFor();
     await dialog.waitFor({ state: "detached" });
 
-    await console.switchLanguage("en");
-    await console.navigate(en.nav.admin);
+    await app.switchLanguage("en");
+    await app.navigate(en.nav.admin);
     await page.getByRole("row").filter({ hasText: "octocat" }).waitFor();
     await screenshot(page, "admin.en");
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await console.open("/");
+    await app.open("/");
     await page.getByTestId("balance").waitFor();
     await screenshot(page, "overview.phone.en");
     await page.getByRole("button", { name: en.nav.menu }).click();
-    await console.navigate(en.nav.topup);
+    await app.navigate(en.nav.topup);
     await page.getByRole("heading", { name: en.topup.title }).waitFor();
     await screenshot(page, "topup.phone.en");
     await context.close();

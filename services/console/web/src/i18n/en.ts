@@ -17,6 +17,7 @@ export const en = {
     empty: "Nothing here yet",
     previous: "Previous page",
     next: "Next page",
+    close: "Close",
     cancel: "Cancel",
     confirm: "Confirm",
     copy: "Copy",

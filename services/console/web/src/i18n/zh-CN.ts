@@ -19,6 +19,7 @@ export const zhCN: Resources = {
     empty: "暂无数据",
     previous: "上一页",
     next: "下一页",
+    close: "关闭",
     cancel: "取消",
     confirm: "确认",
     copy: "复制",

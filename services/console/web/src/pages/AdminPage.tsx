@@ -41,7 +41,12 @@ function AdjustCredit({ account, onClose }: { account: Account | null; onClose: 
     onError: (error) => notifications.show({ color: "red", message: error.message }),
   });
   return (
-    <Modal opened={account !== null} onClose={onClose} title={t("admin.adjustTitle", { name: account?.name ?? "" })}>
+    <Modal
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      opened={account !== null}
+      onClose={onClose}
+      title={t("admin.adjustTitle", { name: account?.name ?? "" })}
+    >
       <form
         onSubmit={form.onSubmit(({ yuan, reason }) =>
           adjust.mutate({ id: account!.id, amountMicros: yuanToMicros(Number(yuan)), reason: reason.trim() }),

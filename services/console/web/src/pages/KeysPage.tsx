@@ -74,7 +74,12 @@ function CreateKeyModal({
     onError: (error) => notifications.show({ color: "red", message: error.message }),
   });
   return (
-    <Modal opened={opened} onClose={onClose} title={t("keys.create")}>
+    <Modal
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      opened={opened}
+      onClose={onClose}
+      title={t("keys.create")}
+    >
       <form onSubmit={form.onSubmit((values) => create.mutate(newKeyOf(values)))}>
         <Stack>
           <TextInput label={t("keys.name")} withAsterisk data-autofocus {...form.getInputProps("name")} />
@@ -118,7 +123,13 @@ function CreateKeyModal({
 function ShownOnce({ apiKey, onClose }: { apiKey: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={apiKey !== null} onClose={onClose} title={t("keys.createdTitle")} closeOnClickOutside={false}>
+    <Modal
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      opened={apiKey !== null}
+      onClose={onClose}
+      title={t("keys.createdTitle")}
+      closeOnClickOutside={false}
+    >
       <Stack>
         <Text size="sm">{t("keys.createdBody")}</Text>
         <Code block data-testid="new-api-key" style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
@@ -193,6 +204,7 @@ export default function KeysPage() {
       children: <Text size="sm">{t("keys.revokeBody")}</Text>,
       labels: { confirm: t("keys.revoke"), cancel: t("common.cancel") },
       confirmProps: { color: "red" },
+      closeButtonProps: { "aria-label": t("common.close") },
       onConfirm: () => revoke.mutate(key.id),
     });
   return (

@@ -102,6 +102,7 @@ function SignOut() {
       children: <Text size="sm">{t("settings.signOutEverywhereBody")}</Text>,
       labels: { confirm: t("settings.signOutEverywhere"), cancel: t("common.cancel") },
       confirmProps: { color: "red" },
+      closeButtonProps: { "aria-label": t("common.close") },
       onConfirm: () => signOut.mutate("/api/auth/sign-out-everywhere"),
     });
   return (
