@@ -101,6 +101,8 @@ export interface LogDetail {
   request: unknown;
   answer: unknown;
   error: string | null;
+  // The bodies were cut to the deployment's size limit for one entry.
+  truncated?: boolean;
 }
 
 export interface Group {

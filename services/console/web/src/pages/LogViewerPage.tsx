@@ -149,6 +149,7 @@ function Conversation({ detail }: { detail: LogDetail }) {
           ))}
         </Group>
       )}
+      {detail.truncated && <Alert color="yellow">{t("logs.truncated")}</Alert>}
       {turns.length === 0 && <Text c="dimmed">{t("logs.noBody")}</Text>}
       {turns.map((turn, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: turns are a fixed, ordered transcript

@@ -127,11 +127,13 @@ export default function SettingsPage() {
   const settings = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api.get<Settings>("/api/settings") });
   const [params, setParams] = useSearchParams();
   const linked = params.get("linked");
+  const linkError = params.get("linkError");
+  // The console comes back here from linking a provider, saying how it went.
   useEffect(() => {
-    if (!linked) return;
-    notifications.show({ color: "green", message: t("settings.linked", { provider: linked }) });
-    setParams({}, { replace: true });
-  }, [linked, setParams, t]);
+    if (linked) notifications.show({ color: "green", message: t("settings.linked", { provider: linked }) });
+    if (linkError) notifications.show({ color: "red", message: t("settings.linkFailed", { provider: linkError }) });
+    if (linked || linkError) setParams({}, { replace: true });
+  }, [linked, linkError, setParams, t]);
   return (
     <Stack>
       <Title order={2}>{t("settings.title")}</Title>
