@@ -1,4 +1,4 @@
-import { Button, Code, Group, Modal, NumberInput, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Button, Code, Modal, NumberInput, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDebouncedValue } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
@@ -8,7 +8,9 @@ import { useTranslation } from "react-i18next";
 import { api, apiPath } from "../api/client.js";
 import type { Account, AdminAccountPage } from "../api/types.js";
 import { CursorPager } from "../components/CursorPager.js";
+import { FormActions } from "../components/FormActions.js";
 import { QueryState } from "../components/QueryState.js";
+import { TableHeader } from "../components/TableHeader.js";
 import { useCursorPages } from "../components/useCursorPages.js";
 import { formatYuan, yuanToMicros } from "../format/money.js";
 import { formatDateTime } from "../format/time.js";
@@ -55,14 +57,7 @@ function AdjustCredit({ account, onClose }: { account: Account | null; onClose: 
         <Stack>
           <NumberInput label={t("admin.amount")} decimalScale={6} withAsterisk {...form.getInputProps("yuan")} />
           <Textarea label={t("admin.reason")} withAsterisk autosize minRows={2} {...form.getInputProps("reason")} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit" loading={adjust.isPending}>
-              {t("admin.adjust")}
-            </Button>
-          </Group>
+          <FormActions submit={t("admin.adjust")} pending={adjust.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>
@@ -99,15 +94,7 @@ export default function AdminPage() {
           <>
             <Table.ScrollContainer minWidth={640}>
               <Table striped highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("admin.id")}</Table.Th>
-                    <Table.Th>{t("keys.name")}</Table.Th>
-                    <Table.Th>{t("common.balance")}</Table.Th>
-                    <Table.Th>{t("keys.created")}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
+                <TableHeader labels={[t("admin.id"), t("keys.name"), t("common.balance"), t("keys.created"), ""]} />
                 <Table.Tbody>
                   {list.map((account) => (
                     <Table.Tr key={account.id}>

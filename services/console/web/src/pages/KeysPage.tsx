@@ -24,8 +24,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api/client.js";
 import type { ApiKey, Group as ModelGroup, NewKey } from "../api/types.js";
+import { FormActions } from "../components/FormActions.js";
 import { QueryState } from "../components/QueryState.js";
 import { keysQuery } from "../components/RecordFiltersBar.js";
+import { TableHeader } from "../components/TableHeader.js";
 import { formatYuan, yuanToMicros } from "../format/money.js";
 import { formatDateTime } from "../format/time.js";
 
@@ -106,14 +108,7 @@ function CreateKeyModal({
             decimalScale={2}
             {...form.getInputProps("spendCapYuan")}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              {t("keys.create")}
-            </Button>
-          </Group>
+          <FormActions submit={t("keys.create")} pending={create.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>
@@ -226,19 +221,19 @@ export default function KeysPage() {
         {({ keys: list }) => (
           <Table.ScrollContainer minWidth={900}>
             <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("keys.name")}</Table.Th>
-                  <Table.Th>{t("keys.prefix")}</Table.Th>
-                  <Table.Th>{t("keys.group")}</Table.Th>
-                  <Table.Th>{t("keys.created")}</Table.Th>
-                  <Table.Th>{t("keys.lastUsed")}</Table.Th>
-                  <Table.Th>{t("keys.expiresAt")}</Table.Th>
-                  <Table.Th>{t("keys.spent")}</Table.Th>
-                  <Table.Th>{t("common.status")}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
+              <TableHeader
+                labels={[
+                  t("keys.name"),
+                  t("keys.prefix"),
+                  t("keys.group"),
+                  t("keys.created"),
+                  t("keys.lastUsed"),
+                  t("keys.expiresAt"),
+                  t("keys.spent"),
+                  t("common.status"),
+                  "",
+                ]}
+              />
               <Table.Tbody>
                 {list.map((key) => (
                   <KeyRow key={key.id} apiKey={key} onRevoke={confirmRevoke} />

@@ -9,6 +9,7 @@ import { api } from "../api/client.js";
 import { useForgetSession } from "../api/session.js";
 import type { LogCapture, Settings } from "../api/types.js";
 import { QueryState } from "../components/QueryState.js";
+import { TableHeader } from "../components/TableHeader.js";
 import { formatDateTime } from "../format/time.js";
 
 const SETTINGS_KEY = ["settings"];
@@ -25,13 +26,7 @@ function Identities({ settings }: { settings: Settings }) {
       </Title>
       <Table.ScrollContainer minWidth={480}>
         <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("settings.provider")}</Table.Th>
-              <Table.Th>{t("settings.account")}</Table.Th>
-              <Table.Th>{t("settings.linkedAt")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHeader labels={[t("settings.provider"), t("settings.account"), t("settings.linkedAt")]} />
           <Table.Tbody>
             {settings.identities.map((identity) => (
               <Table.Tr key={`${identity.provider}/${identity.subject}`}>

@@ -8,6 +8,7 @@ import { api, apiPath } from "../api/client.js";
 import type { Statistics } from "../api/types.js";
 import { QueryState } from "../components/QueryState.js";
 import { StatCard } from "../components/StatCard.js";
+import { TableHeader } from "../components/TableHeader.js";
 import { dayChartData, modelChartData } from "../format/chart-data.js";
 import { formatYuan } from "../format/money.js";
 import { formatNumber, lastDays } from "../format/time.js";
@@ -97,15 +98,15 @@ export default function StatisticsPage() {
               />
               <Table.ScrollContainer minWidth={600} mt="md">
                 <Table striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t("common.model")}</Table.Th>
-                      <Table.Th>{t("common.requests")}</Table.Th>
-                      <Table.Th>{t("common.promptTokens")}</Table.Th>
-                      <Table.Th>{t("common.completionTokens")}</Table.Th>
-                      <Table.Th>{t("common.cost")}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHeader
+                    labels={[
+                      t("common.model"),
+                      t("common.requests"),
+                      t("common.promptTokens"),
+                      t("common.completionTokens"),
+                      t("common.cost"),
+                    ]}
+                  />
                   <Table.Tbody>
                     {data.byModel.map((row) => (
                       <Table.Tr key={row.model}>

@@ -22,6 +22,7 @@ import { useTranslation } from "react-i18next";
 import { api, apiPath } from "../api/client.js";
 import { SESSION_KEY } from "../api/session.js";
 import type { CreatedTopUp, PaymentProvider, TopUpOrder } from "../api/types.js";
+import { TableHeader } from "../components/TableHeader.js";
 import { fenToMicros, formatYuan, yuanToFen } from "../format/money.js";
 import { formatDateTime } from "../format/time.js";
 
@@ -173,16 +174,16 @@ function OrderHistory() {
     <Stack>
       <Table.ScrollContainer minWidth={640}>
         <Table striped data-testid="order-history">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("topup.order")}</Table.Th>
-              <Table.Th>{t("topup.method")}</Table.Th>
-              <Table.Th>{t("topup.amount")}</Table.Th>
-              <Table.Th>{t("common.status")}</Table.Th>
-              <Table.Th>{t("topup.createdAt")}</Table.Th>
-              <Table.Th>{t("topup.finishedAt")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHeader
+            labels={[
+              t("topup.order"),
+              t("topup.method"),
+              t("topup.amount"),
+              t("common.status"),
+              t("topup.createdAt"),
+              t("topup.finishedAt"),
+            ]}
+          />
           <Table.Tbody>
             {list.map((order) => (
               <Table.Tr key={order.outTradeNo}>
