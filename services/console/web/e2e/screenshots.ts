@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { repoRoot } from "@gateway/stack";
 import type { Page } from "playwright-core";
 
-// Screenshots land in docs/console/ (committed, linked from docs/console.md) only when asked
+// Screenshots land in docs/console/ (committed, linked from docs/console-web.md) only when asked
 // for, so an ordinary test run leaves the work tree clean.
 const directory = process.env.UPDATE_CONSOLE_SCREENSHOTS
   ? `${repoRoot}docs/console`
