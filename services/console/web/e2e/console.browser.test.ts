@@ -19,6 +19,7 @@ const PIXEL =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 let stack: TestStack;
+let consoleUrl: string;
 let browser: Browser;
 
 async function newContext(): Promise<BrowserContext> {
@@ -27,15 +28,16 @@ async function newContext(): Promise<BrowserContext> {
     viewport: { width: 1280, height: 860 },
     reducedMotion: "reduce",
   });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.consoleUrl });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: consoleUrl });
   return context;
 }
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startTestStack({ console: true, env: { CONSOLE_ADMIN_IDENTITIES: "oidc:alice" } }),
+    startTestStack({ console: true, serviceEnv: { console: { CONSOLE_ADMIN_IDENTITIES: "oidc:alice" } } }),
     launchChromium(),
   ]);
+  consoleUrl = stack.consoleUrl!;
 });
 
 afterAll(async () => {
@@ -66,7 +68,7 @@ const conversation: OpenAI.ChatCompletionMessageParam[] = [
 describe("the console in a browser", () => {
   it("signs in with GitHub, tops up with WeChat Pay and Alipay, makes a key the SDK uses, shows the request, revokes the key and signs out", async () => {
     const context = await newContext();
-    const app = new ConsolePage(await context.newPage(), stack.consoleUrl);
+    const app = new ConsolePage(await context.newPage(), consoleUrl);
     const { page } = app;
 
     await app.open("/");
@@ -76,7 +78,7 @@ describe("the console in a browser", () => {
     // The simulator's GitHub consent page.
     await page.locator("#login").fill("octocat");
     await page.locator("#authorize").click();
-    await page.waitForURL(`${stack.consoleUrl}/`);
+    await page.waitForURL(`${consoleUrl}/`);
     await expect.poll(() => page.getByTestId("balance").textContent()).toBe("¥0.00");
 
     await app.topUp(context, 1, "wechat");
@@ -86,7 +88,7 @@ describe("the console in a browser", () => {
 
     const keyName = "browser-test";
     const apiKey = await app.createKey(keyName);
-    await screenshot(page, "key-created.zh-CN");
+    await screenshot(page, "key-created.zh-CN", [page.getByTestId("new-api-key")]);
     await app.closeShownKey();
 
     const client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
@@ -197,7 +199,7 @@ describe("the console in a browser", () => {
 
   it("signs in with the OpenID provider as an admin who adjusts an account's credit, on a phone-width screen too", async () => {
     const context = await newContext();
-    const app = new ConsolePage(await context.newPage(), stack.consoleUrl);
+    const app = new ConsolePage(await context.newPage(), consoleUrl);
     const { page } = app;
     await app.open("/signin");
     await app.signInWith(OIDC_NAME);
@@ -206,7 +208,7 @@ describe("the console in a browser", () => {
     await page.locator('input[name="password"]').fill("any");
     await page.locator('button[type="submit"]').click();
     await page.locator('button[type="submit"]').click();
-    await page.waitForURL(`${stack.consoleUrl}/`);
+    await page.waitForURL(`${consoleUrl}/`);
     expect((await app.session())?.isAdmin).toBe(true);
 
     await app.navigate(zh.nav.admin);

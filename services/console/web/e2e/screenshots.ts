@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { repoRoot } from "@gateway/stack";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 // Screenshots land in docs/console/ (committed, linked from docs/console-web.md) only when asked
 // for, so an ordinary test run leaves the work tree clean.
@@ -8,9 +8,20 @@ const directory = process.env.UPDATE_CONSOLE_SCREENSHOTS
   ? `${repoRoot}docs/console`
   : `${repoRoot}.gateway/console-screenshots`;
 
-/** A full-page screenshot once the page has settled (no request in flight, charts drawn). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * A full-page screenshot once the page has settled (no request in flight, charts drawn), with
+ * `mask`ed elements (a secret such as a new key) painted over and without notifications.
+ */
+export async function screenshot(page: Page, name: string, mask: Locator[] = []): Promise<void> {
   await page.waitForLoadState("networkidle");
   await mkdir(directory, { recursive: true });
-  await page.screenshot({ path: `${directory}/${name}.png`, fullPage: true, animations: "disabled" });
+  await page.screenshot({
+    path: `${directory}/${name}.png`,
+    fullPage: true,
+    animations: "disabled",
+    mask,
+    maskColor: "#ced4da",
+    // Toasts of earlier steps would cover the header; the pages say the same in place.
+    style: ".mantine-Notifications-root { display: none; }",
+  });
 }

@@ -18,6 +18,8 @@ import { formatDateTime } from "../format/time.js";
 function AdjustCredit({ account, onClose }: { account: Account | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
+  // One key per opened dialog: a retried or double-clicked submit credits once.
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
   const form = useForm<{ yuan: number | string; reason: string }>({
     initialValues: { yuan: "", reason: "" },
     validate: {
@@ -26,11 +28,8 @@ function AdjustCredit({ account, onClose }: { account: Account | null; onClose: 
     },
   });
   const adjust = useMutation({
-    mutationFn: ({ id, amountMicros, reason }: { id: string; amountMicros: number; reason: string }) =>
-      api.post<{ balanceMicros: number }>(`/api/admin/accounts/${encodeURIComponent(id)}/credit`, {
-        amountMicros,
-        reason,
-      }),
+    mutationFn: ({ id, ...credit }: { id: string; amountMicros: number; reason: string; idempotencyKey: string }) =>
+      api.post<{ balanceMicros: number }>(`/api/admin/accounts/${encodeURIComponent(id)}/credit`, credit),
     onSuccess: ({ balanceMicros }) => {
       notifications.show({
         color: "green",
@@ -51,7 +50,12 @@ function AdjustCredit({ account, onClose }: { account: Account | null; onClose: 
     >
       <form
         onSubmit={form.onSubmit(({ yuan, reason }) =>
-          adjust.mutate({ id: account!.id, amountMicros: yuanToMicros(Number(yuan)), reason: reason.trim() }),
+          adjust.mutate({
+            id: account!.id,
+            amountMicros: yuanToMicros(Number(yuan)),
+            reason: reason.trim(),
+            idempotencyKey,
+          }),
         )}
       >
         <Stack>
@@ -88,7 +92,7 @@ export default function AdminPage() {
         }}
         maw={360}
       />
-      <AdjustCredit account={adjusting} onClose={() => setAdjusting(null)} />
+      <AdjustCredit key={adjusting?.id ?? ""} account={adjusting} onClose={() => setAdjusting(null)} />
       <QueryState query={accounts}>
         {({ accounts: list, nextCursor }) => (
           <>
