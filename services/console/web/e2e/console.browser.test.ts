@@ -211,6 +211,16 @@ describe("the console in a browser", () => {
     await page.waitForURL(`${consoleUrl}/`);
     expect((await app.session())?.isAdmin).toBe(true);
 
+    // Linking GitHub to this account: the settings page lists both sign-ins afterwards.
+    await app.navigate(zh.nav.settings);
+    await page.getByRole("link", { name: fill(zh.settings.link, { name: "GitHub" }) }).click();
+    await page.locator("#login").fill("alice-on-github");
+    await page.locator("#authorize").click();
+    await page.waitForURL(`${consoleUrl}/settings`);
+    await page.getByRole("cell", { name: "GitHub", exact: true }).waitFor();
+    await page.getByRole("cell", { name: OIDC_NAME, exact: true }).waitFor();
+    await screenshot(page, "settings-linked.zh-CN");
+
     await app.navigate(zh.nav.admin);
     const row = page.getByRole("row").filter({ hasText: "octocat" });
     await row.waitFor();

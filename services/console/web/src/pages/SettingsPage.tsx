@@ -19,6 +19,7 @@ function Identities({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   const providerName = (id: string) => settings.providers.find((provider) => provider.id === id)?.name ?? id;
   const linked = new Set(settings.identities.map((identity) => identity.provider));
+  const unlinked = settings.providers.filter((provider) => !linked.has(provider.id));
   return (
     <Card withBorder>
       <Title order={4} mb="sm">
@@ -38,15 +39,15 @@ function Identities({ settings }: { settings: Settings }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Group mt="sm">
-        {settings.providers
-          .filter((provider) => !linked.has(provider.id))
-          .map((provider) => (
+      {unlinked.length > 0 && (
+        <Group mt="sm">
+          {unlinked.map((provider) => (
             <Button key={provider.id} component="a" href={`/api/auth/${provider.id}?link=1`} variant="light">
               {t("settings.link", { name: provider.name })}
             </Button>
           ))}
-      </Group>
+        </Group>
+      )}
     </Card>
   );
 }
