@@ -115,7 +115,13 @@ export const modelSchema = z.object({
   // Vision models: the most images one chat request may carry (DEFAULT_MAX_IMAGES_PER_REQUEST
   // when unset), checked before any vendor call: each is a download for vendors that take only inline data.
   max_images_per_request: z.number().int().positive().max(1000).optional(),
-  price: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }),
+  // Micro-yuan per million tokens. Prompt-cache reads and writes cost `input` unless priced apart.
+  price: z.object({
+    input: z.number().int().min(0),
+    output: z.number().int().min(0),
+    cache_read: z.number().int().min(0).optional(),
+    cache_write: z.number().int().min(0).optional(),
+  }),
   // The OpenAI encoding that counts the model's prompts exactly; absent, a per-script bound is used.
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
   image_tokens: imageTokenRuleSchema.optional(),

@@ -160,6 +160,7 @@ describe("a 300 KB model name", () => {
             messages: [],
             stop: [],
             tools: [],
+            anthropicBeta: [],
             stream: false,
             includeUsage: false,
             extraJson: "",

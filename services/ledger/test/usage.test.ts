@@ -95,6 +95,11 @@ describe("usage consumer", () => {
       billedUnits: 0,
       unit: "",
       unitPriceMicros: 0,
+      cachedTokens: 0,
+      cacheCreationTokens: 0,
+      reasoningTokens: 0,
+      cacheReadPriceMicros: 0,
+      cacheWritePriceMicros: 0,
     }).finish();
     // (1001 × 2,000,001 + 333 × 8,000,003) / 1,000,000 = 4666.002 → 4667 micros at list price;
     // the premium group's 1.5× makes 7000.5 → 7001. Both steps round up.

@@ -50,6 +50,12 @@ export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
     billedUnits: result.units?.count ?? 0,
     unit: result.units?.unit ?? "",
     unitPriceMicros: result.units?.priceMicros ?? 0,
+    cachedTokens: result.usage?.cachedTokens ?? 0,
+    cacheCreationTokens: result.usage?.cacheCreationTokens ?? 0,
+    reasoningTokens: result.usage?.reasoningTokens ?? 0,
+    // Absent rates bill cache traffic at the input price.
+    cacheReadPriceMicros: facts.model.price.cache_read ?? facts.model.price.input,
+    cacheWritePriceMicros: facts.model.price.cache_write ?? facts.model.price.input,
   };
 }
 

@@ -11,6 +11,14 @@ export interface PriceInput {
   /** Catalogue prices in micro-yuan per million tokens, as carried by the usage event. */
   inputPriceMicros: number;
   outputPriceMicros: number;
+  /**
+   * Of promptTokens: those read from the vendor's prompt cache and those written to it, each
+   * billed at its own rate (the input price when the rate is absent or zero).
+   */
+  cachedTokens?: number;
+  cacheCreationTokens?: number;
+  cacheReadPriceMicros?: number;
+  cacheWritePriceMicros?: number;
   /** Work billed per unit (images, audio or video seconds) and the catalogue price of one unit. */
   billedUnits?: number;
   unitPriceMicros?: number;
@@ -23,11 +31,24 @@ export interface PriceInput {
  * the group multiplier applied and rounded up again. All BigInt, so no token count or price
  * can lose precision. Negative inputs are treated as zero: usage never credits an account.
  */
+const nonNegative = (value: number) => BigInt(Math.max(0, Math.trunc(value)));
+
+/** Prompt tokens times their prices, in micro-yuan per million tokens: uncached, cache reads, cache writes. */
+function promptCostPerMillion(input: PriceInput): bigint {
+  const prompt = nonNegative(input.promptTokens);
+  const read = nonNegative(input.cachedTokens ?? 0);
+  const written = nonNegative(input.cacheCreationTokens ?? 0);
+  // A vendor's cache counts larger than its prompt count cannot make the uncached part negative.
+  const uncached = prompt > read + written ? prompt - read - written : 0n;
+  const inputPrice = nonNegative(input.inputPriceMicros);
+  const readPrice = input.cacheReadPriceMicros ? nonNegative(input.cacheReadPriceMicros) : inputPrice;
+  const writePrice = input.cacheWritePriceMicros ? nonNegative(input.cacheWritePriceMicros) : inputPrice;
+  return uncached * inputPrice + read * readPrice + written * writePrice;
+}
+
 export function priceUsage(input: PriceInput): bigint {
-  const nonNegative = (value: number) => BigInt(Math.max(0, Math.trunc(value)));
   const tokenCost = divideRoundingUp(
-    nonNegative(input.promptTokens) * nonNegative(input.inputPriceMicros) +
-      nonNegative(input.completionTokens) * nonNegative(input.outputPriceMicros),
+    promptCostPerMillion(input) + nonNegative(input.completionTokens) * nonNegative(input.outputPriceMicros),
     TOKENS_PER_PRICE_UNIT,
   );
   const catalogueCost = tokenCost + nonNegative(input.billedUnits ?? 0) * nonNegative(input.unitPriceMicros ?? 0);

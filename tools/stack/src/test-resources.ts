@@ -80,6 +80,9 @@ export interface UsageRecordRow {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  cached_tokens: number;
+  cache_creation_tokens: number;
+  reasoning_tokens: number;
   billed_units: number;
   unit: string | null;
   estimated: boolean;

@@ -94,7 +94,6 @@ export const passThroughFields = [
   "logprobs",
   "top_logprobs",
   "logit_bias",
-  "reasoning_effort",
   "metadata",
   "store",
   "service_tier",
@@ -131,6 +130,7 @@ export const chatRequestSchema = z
     response_format: responseFormat.optional(),
     functions: z.array(legacyFunction).min(1).max(128).optional(),
     function_call: legacyFunctionCall.optional(),
+    reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullish(),
     ...Object.fromEntries(passThroughFields.map((field) => [field, z.unknown().optional()])),
   })
   .strict()

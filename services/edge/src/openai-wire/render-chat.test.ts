@@ -11,7 +11,7 @@ describe("rendering canonical answers as OpenAI objects", () => {
         {
           index: 0,
           finishReason: "tool_calls",
-          message: { toolCalls: [{ id: "call_1", name: "f", arguments: '{"a":1}' }] },
+          message: { toolCalls: [{ id: "call_1", name: "f", arguments: '{"a":1}' }], thinkingBlocks: [] },
         },
       ],
       usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7, cachedTokens: 1 },
@@ -84,7 +84,11 @@ describe("rendering canonical answers as OpenAI objects", () => {
         created: 1,
         model: "m",
         choices: [
-          { index: 0, finishReason: "tool_calls", message: { toolCalls: [{ id: "x", name: "f", arguments: "{}" }] } },
+          {
+            index: 0,
+            finishReason: "tool_calls",
+            message: { toolCalls: [{ id: "x", name: "f", arguments: "{}" }], thinkingBlocks: [] },
+          },
         ],
         usage: undefined,
       },

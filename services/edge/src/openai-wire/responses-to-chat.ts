@@ -83,5 +83,6 @@ export function responsesToChat(body: ResponsesRequestBody, caller: Caller, hist
     user: body.user,
     extraJson: "",
     clientEndpoint: "/v1/responses",
+    anthropicBeta: [],
   };
 }

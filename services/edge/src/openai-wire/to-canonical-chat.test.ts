@@ -51,7 +51,7 @@ describe("OpenAI chat body to the canonical request", () => {
     expect(request.messages[2]!.toolCallId).toBe("call_1");
   });
 
-  it("prefers max_completion_tokens, turns a single stop into a list and keeps pass-through fields", () => {
+  it("prefers max_completion_tokens, turns a single stop into a list, models reasoning_effort and keeps pass-through fields", () => {
     const request = canonical({
       model: "m",
       messages: [{ role: "user", content: "hi" }],
@@ -59,12 +59,14 @@ describe("OpenAI chat body to the canonical request", () => {
       max_completion_tokens: 9,
       stop: "END",
       reasoning_effort: "low",
+      logit_bias: { "50256": -100 },
       stream: true,
       stream_options: { include_usage: true },
     });
     expect(request.maxTokens).toBe(9);
     expect(request.stop).toEqual(["END"]);
-    expect(JSON.parse(request.extraJson)).toEqual({ reasoning_effort: "low" });
+    expect(request.reasoningEffort).toBe("low");
+    expect(JSON.parse(request.extraJson)).toEqual({ logit_bias: { "50256": -100 } });
     expect(request).toMatchObject({ stream: true, includeUsage: true, caller });
   });
 

@@ -111,5 +111,7 @@ export function toCanonicalChat(body: ChatRequestBody, caller: Caller): ChatRequ
     frequencyPenalty: orUndefined(body.frequency_penalty),
     user: body.user,
     extraJson: extraFields(body),
+    reasoningEffort: orUndefined(body.reasoning_effort),
+    anthropicBeta: [],
   };
 }

@@ -14,7 +14,7 @@ export async function insertUsageRecords(
   const inserted = await transaction.$queryRaw<{ request_id: string }[]>`
     INSERT INTO ledger.usage_records (
       request_id, account_id, key_id, model, vendor, channel, endpoint,
-      prompt_tokens, completion_tokens, total_tokens, billed_units, unit, estimated, outcome,
+      prompt_tokens, completion_tokens, total_tokens, cached_tokens, cache_creation_tokens, reasoning_tokens, billed_units, unit, estimated, outcome,
       error_code, cost_micros, latency_ms, stream, started_at, trace_id)
     SELECT * FROM unnest(
       ${rows.map((row) => row.requestId)}::text[],
@@ -27,6 +27,9 @@ export async function insertUsageRecords(
       ${rows.map((row) => row.promptTokens)}::integer[],
       ${rows.map((row) => row.completionTokens)}::integer[],
       ${rows.map((row) => row.totalTokens)}::integer[],
+      ${rows.map((row) => row.cachedTokens)}::integer[],
+      ${rows.map((row) => row.cacheCreationTokens)}::integer[],
+      ${rows.map((row) => row.reasoningTokens)}::integer[],
       ${rows.map((row) => row.billedUnits)}::integer[],
       ${rows.map((row) => row.unit)}::text[],
       ${rows.map((row) => row.estimated)}::boolean[],

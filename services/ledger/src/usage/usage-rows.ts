@@ -22,6 +22,9 @@ export interface UsageRow {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  cachedTokens: number;
+  cacheCreationTokens: number;
+  reasoningTokens: number;
   billedUnits: number;
   unit: string | null;
   estimated: boolean;
@@ -62,6 +65,10 @@ export function usageRows(entries: readonly UsageEntry[], multipliers: ReadonlyM
       promptTokens: event.promptTokens,
       completionTokens: event.completionTokens,
       totalTokens: event.totalTokens,
+      // Vendor counts, never negative (the table checks it).
+      cachedTokens: Math.max(0, event.cachedTokens),
+      cacheCreationTokens: Math.max(0, event.cacheCreationTokens),
+      reasoningTokens: Math.max(0, event.reasoningTokens),
       billedUnits: event.billedUnits,
       unit: event.unit || null,
       estimated: event.estimated,

@@ -1,14 +1,16 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { priceUsage } from "@gateway/shared";
+import { thinkingBudgetOf } from "../adapters/thinking-budget.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 
 // When neither the client nor the catalogue bounds the answer.
 const fallbackMaxTokens = 4_096;
 
-/** The output tokens one choice may run to. */
+/** The output tokens one choice may run to; a thinking budget may come on top of the answer's. */
 export const maxOutputTokens = (request: ChatRequest, model: CatalogueModel) =>
-  request.maxTokens ?? model.default_max_tokens ?? model.max_output_tokens ?? fallbackMaxTokens;
+  (request.maxTokens ?? model.default_max_tokens ?? model.max_output_tokens ?? fallbackMaxTokens) +
+  (thinkingBudgetOf(request) ?? 0);
 
 /**
  * The most a request can use and cost: its prompt plus every choice running to its token

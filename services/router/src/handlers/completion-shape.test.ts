@@ -22,7 +22,11 @@ const answer = (texts: string[]): ChatCompletion => ({
   id: "c",
   created: 1,
   model: "m",
-  choices: texts.map((content, index) => ({ index, message: { content, toolCalls: [] }, finishReason: "stop" })),
+  choices: texts.map((content, index) => ({
+    index,
+    message: { content, toolCalls: [], thinkingBlocks: [] },
+    finishReason: "stop",
+  })),
   usage: undefined,
 });
 

@@ -26,6 +26,7 @@ export function chatRequestsFor(request: CompletionRequest): ChatRequest[] {
     frequencyPenalty: request.frequencyPenalty,
     user: request.user,
     extraJson: request.extraJson,
+    anthropicBeta: [],
   }));
 }
 

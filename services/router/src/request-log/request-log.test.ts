@@ -30,6 +30,7 @@ const request: ChatRequest = {
     },
   ],
   tools: [],
+  anthropicBeta: [],
   stop: [],
   stream: false,
   includeUsage: false,
@@ -42,7 +43,7 @@ const exchange = {
       id: "chatcmpl-1",
       created: 1,
       model: "gpt-4o-mini",
-      choices: [{ index: 0, message: { content: "Done.", toolCalls: [] }, finishReason: "stop" }],
+      choices: [{ index: 0, message: { content: "Done.", toolCalls: [], thinkingBlocks: [] }, finishReason: "stop" }],
       usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
     }),
 };

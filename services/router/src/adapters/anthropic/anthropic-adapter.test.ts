@@ -97,6 +97,7 @@ const call = (overrides: Partial<ChatRequest> = {}): AdapterCall => ({
     model: "claude-sonnet-4-5",
     messages: [{ role: "user", text: "Weather and time in SF?", parts: [], toolCalls: [] }],
     tools: [],
+    anthropicBeta: [],
     stop: [],
     stream: false,
     includeUsage: false,
@@ -175,6 +176,7 @@ describe("the Anthropic adapter over HTTP", () => {
       completionTokens: 89,
       totalTokens: 561,
       cachedTokens: 0,
+      cacheCreationTokens: 0,
       reasoningTokens: undefined,
     });
   });

@@ -9,7 +9,11 @@ import { toAnthropicRequest } from "./to-anthropic-request.js";
 function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCall) {
   return {
     url: `${channel.baseUrl}/v1/messages`,
-    headers: { "x-api-key": channel.apiKey, "anthropic-version": anthropicVersion },
+    headers: {
+      "x-api-key": channel.apiKey,
+      "anthropic-version": anthropicVersion,
+      ...(request.anthropicBeta.length > 0 && { "anthropic-beta": request.anthropicBeta.join(",") }),
+    },
     body: toAnthropicRequest(request, model),
     signal,
     timeouts,

@@ -14,8 +14,8 @@ const usage = z
   })
   .loose();
 
-// Output blocks: text, tool_use and thinking are mapped; others (server tools, redacted
-// thinking) pass the check and are ignored. One loose shape, refined per type.
+// Output blocks: text, tool_use, thinking and redacted_thinking are mapped; others (server
+// tools) pass the check and are ignored. One loose shape, refined per type.
 const contentBlock = z
   .object({
     type: z.string(),
@@ -24,6 +24,8 @@ const contentBlock = z
     name: z.string().optional(),
     input: z.unknown().optional(),
     thinking: z.string().optional(),
+    signature: z.string().optional(),
+    data: z.string().optional(),
   })
   .loose()
   .refine((block) => block.type !== "text" || block.text !== undefined, "text block without text")
@@ -39,7 +41,7 @@ export const anthropicMessageSchema = z.object({
   usage: usage.nullish(),
 });
 
-// text_delta, input_json_delta and thinking_delta are mapped; signature_delta, citations_delta
+// text_delta, input_json_delta, thinking_delta and signature_delta are mapped; citations_delta
 // and whatever comes next are ignored.
 const streamDelta = z
   .object({
@@ -47,6 +49,7 @@ const streamDelta = z
     text: z.string().optional(),
     partial_json: z.string().optional(),
     thinking: z.string().optional(),
+    signature: z.string().optional(),
   })
   .loose()
   .refine((delta) => delta.type !== "text_delta" || delta.text !== undefined, "text_delta without text")

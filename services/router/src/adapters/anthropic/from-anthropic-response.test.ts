@@ -29,10 +29,18 @@ describe("Anthropic answers to canonical form", () => {
         {
           index: 0,
           finishReason: "stop",
-          message: { content: "Hello there", reasoningContent: undefined, toolCalls: [] },
+          stopSequence: undefined,
+          message: { content: "Hello there", reasoningContent: undefined, toolCalls: [], thinkingBlocks: [] },
         },
       ],
-      usage: { promptTokens: 42, completionTokens: 4, totalTokens: 46, cachedTokens: 30, reasoningTokens: undefined },
+      usage: {
+        promptTokens: 42,
+        completionTokens: 4,
+        totalTokens: 46,
+        cachedTokens: 30,
+        cacheCreationTokens: 2,
+        reasoningTokens: undefined,
+      },
     });
   });
 
@@ -52,6 +60,7 @@ describe("Anthropic answers to canonical form", () => {
     expect(completion.choices[0]).toEqual({
       index: 0,
       finishReason: "tool_calls",
+      stopSequence: undefined,
       message: {
         content: "Checking.",
         reasoningContent: undefined,
@@ -59,12 +68,13 @@ describe("Anthropic answers to canonical form", () => {
           { id: "toolu_1", name: "get_weather", arguments: '{"city":"Paris"}' },
           { id: "toolu_2", name: "get_time", arguments: "{}" },
         ],
+        thinkingBlocks: [],
       },
     });
     expect(completion.usage).toMatchObject({ promptTokens: 5, completionTokens: 9, cachedTokens: undefined });
   });
 
-  it("maps thinking blocks to reasoning content and leaves content empty when there is no text", () => {
+  it("keeps thinking blocks with their signatures, redacted ones too, and their text as reasoning content", () => {
     const completion = fromAnthropicMessage({
       id: "m",
       model: "x",
@@ -74,7 +84,15 @@ describe("Anthropic answers to canonical form", () => {
       ],
       stop_reason: "max_tokens",
     });
-    expect(completion.choices[0]!.message).toEqual({ content: undefined, reasoningContent: "hmm", toolCalls: [] });
+    expect(completion.choices[0]!.message).toEqual({
+      content: undefined,
+      reasoningContent: "hmm",
+      toolCalls: [],
+      thinkingBlocks: [
+        { thinking: "hmm", signature: "s" },
+        { thinking: "", redactedData: "d" },
+      ],
+    });
     expect(completion.choices[0]!.finishReason).toBe("length");
     expect(completion.usage).toBeUndefined();
   });
@@ -137,6 +155,7 @@ describe("Anthropic stream events to canonical chunks", () => {
       completionTokens: 3,
       totalTokens: 12,
       cachedTokens: undefined,
+      cacheCreationTokens: undefined,
       reasoningTokens: undefined,
     });
   });
@@ -147,7 +166,7 @@ describe("Anthropic stream events to canonical chunks", () => {
     expect(() => mapper.map(error!)).toThrow(expect.objectContaining({ httpStatus: 503 }));
   });
 
-  it("maps thinking deltas to reasoning content", () => {
+  it("maps thinking deltas to reasoning content and signature deltas to the reasoning signature", () => {
     const mapper = new AnthropicStreamMapper();
     const chunks = events(
       { type: "message_start", message: { id: "msg_1", model: "m" } },
@@ -157,6 +176,7 @@ describe("Anthropic stream events to canonical chunks", () => {
     ).flatMap((event) => mapper.map(event));
     expect(chunks.map((chunk) => chunk.choices[0]!.delta)).toEqual([
       { role: "assistant", reasoningContent: "Let me see", toolCalls: [] },
+      { reasoningSignature: "sig", toolCalls: [] },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatChunk, ChatCompletion, Delta, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import type { ChatChunk, ChatCompletion, Delta, ThinkingBlock, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
 import { serviceUnavailable } from "@gateway/shared";
 import { malformedStream, parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import {
@@ -40,6 +40,7 @@ export function toUsage(usage: AnthropicUsage, outputTokens = usage.output_token
     completionTokens: outputTokens,
     totalTokens: promptTokens + outputTokens,
     cachedTokens: usage.cache_read_input_tokens ?? undefined,
+    cacheCreationTokens: usage.cache_creation_input_tokens ?? undefined,
     reasoningTokens: undefined,
   };
 }
@@ -47,11 +48,12 @@ export function toUsage(usage: AnthropicUsage, outputTokens = usage.output_token
 export function fromAnthropicMessage(raw: unknown): ChatCompletion {
   const message: AnthropicMessage = parseVendorJson(anthropicMessageSchema, raw);
   const text: string[] = [];
-  const thinking: string[] = [];
+  const thinking: ThinkingBlock[] = [];
   const toolCalls: ToolCall[] = [];
   for (const block of message.content) {
     if (block.type === "text") text.push(block.text!);
-    else if (block.type === "thinking") thinking.push(block.thinking ?? "");
+    else if (block.type === "thinking") thinking.push({ thinking: block.thinking ?? "", signature: block.signature });
+    else if (block.type === "redacted_thinking") thinking.push({ thinking: "", redactedData: block.data ?? "" });
     else if (block.type === "tool_use") {
       toolCalls.push({ id: block.id!, name: block.name!, arguments: JSON.stringify(block.input ?? {}) });
     }
@@ -65,10 +67,12 @@ export function fromAnthropicMessage(raw: unknown): ChatCompletion {
       {
         index: 0,
         finishReason: toFinishReason(message.stop_reason),
+        stopSequence: message.stop_sequence ?? undefined,
         message: {
           content: text.length > 0 ? text.join("") : undefined,
-          reasoningContent: thinking.length > 0 ? thinking.join("") : undefined,
+          reasoningContent: thinking.length > 0 ? thinking.map((block) => block.thinking).join("") : undefined,
           toolCalls,
+          thinkingBlocks: thinking,
         },
       },
     ],
@@ -126,6 +130,7 @@ export class AnthropicStreamMapper {
           return [this.chunk({ toolCalls: [{ index, id: block.id, name: block.name, arguments: "" }] })];
         }
         if (block.type === "text" && block.text) return [this.chunk({ content: block.text })];
+        if (block.type === "redacted_thinking") return [this.chunk({ redactedThinking: block.data ?? "" })];
         return [];
       }
       case "content_block_delta":
@@ -133,7 +138,7 @@ export class AnthropicStreamMapper {
       case "message_delta":
         if (event.usage?.output_tokens != null) this.outputTokens = event.usage.output_tokens;
         this.finalUsage = event.usage ?? {};
-        return [this.chunk({}, toFinishReason(event.delta.stop_reason))];
+        return [this.chunk({}, toFinishReason(event.delta.stop_reason), event.delta.stop_sequence ?? undefined)];
       case "message_stop":
         this.finished = true;
         return this.usageChunk();
@@ -148,6 +153,9 @@ export class AnthropicStreamMapper {
   private mapDelta(blockIndex: number, delta: Extract<AnthropicStreamEvent, { type: "content_block_delta" }>["delta"]) {
     if (delta.type === "text_delta" && delta.text) return [this.chunk({ content: delta.text })];
     if (delta.type === "thinking_delta" && delta.thinking) return [this.chunk({ reasoningContent: delta.thinking })];
+    if (delta.type === "signature_delta" && delta.signature) {
+      return [this.chunk({ reasoningSignature: delta.signature })];
+    }
     if (delta.type === "input_json_delta" && delta.partial_json) {
       const index = this.toolIndexOfBlock.get(blockIndex);
       if (index === undefined) throw malformedStream();
@@ -167,10 +175,15 @@ export class AnthropicStreamMapper {
   }
 
   /** One choice's chunk; the first of the stream also says who speaks, as OpenAI's do. */
-  private chunk(delta: Partial<Delta>, finishReason?: string): ChatChunk {
+  private chunk(delta: Partial<Delta>, finishReason?: string, stopSequence?: string): ChatChunk {
     const role = this.announced ? {} : { role: "assistant" };
     this.announced = true;
-    const choice = { index: 0, delta: { ...role, ...delta, toolCalls: delta.toolCalls ?? [] }, finishReason };
+    const choice = {
+      index: 0,
+      delta: { ...role, ...delta, toolCalls: delta.toolCalls ?? [] },
+      finishReason,
+      stopSequence,
+    };
     return { id: this.id, created: 0, model: this.model, choices: [choice] };
   }
 }

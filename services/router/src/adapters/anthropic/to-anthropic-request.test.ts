@@ -17,6 +17,7 @@ const message = (role: string, text: string | undefined, extra: Partial<Message>
 const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   caller: undefined,
   model: "claude-sonnet-4-5",
+  anthropicBeta: [],
   messages: [message("user", "hi")],
   tools: [],
   stop: [],

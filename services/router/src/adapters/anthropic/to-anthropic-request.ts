@@ -1,6 +1,16 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { ChatRequest, ContentPart, Message, ResponseFormat, ToolChoice } from "@gateway/proto/router/v1/chat";
+import type {
+  CacheControl,
+  ChatRequest,
+  ContentPart,
+  Document,
+  Message,
+  ResponseFormat,
+  ThinkingBlock,
+  ToolChoice,
+} from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
+import { thinkingBudgetOf } from "../thinking-budget.js";
 
 // The canonical (OpenAI-shaped) request as an Anthropic Messages API body.
 // https://docs.anthropic.com/en/api/messages
@@ -36,12 +46,45 @@ function imageBlock(url: string): Block {
   return { type: "image", source: { type: "base64", media_type: mediaType, data: data[2]! } };
 }
 
-/** Text and image parts as content blocks; Anthropic rejects empty text blocks, so none are sent. */
+const cacheControlOf = (control: CacheControl | undefined) =>
+  control && { cache_control: { type: control.type, ...(control.ttl !== undefined && { ttl: control.ttl }) } };
+
+function documentSource(document: Document): Block {
+  if (document.sourceType === "url") return { type: "url", url: document.data };
+  if (document.sourceType === "text") return { type: "text", media_type: "text/plain", data: document.data };
+  return { type: "base64", media_type: document.mediaType ?? "application/pdf", data: document.data };
+}
+
+function documentBlock(document: Document): Block {
+  return {
+    type: "document",
+    source: documentSource(document),
+    ...(document.title !== undefined && { title: document.title }),
+    ...(document.context !== undefined && { context: document.context }),
+  };
+}
+
+/** Thinking goes back exactly as Claude wrote it: the signature vouches for it. */
+const thinkingBlock = (block: ThinkingBlock): Block =>
+  block.redactedData !== undefined
+    ? { type: "redacted_thinking", data: block.redactedData }
+    : { type: "thinking", thinking: block.thinking, signature: block.signature ?? "" };
+
+function partBlock(part: ContentPart): Block | undefined {
+  if (part.thinking) return thinkingBlock(part.thinking);
+  let block: Block | undefined;
+  if (part.imageUrl) block = imageBlock(part.imageUrl.url);
+  else if (part.document) block = documentBlock(part.document);
+  else if (part.text) block = { type: "text", text: part.text };
+  return block && { ...block, ...cacheControlOf(part.cacheControl) };
+}
+
+/** Message parts as content blocks; Anthropic rejects empty text blocks, so none are sent. */
 function contentBlocks(message: Message): Block[] {
   if (message.text !== undefined) return message.text === "" ? [] : [{ type: "text", text: message.text }];
-  return message.parts.flatMap((part: ContentPart): Block[] => {
-    if (part.imageUrl) return [imageBlock(part.imageUrl.url)];
-    return part.text ? [{ type: "text", text: part.text }] : [];
+  return message.parts.flatMap((part): Block[] => {
+    const block = partBlock(part);
+    return block ? [block] : [];
   });
 }
 
@@ -61,7 +104,7 @@ function toolUseBlocks(message: Message, index: number): Block[] {
         "invalid_value",
       );
     }
-    return { type: "tool_use", id: call.id, name: call.name, input };
+    return { type: "tool_use", id: call.id, name: call.name, input, ...cacheControlOf(call.cacheControl) };
   });
 }
 
@@ -71,7 +114,13 @@ function toolResultBlock(message: Message, index: number): Block {
   }
   const blocks = contentBlocks(message);
   const content = message.text !== undefined ? message.text : blocks;
-  return { type: "tool_result", tool_use_id: message.toolCallId, ...(blocks.length > 0 && { content }) };
+  return {
+    type: "tool_result",
+    tool_use_id: message.toolCallId,
+    ...(blocks.length > 0 && { content }),
+    ...(message.isError && { is_error: true }),
+    ...cacheControlOf(message.cacheControl),
+  };
 }
 
 /**
@@ -107,7 +156,9 @@ function toMessages(messages: Message[]): AnthropicMessageParam[] {
 /** A turn that is one text block is sent as a plain string, the form Anthropic's own examples use. */
 function compact(turn: AnthropicMessageParam): Record<string, unknown> {
   const [only, ...rest] = turn.content;
-  if (only && rest.length === 0 && only.type === "text") return { role: turn.role, content: only.text };
+  if (only && rest.length === 0 && only.type === "text" && !only.cache_control) {
+    return { role: turn.role, content: only.text };
+  }
   return { role: turn.role, content: turn.content };
 }
 
@@ -127,12 +178,15 @@ function jsonInstruction(format: ResponseFormat | undefined): string | undefined
   return `${base} The JSON must conform to this JSON Schema:\n${JSON.stringify(spec.schema)}`;
 }
 
-function toSystem(request: ChatRequest): string | undefined {
-  const parts = request.messages
-    .filter((message) => message.role === "system" || message.role === "developer")
-    .map(textOf)
-    .filter((text) => text !== "");
+/** One string, or text blocks when a cache breakpoint sits in the system prompt. */
+function toSystem(request: ChatRequest): string | Block[] | undefined {
+  const system = request.messages.filter((message) => message.role === "system" || message.role === "developer");
   const instruction = jsonInstruction(request.responseFormat);
+  if (system.some((message) => message.parts.some((part) => part.cacheControl))) {
+    const blocks = system.flatMap(contentBlocks);
+    return instruction ? [...blocks, { type: "text", text: instruction }] : blocks;
+  }
+  const parts = system.map(textOf).filter((text) => text !== "");
   if (instruction) parts.push(instruction);
   return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
@@ -169,6 +223,7 @@ function toTools(request: ChatRequest): Block[] | undefined {
     ...(tool.description !== undefined && { description: tool.description }),
     input_schema: inputSchema(tool.parametersJson),
     // `strict` is left out: Anthropic's strict tool use is newer than the models we serve.
+    ...cacheControlOf(tool.cacheControl),
   }));
 }
 
@@ -183,16 +238,34 @@ export function toAnthropicTemperature(temperature: number): number {
   return Math.min(1, Math.max(0, temperature / 2));
 }
 
-/** Fields from the pass-through JSON that Anthropic understands. */
-function extraFields(request: ChatRequest): { thinking?: unknown; metadata?: Block } {
+/** The thinking the client asked for: Anthropic's own object, or one made from reasoning_effort. */
+function thinkingOf(request: ChatRequest, extra: Record<string, unknown>): Block | undefined {
+  if (request.thinking) {
+    const { type, budgetTokens } = request.thinking;
+    return { type, ...(budgetTokens !== undefined && { budget_tokens: budgetTokens }) };
+  }
+  // Anthropic's own extended-thinking object sent through the OpenAI ingress, passed as written.
+  if (typeof extra.thinking === "object" && extra.thinking !== null) return extra.thinking as Block;
+  const budget = thinkingBudgetOf(request);
+  return budget ? { type: "enabled", budget_tokens: budget } : undefined;
+}
+
+/** Fields from the pass-through JSON and the canonical extensions that Anthropic understands. */
+function extraFields(request: ChatRequest): { thinking?: Block; metadata?: Block } {
   const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
-  const fields: { thinking?: unknown; metadata?: Block } = {};
-  // Anthropic's own extended-thinking object, passed as the client wrote it.
-  if (typeof extra.thinking === "object" && extra.thinking !== null) fields.thinking = extra.thinking;
+  const fields: { thinking?: Block; metadata?: Block } = {};
+  const thinking = thinkingOf(request, extra);
+  if (thinking) fields.thinking = thinking;
   // OpenAI's end-user identifiers go to metadata.user_id (OpenAI's metadata map has no Anthropic counterpart).
   const userId = request.user ?? (typeof extra.safety_identifier === "string" ? extra.safety_identifier : undefined);
   if (userId) fields.metadata = { user_id: userId };
   return fields;
+}
+
+/** Thinking spends from max_tokens, which must exceed its budget: the answer's own allowance comes on top. */
+function maxTokensWith(maxTokens: number, thinking: Block | undefined): number {
+  const budget = typeof thinking?.budget_tokens === "number" ? thinking.budget_tokens : 0;
+  return maxTokens > budget ? maxTokens : budget + maxTokens;
 }
 
 /** Maps the canonical request to an Anthropic Messages API body. */
@@ -204,22 +277,24 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
       "unsupported_value",
     );
   }
+  const extra = extraFields(request);
   const body: Record<string, unknown> = {
     model: model.id,
-    max_tokens: request.maxTokens ?? model.default_max_tokens ?? fallbackMaxTokens,
+    max_tokens: maxTokensWith(request.maxTokens ?? model.default_max_tokens ?? fallbackMaxTokens, extra.thinking),
     system: toSystem(request),
     messages: toMessages(request.messages).map(compact),
     // These models reject temperature and top_p together ("cannot both be specified for this
     // model"), so top_p only goes out when temperature does not.
     temperature: request.temperature !== undefined ? toAnthropicTemperature(request.temperature) : undefined,
     top_p: request.temperature === undefined ? request.topP : undefined,
+    top_k: request.topK,
     stop_sequences: request.stop.length > 0 ? request.stop : undefined,
     tools: toTools(request),
     tool_choice: request.tools.length > 0 ? toToolChoice(request.toolChoice, request.parallelToolCalls) : undefined,
     stream: request.stream || undefined,
     // seed, presence_penalty and frequency_penalty have no Anthropic counterpart and are dropped,
     // as they are hints rather than contracts in OpenAI's API too.
-    ...extraFields(request),
+    ...extra,
   };
   for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
   return body;

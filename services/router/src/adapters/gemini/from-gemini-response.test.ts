@@ -71,7 +71,12 @@ describe("Gemini answers to canonical form", () => {
         {
           index: 0,
           finishReason: "stop",
-          message: { content: "The capital of France is Paris.", reasoningContent: undefined, toolCalls: [] },
+          message: {
+            content: "The capital of France is Paris.",
+            reasoningContent: undefined,
+            toolCalls: [],
+            thinkingBlocks: [],
+          },
         },
       ],
       usage: { promptTokens: 8, completionTokens: 37, totalTokens: 45, cachedTokens: 4, reasoningTokens: 30 },
@@ -98,6 +103,7 @@ describe("Gemini answers to canonical form", () => {
         { id: "call_0", name: "get_weather", arguments: '{"city":"Paris"}' },
         { id: "call_1", name: "get_time", arguments: "{}" },
       ],
+      thinkingBlocks: [],
     });
   });
 
@@ -124,7 +130,7 @@ describe("Gemini answers to canonical form", () => {
       {
         index: 0,
         finishReason: "content_filter",
-        message: { content: "", reasoningContent: undefined, toolCalls: [] },
+        message: { content: "", reasoningContent: undefined, toolCalls: [], thinkingBlocks: [] },
       },
     ]);
     expect(completion.usage).toMatchObject({ promptTokens: 9, completionTokens: 0 });

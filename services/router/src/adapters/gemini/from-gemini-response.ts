@@ -104,13 +104,18 @@ export function fromGeminiResponse(raw: unknown): ChatCompletion {
         content: text ?? (calls.length > 0 ? undefined : ""),
         reasoningContent: thoughts,
         toolCalls: calls.map((call) => ({ id: ids.take(), ...call })),
+        thinkingBlocks: [],
       },
     };
   });
   if (choices.length === 0) {
     // No candidates: the prompt was blocked (promptFeedback.blockReason), or nothing came back.
     const finishReason = blockedPrompt(response) ? "content_filter" : "stop";
-    choices.push({ index: 0, finishReason, message: { content: "", reasoningContent: undefined, toolCalls: [] } });
+    choices.push({
+      index: 0,
+      finishReason,
+      message: { content: "", reasoningContent: undefined, toolCalls: [], thinkingBlocks: [] },
+    });
   }
   return {
     id: "",

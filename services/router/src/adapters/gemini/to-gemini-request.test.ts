@@ -6,6 +6,7 @@ import { type ImageLoader, toGeminiRequest, toGeminiSchema } from "./to-gemini-r
 const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   caller: undefined,
   model: "gemini-2.5-flash",
+  anthropicBeta: [],
   messages: [{ role: "user", text: "hi", parts: [], toolCalls: [] }],
   tools: [],
   stop: [],

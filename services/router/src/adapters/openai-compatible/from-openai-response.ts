@@ -41,6 +41,7 @@ export function fromOpenAICompletion(raw: unknown): ChatCompletion {
           name: call.function.name,
           arguments: call.function.arguments,
         })),
+        thinkingBlocks: [],
       },
     })),
     usage: completion.usage ? toUsage(completion.usage) : undefined,

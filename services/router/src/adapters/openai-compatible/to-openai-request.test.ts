@@ -10,6 +10,7 @@ const model = (capabilities: CatalogueModel["capabilities"] = []) =>
 const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   caller: undefined,
   model: "m",
+  anthropicBeta: [],
   messages: [{ role: "user", text: "hi", parts: [], toolCalls: [] }],
   tools: [],
   stop: [],
@@ -101,10 +102,41 @@ describe("canonical request to an OpenAI-protocol body", () => {
 
   it("passes extra fields through without letting them override the model", () => {
     const body = toOpenAIRequest(
-      request({ extraJson: '{"reasoning_effort":"low","model":"other"}' }),
+      request({ extraJson: '{"logit_bias":{"1":2},"model":"other"}' }),
       model(),
       vendorProfiles.openai!,
     );
-    expect(body).toMatchObject({ reasoning_effort: "low", model: "upstream-model" });
+    expect(body).toMatchObject({ logit_bias: { "1": 2 }, model: "upstream-model" });
+  });
+
+  it("sends reasoning_effort to reasoning models only", () => {
+    const effort = request({ reasoningEffort: "low" });
+    expect(toOpenAIRequest(effort, model(["reasoning"]), vendorProfiles.openai!).reasoning_effort).toBe("low");
+    expect(toOpenAIRequest(effort, model(), vendorProfiles.openai!)).not.toHaveProperty("reasoning_effort");
+  });
+
+  it("sends text documents as text, PDFs as file parts where the vendor reads them, and drops thinking", () => {
+    const pdf = { sourceType: "base64", mediaType: "application/pdf", data: "JVBERi0=", title: "a.pdf" };
+    const withDocuments = request({
+      messages: [
+        {
+          role: "user",
+          parts: [{ document: { sourceType: "text", data: "plain words" } }, { document: pdf }],
+          toolCalls: [],
+        },
+        { role: "assistant", parts: [{ thinking: { thinking: "t", signature: "s" } }, { text: "a" }], toolCalls: [] },
+      ],
+    });
+    expect(toOpenAIRequest(withDocuments, model(), vendorProfiles.openai!).messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "plain words" },
+          { type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0=", filename: "a.pdf" } },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "a" }] },
+    ]);
+    expect(() => toOpenAIRequest(withDocuments, model(), vendorProfiles.deepseek!)).toThrow(/PDF/);
   });
 });

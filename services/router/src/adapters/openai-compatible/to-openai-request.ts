@@ -1,22 +1,41 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { ChatRequest, ContentPart, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
+import type { ChatRequest, ContentPart, Document, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
+import { invalidRequest } from "@gateway/shared";
 import type { VendorProfile } from "./vendor-profiles.js";
 
-function toContent(message: Message): unknown {
-  if (message.text !== undefined) return message.text;
-  if (message.parts.length === 0) return null;
-  return message.parts.map((part: ContentPart) =>
-    part.imageUrl
-      ? {
-          type: "image_url",
-          image_url: { url: part.imageUrl.url, ...(part.imageUrl.detail && { detail: part.imageUrl.detail }) },
-        }
-      : { type: "text", text: part.text ?? "" },
+/** A text document is its text; a PDF goes as OpenAI's file part where the vendor takes one. */
+function documentPart(document: Document, profile: VendorProfile): Record<string, unknown> {
+  if (document.sourceType === "text") return { type: "text", text: document.data };
+  if (document.sourceType === "base64" && profile.acceptsFileParts) {
+    const fileData = `data:${document.mediaType ?? "application/pdf"};base64,${document.data}`;
+    return { type: "file", file: { file_data: fileData, filename: document.title ?? "document.pdf" } };
+  }
+  throw invalidRequest(
+    "This model does not read PDF documents; send the document's text instead.",
+    "messages",
+    "unsupported_value",
   );
 }
 
+function toPart(part: ContentPart, profile: VendorProfile): Record<string, unknown>[] {
+  if (part.imageUrl) {
+    const { url, detail } = part.imageUrl;
+    return [{ type: "image_url", image_url: { url, ...(detail && { detail }) } }];
+  }
+  if (part.document) return [documentPart(part.document, profile)];
+  // Claude's thinking blocks mean nothing to other vendors; their text travels as reasoning_content.
+  if (part.thinking) return [];
+  return [{ type: "text", text: part.text ?? "" }];
+}
+
+function toContent(message: Message, profile: VendorProfile): unknown {
+  if (message.text !== undefined) return message.text;
+  const parts = message.parts.flatMap((part) => toPart(part, profile));
+  return parts.length === 0 ? null : parts;
+}
+
 function toMessage(message: Message, profile: VendorProfile): Record<string, unknown> {
-  const wire: Record<string, unknown> = { role: message.role, content: toContent(message) };
+  const wire: Record<string, unknown> = { role: message.role, content: toContent(message, profile) };
   if (message.name !== undefined) wire.name = message.name;
   if (message.toolCallId !== undefined) wire.tool_call_id = message.toolCallId;
   if (message.toolCalls.length > 0) {
@@ -73,6 +92,8 @@ export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, pro
           }))
         : undefined,
     tool_choice: request.toolChoice ? toToolChoice(request.toolChoice) : undefined,
+    // Only reasoning models take it; others refuse it (xAI: "does not support parameter reasoningEffort").
+    reasoning_effort: model.capabilities.includes("reasoning") ? request.reasoningEffort : undefined,
     response_format: request.responseFormat
       ? {
           type: request.responseFormat.type,

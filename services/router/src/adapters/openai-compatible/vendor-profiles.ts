@@ -10,6 +10,8 @@ export interface VendorProfile {
   maxTokensField: "max_tokens" | "max_completion_tokens";
   // Whether assistant messages may carry reasoning_content back (DeepSeek and Kimi need it in tool loops).
   acceptsReasoningContent: boolean;
+  // Whether user content may carry OpenAI's `file` parts (PDFs).
+  acceptsFileParts: boolean;
   // Sampling parameters the vendor's reasoning models reject.
   reasoningModelDrops: ReadonlyArray<keyof ChatRequest>;
   // Extra body fields the vendor needs for a request.
@@ -22,26 +24,35 @@ export const vendorProfiles: Record<string, VendorProfile> = {
   openai: {
     maxTokensField: "max_completion_tokens",
     acceptsReasoningContent: false,
+    acceptsFileParts: true,
     reasoningModelDrops: openAIReasoningDrops,
   },
   // https://docs.x.ai: reasoning models reject penalties and stop.
   xai: {
     maxTokensField: "max_tokens",
     acceptsReasoningContent: true,
+    acceptsFileParts: false,
     reasoningModelDrops: ["presencePenalty", "frequencyPenalty", "stop"],
   },
   // https://api-docs.deepseek.com/guides/reasoning_model: sampling parameters are ignored in thinking mode.
   deepseek: {
     maxTokensField: "max_tokens",
     acceptsReasoningContent: true,
+    acceptsFileParts: false,
     reasoningModelDrops: ["temperature", "topP", "presencePenalty", "frequencyPenalty"],
   },
   // DashScope rejects non-streaming calls with thinking on, and open Qwen3 models default to it.
   qwen: {
     maxTokensField: "max_tokens",
     acceptsReasoningContent: true,
+    acceptsFileParts: false,
     reasoningModelDrops: [],
     extraBody: (request) => (request.stream ? {} : { enable_thinking: false }),
   },
-  moonshot: { maxTokensField: "max_tokens", acceptsReasoningContent: true, reasoningModelDrops: [] },
+  moonshot: {
+    maxTokensField: "max_tokens",
+    acceptsReasoningContent: true,
+    acceptsFileParts: false,
+    reasoningModelDrops: [],
+  },
 };

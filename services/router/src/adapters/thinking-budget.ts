@@ -1,0 +1,19 @@
+import type { ChatRequest } from "@gateway/proto/router/v1/chat";
+
+/**
+ * The thinking budget, in tokens, each OpenAI reasoning_effort stands for on vendors that take
+ * a budget (Claude extended thinking, Gemini thinking). Anthropic's minimum budget is 1024.
+ * A gateway choice, documented in docs/reasoning.md.
+ */
+export const thinkingBudgets: Readonly<Record<string, number>> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16_384,
+};
+
+/** The thinking budget a request asks for: an explicit one, or its reasoning_effort's. */
+export function thinkingBudgetOf(request: ChatRequest): number | undefined {
+  if (request.thinking) return request.thinking.type === "enabled" ? request.thinking.budgetTokens : undefined;
+  return request.reasoningEffort === undefined ? undefined : thinkingBudgets[request.reasoningEffort];
+}
