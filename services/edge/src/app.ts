@@ -22,6 +22,7 @@ import { embeddings } from "./routes/embeddings.js";
 import { generatedFile } from "./routes/generated-files.js";
 import { liveness, readiness } from "./routes/health.js";
 import { imageEdits, imageGenerations } from "./routes/images.js";
+import { anthropicWireFormat, countMessageTokens, createMessage } from "./routes/messages.js";
 import { listModels, retrieveModel } from "./routes/models.js";
 import { refusedEndpoints } from "./routes/refused-endpoints.js";
 import { createResponse, deleteResponse, getResponse } from "./routes/responses.js";
@@ -67,6 +68,8 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use(authenticate(deps.ledger, deps.keyCache));
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
+  v1.post("/messages", conversationBody, createMessage(deps.router));
+  v1.post("/messages/count_tokens", conversationBody, countMessageTokens(deps.router));
   v1.get("/models", listModels(deps.router));
   v1.get("/models/:model", retrieveModel(deps.router));
   const services = deps.routerServices;
@@ -89,6 +92,8 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use((request: Request) => {
     throw notFound(`Unknown request URL: ${request.method} /v1${request.path}.`);
   });
+  // Before the API-key check, so even a refused key is answered in Anthropic's shape.
+  app.use(["/v1/messages", "/v1/models"], anthropicWireFormat);
   app.use("/v1", v1);
 
   app.use((request: Request, response: Response) =>

@@ -12,6 +12,7 @@ import {
 } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { CallsInFlight } from "./calls-in-flight.js";
+import { countChatTokens } from "./handlers/count-chat-tokens.js";
 import { createChatCompletion } from "./handlers/create-chat-completion.js";
 import { createCompletion } from "./handlers/create-completion.js";
 import { createEmbeddings } from "./handlers/create-embeddings.js";
@@ -49,6 +50,7 @@ export async function startRouterServer(
       calls.track({
         createChatCompletion: unaryHandler(createChatCompletion(deps)),
         streamChatCompletion: streamChatCompletion(deps),
+        countChatTokens: unaryHandler(countChatTokens(deps)),
         listModels: unaryHandler(listModels(deps)),
         getModel: unaryHandler(getModel(deps)),
         getServingStatus: unaryHandler(getServingStatus(deps)),

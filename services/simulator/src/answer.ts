@@ -33,6 +33,8 @@ export interface AnswerRequest {
   /** Which of several alternative answers (OpenAI's `n`) this is; each differs a little. */
   choice?: number;
   json?: JsonOutput;
+  /** The client turned thinking on (Claude extended thinking, Gemini thinking, reasoning_effort). */
+  thinking?: boolean;
 }
 
 /** Structured output: the answer is a JSON text, satisfying `schema` when there is one. */
@@ -77,10 +79,13 @@ export function promptCharacters(messages: ConversationMessage[]): number {
 }
 
 /** A rough stand-in for a tokenizer: four characters a token, a fixed price per image. */
+export const promptTokensOf = (characters: number, images: number) =>
+  Math.ceil(characters / charactersPerToken) + images * imagePromptTokens;
+
 export function countPromptTokens(messages: ConversationMessage[]): number {
   let images = 0;
   for (const message of messages) images += message.images;
-  return Math.ceil(promptCharacters(messages) / charactersPerToken) + images * imagePromptTokens;
+  return promptTokensOf(promptCharacters(messages), images);
 }
 
 export function lastUserText(messages: ConversationMessage[]): string {
@@ -129,7 +134,7 @@ function seedOf(request: AnswerRequest): number {
 export function answer(request: AnswerRequest): Answer {
   const seed = seedOf(request);
   const userText = stripDirectives(lastUserText(request.messages).slice(0, scannedCharacters));
-  const reasoning = reasoningTokens(request.model, userText);
+  const reasoning = reasoningTokens(request, userText);
   const toolCalls = toolCallsFor(request, seed);
   if (toolCalls.length > 0) {
     const completionTokens = reasoning.length + toolCallTokens(toolCalls);
@@ -142,9 +147,9 @@ export function answer(request: AnswerRequest): Answer {
   return { tokens, reasoning, toolCalls, finishReason, completionTokens: reasoning.length + tokens.length };
 }
 
-// DeepSeek's reasoner models think aloud before answering; the others do not.
-function reasoningTokens(model: string, userText: string): string[] {
-  if (!model.includes("reasoner")) return [];
+// DeepSeek's reasoner models think aloud before answering; others when the client asks them to.
+function reasoningTokens(request: AnswerRequest, userText: string): string[] {
+  if (!request.model.includes("reasoner") && !request.thinking) return [];
   const topic = words(userText).slice(0, 5).join(" ") || "nothing in particular";
   return tokenize(`The user asks about ${topic}. A short simulated answer will do.`);
 }

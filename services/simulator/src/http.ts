@@ -3,6 +3,7 @@ import type { FaultQueue } from "./faults.js";
 import type { GithubOAuthState } from "./github/github-oauth.js";
 import type { VideoJobStore } from "./openai/videos/video-jobs.js";
 import type { PaymentsState } from "./payments/payments-state.js";
+import type { PromptCache } from "./prompt-cache.js";
 import type { RequestLog, RequestRecord } from "./request-log.js";
 import type { ObjectStore } from "./s3/object-store.js";
 
@@ -23,6 +24,8 @@ export interface SimulatorState {
   objects: ObjectStore;
   payments: PaymentsState;
   github: GithubOAuthState;
+  /** What each vendor's prompt cache holds. */
+  promptCache: PromptCache;
 }
 
 /** One request and its response, with what every handler needs to answer or give up. */

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { anthropicMessages } from "./anthropic/messages.js";
+import { anthropicCountTokens, anthropicMessages } from "./anthropic/messages.js";
+import { PromptCache } from "./prompt-cache.js";
 import { clearFaults, FaultQueue, listFaults, queueFault } from "./faults.js";
 import { embedContent } from "./gemini/embed-content.js";
 import { generateContent } from "./gemini/generate-content.js";
@@ -58,6 +59,7 @@ const routes = new Map<string, Handler>([
   ["POST /v1/chat/completions", chatCompletions],
   ["POST /v1/embeddings", embeddings],
   ["POST /v1/messages", anthropicMessages],
+  ["POST /v1/messages/count_tokens", anthropicCountTokens],
   ["POST /v1/images/generations", imageGenerations],
   ["POST /v1/images/edits", imageEdits],
   ["POST /v1/audio/transcriptions", audioTranscriptions],
@@ -121,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     objects: new ObjectStore(options.s3),
     payments: new PaymentsState(),
     github: new GithubOAuthState(),
+    promptCache: new PromptCache(),
   };
   // noDelay: every SSE frame leaves at once instead of waiting for Nagle's algorithm.
   const server = createServer({ noDelay: true, keepAlive: true }, (request, response) => {

@@ -10,10 +10,12 @@ import { SerialLanes } from "./serial-lanes.js";
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
+/** The key as OpenAI's clients send it (a bearer token) or Anthropic's (x-api-key). */
 function presentedKey(request: Request): string | undefined {
   const header = request.headers.authorization;
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1];
+  const apiKeyHeader = request.headers["x-api-key"];
+  return match?.[1] ?? (typeof apiKeyHeader === "string" && apiKeyHeader.trim() !== "" ? apiKeyHeader.trim() : undefined);
 }
 
 const statusMessage: Partial<Record<KeyStatus, string>> = {
@@ -63,7 +65,7 @@ export function authenticate(
     if (!key) {
       return sendError(
         response,
-        invalidApiKey("You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY'."),
+        invalidApiKey("You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY' or 'x-api-key: YOUR_KEY'."),
       );
     }
     // The client's address as trust proxy (GATEWAY_TRUSTED_PROXIES) makes it out.

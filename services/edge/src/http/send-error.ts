@@ -1,8 +1,11 @@
 import { GatewayError, serverError } from "@gateway/shared";
 import type { Response } from "express";
 
+/** How an ingress in another wire format (Anthropic's) shapes its errors; OpenAI's otherwise. */
+export type ErrorBodyOf = (error: GatewayError, requestId: string | undefined) => unknown;
+
 /**
- * Writes an OpenAI-shaped error with the headers the official SDKs read to decide on a
+ * Writes an error (OpenAI-shaped unless the route set `response.locals.errorBodyOf`) with the headers the official SDKs read to decide on a
  * retry: `x-should-retry`, and `retry-after-ms`/`retry-after` when a wait is known.
  */
 export function sendError(response: Response, error: unknown): void {
@@ -15,5 +18,7 @@ export function sendError(response: Response, error: unknown): void {
     response.setHeader("retry-after", String(Math.ceil(gatewayError.retryAfterMs / 1000)));
   }
   for (const [name, value] of Object.entries(gatewayError.headers)) response.setHeader(name, value);
-  response.status(gatewayError.httpStatus).json(gatewayError.toBody());
+  const errorBodyOf = response.locals.errorBodyOf as ErrorBodyOf | undefined;
+  const body = errorBodyOf ? errorBodyOf(gatewayError, response.locals.requestId) : gatewayError.toBody();
+  response.status(gatewayError.httpStatus).json(body);
 }

@@ -2,6 +2,7 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Model, RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { callUnary, fromGrpcError } from "@gateway/shared";
 import type { Request, Response } from "express";
+import { speaksAnthropic } from "./messages.js";
 
 // Edge serves the Responses API on top of chat (routes/responses.ts), so the router's
 // catalogue never names it: every model that serves chat serves Responses too.
@@ -22,13 +23,31 @@ const renderModel = (model: Model) => ({
   endpoints: servedEndpoints(model.endpoints),
 });
 
+/** Anthropic's model object, for clients that send anthropic-version. https://docs.anthropic.com/en/api/models-list */
+const renderAnthropicModel = (model: Model) => ({
+  type: "model",
+  id: model.id,
+  display_name: model.id,
+  created_at: new Date(model.created * 1000).toISOString(),
+});
+
+function renderModelList(models: Model[], anthropic: boolean) {
+  if (!anthropic) return { object: "list", data: models.map(renderModel) };
+  return {
+    data: models.map(renderAnthropicModel),
+    has_more: false,
+    first_id: models[0]?.id ?? null,
+    last_id: models.at(-1)?.id ?? null,
+  };
+}
+
 export function listModels(router: RouterServiceClient) {
-  return async (_request: Request, response: Response) => {
+  return async (request: Request, response: Response) => {
     const { modelGroup } = response.locals.caller as Caller;
     const list = await callUnary(router.listModels.bind(router), { modelGroup }, 10_000).catch((error: unknown) => {
       throw fromGrpcError(error);
     });
-    response.json({ object: "list", data: list.models.map(renderModel) });
+    response.json(renderModelList(list.models, speaksAnthropic(request)));
   };
 }
 
@@ -39,6 +58,6 @@ export function retrieveModel(router: RouterServiceClient) {
     const model = await callUnary(router.getModel.bind(router), { modelGroup, id }, 10_000).catch((error: unknown) => {
       throw fromGrpcError(error);
     });
-    response.json(renderModel(model));
+    response.json(speaksAnthropic(request) ? renderAnthropicModel(model) : renderModel(model));
   };
 }

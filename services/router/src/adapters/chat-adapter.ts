@@ -18,4 +18,6 @@ export interface AdapterCall<Request = ChatRequest> {
 export interface ChatAdapter {
   complete(call: AdapterCall): Promise<ChatCompletion>;
   stream(call: AdapterCall): AsyncIterable<ChatChunk>;
+  /** The request's input tokens as the vendor counts them, where the vendor offers that. */
+  countTokens?(call: AdapterCall): Promise<number>;
 }

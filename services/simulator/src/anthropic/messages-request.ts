@@ -1,6 +1,7 @@
 import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
 import { jsonInstructionOf } from "./json-instruction.js";
+import { thinkingSignature } from "./thinking-signature.js";
 
 /** An Anthropic Messages request, validated and translated to the simulator's neutral terms. */
 export interface MessagesRequest {
@@ -15,6 +16,8 @@ export interface MessagesRequest {
   parallelToolCalls: boolean;
   /** Asked for in the system prompt. */
   json: JsonOutput | undefined;
+  /** Extended thinking is on. */
+  thinking: boolean;
 }
 
 /** A request Anthropic would refuse with 400 invalid_request_error. */
@@ -48,6 +51,19 @@ const toolName = /^[a-zA-Z0-9_-]{1,128}$/;
 
 const fail = (message: string) => new MessagesRequestError(message);
 
+/** The fields of a count_tokens request: it has no max_tokens and nothing that shapes an answer. */
+const countFields = new Set(["model", "messages", "system", "tools", "tool_choice", "thinking", "mcp_servers"]);
+
+/** A count_tokens request; checked as Anthropic checks a Messages request, without max_tokens. */
+export function parseCountTokensRequest(body: unknown): MessagesRequest {
+  if (isRecord(body)) {
+    for (const field of Object.keys(body)) {
+      if (!countFields.has(field)) throw fail(`${field}: Extra inputs are not permitted`);
+    }
+  }
+  return parseMessagesRequest(isRecord(body) ? { ...body, max_tokens: 1_000_000 } : body);
+}
+
 export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (body === undefined) throw fail("There was an error parsing the body of your request: it is not valid JSON.");
   if (!isRecord(body)) throw fail("The request body must be a JSON object.");
@@ -62,9 +78,10 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (typeof stream !== "boolean") throw fail("stream: Input should be a valid boolean");
   const choice = toolChoiceOf(body.tool_choice, tools);
   const system = systemOf(body.system);
+  const thinking = thinkingOf(body.thinking, maxTokens);
   return {
     model: body.model,
-    messages: [...system, ...messagesOf(body.messages)],
+    messages: [...system, ...messagesOf(body.messages, thinking)],
     stream,
     maxTokens,
     stop: stopOf(body.stop_sequences),
@@ -72,7 +89,22 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
     toolChoice: choice.choice,
     parallelToolCalls: choice.parallel,
     json: system[0] && jsonInstructionOf(system[0].parts.join("\n\n")),
+    thinking,
   };
+}
+
+function thinkingOf(value: unknown, maxTokens: number): boolean {
+  if (value === undefined) return false;
+  if (!isRecord(value)) throw fail("thinking: Input should be a valid dictionary");
+  if (value.type === "disabled") return false;
+  if (value.type === "adaptive") return true;
+  if (value.type !== "enabled") throw fail("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'");
+  const budget = value.budget_tokens;
+  if (!Number.isInteger(budget) || (budget as number) < 1024) {
+    throw fail("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+  }
+  if ((budget as number) >= maxTokens) throw fail("`max_tokens` must be greater than `thinking.budget_tokens`.");
+  return true;
 }
 
 function maxTokensOf(value: unknown): number {
@@ -121,13 +153,30 @@ interface Turn {
   blocks: Record<string, unknown>[];
 }
 
-function messagesOf(value: unknown): ConversationMessage[] {
+function messagesOf(value: unknown, thinking: boolean): ConversationMessage[] {
   if (value === undefined) throw fail("messages: Field required");
   if (!Array.isArray(value)) throw fail("messages: Input should be a valid list");
   if (value.length === 0) throw fail("messages: at least one message is required");
   const turns = value.map(turnOf);
   checkToolPairs(turns);
+  if (thinking) checkThinkingKept(turns);
   return turns.map(conversationOf);
+}
+
+/**
+ * With thinking on, the assistant turn whose tool calls are being answered must come back
+ * starting with its thinking, as Claude wrote it: Anthropic refuses the request otherwise.
+ */
+function checkThinkingKept(turns: Turn[]): void {
+  const index = turns.findLastIndex((turn) => turn.role === "assistant");
+  const turn = turns[index];
+  if (!turn?.blocks.some((block) => block.type === "tool_use")) return;
+  const first = turn.blocks[0]?.type;
+  if (first !== "thinking" && first !== "redacted_thinking") {
+    throw fail(
+      `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`,
+    );
+  }
 }
 
 function turnOf(message: unknown, index: number): Turn {
@@ -180,6 +229,10 @@ function checkBlock(block: unknown, role: Turn["role"], path: string): Record<st
       checkToolResultContent(block.content, `${path}.content`);
       return block;
     case "thinking":
+      if (typeof block.thinking !== "string" || block.signature !== thinkingSignature(block.thinking)) {
+        throw fail(`${path}: Invalid \`signature\` in \`thinking\` block`);
+      }
+      return block;
     case "redacted_thinking":
     case "document":
       return block;

@@ -2,8 +2,16 @@ import { randomUUID } from "node:crypto";
 import { type Answer, answer, countPromptTokens, lastUserText, splitPieces } from "../answer.js";
 import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
+import type { CacheUse } from "../prompt-cache.js";
+import { cachePrefixes } from "./cache-breakpoints.js";
 import { requireAnthropicHeaders, sendAnthropicError, sendStatusFault } from "./errors.js";
-import { type MessagesRequest, MessagesRequestError, parseMessagesRequest } from "./messages-request.js";
+import {
+  type MessagesRequest,
+  MessagesRequestError,
+  parseCountTokensRequest,
+  parseMessagesRequest,
+} from "./messages-request.js";
+import { thinkingSignature } from "./thinking-signature.js";
 
 // POST /v1/messages as Anthropic answers it, JSON or SSE with named events.
 // https://docs.anthropic.com/en/api/messages and https://docs.anthropic.com/en/docs/build-with-claude/streaming
@@ -16,6 +24,7 @@ interface Pacing {
 type StopReason = "end_turn" | "stop_sequence" | "max_tokens" | "tool_use";
 
 type OutputBlock =
+  | { type: "thinking"; thinking: string; signature: string }
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
@@ -28,6 +37,8 @@ interface Reply {
   stopReason: StopReason;
   stopSequence: string | null;
   inputTokens: number;
+  /** Of inputTokens: read from and written to the prompt cache. */
+  cache: CacheUse;
   /** False for the no_usage fault. */
   withUsage: boolean;
 }
@@ -41,12 +52,13 @@ interface Step {
 
 export async function anthropicMessages(exchange: Exchange, state: SimulatorState): Promise<void> {
   if (!requireAnthropicHeaders(exchange)) return;
-  const request = parseOrRefuse(exchange);
+  const request = parseOrRefuse(exchange, parseMessagesRequest);
   if (!request) return;
   const apiKey = exchange.request.headers["x-api-key"] as string;
   const fault = resolveFault(state.faults, request.model, lastUserText(request.messages), apiKey);
   if (!(await applyLeadingFaults(exchange, fault, sendStatusFault))) return;
-  const reply = replyFor(request, fault);
+  const prefixes = cachePrefixes(exchange.body as Record<string, unknown>, request.model);
+  const reply = replyFor(request, fault, state.promptCache.use(`anthropic\n${apiKey}\n${request.model}`, prefixes));
   const pacing = {
     firstTokenMs: state.config.firstTokenLatencyMs,
     tokenMs: fault.tokenLatencyMs ?? state.config.tokenLatencyMs,
@@ -55,9 +67,17 @@ export async function anthropicMessages(exchange: Exchange, state: SimulatorStat
   else await sendReply(exchange, reply, fault, pacing);
 }
 
-function parseOrRefuse(exchange: Exchange): MessagesRequest | undefined {
+/** POST /v1/messages/count_tokens: the input tokens a Messages request with this prompt reports. */
+export async function anthropicCountTokens(exchange: Exchange): Promise<void> {
+  if (!requireAnthropicHeaders(exchange)) return;
+  const request = parseOrRefuse(exchange, parseCountTokensRequest);
+  if (!request) return;
+  sendJson(exchange, 200, { input_tokens: countPromptTokens(request.messages) }, { "request-id": exchange.id });
+}
+
+function parseOrRefuse(exchange: Exchange, parse: (body: unknown) => MessagesRequest): MessagesRequest | undefined {
   try {
-    return parseMessagesRequest(exchange.body);
+    return parse(exchange.body);
   } catch (error) {
     if (!(error instanceof MessagesRequestError)) throw error;
     sendAnthropicError(exchange, 400, error.message);
@@ -65,14 +85,16 @@ function parseOrRefuse(exchange: Exchange): MessagesRequest | undefined {
   }
 }
 
-function replyFor(request: MessagesRequest, fault: Fault): Reply {
+function replyFor(request: MessagesRequest, fault: Fault, cache: CacheUse): Reply {
   const result = answer({ ...request, length: fault.tokens });
-  const content: OutputBlock[] = result.toolCalls.map((call) => ({
+  const content: OutputBlock[] = thinkingBlocks(result.reasoning);
+  const toolUses: OutputBlock[] = result.toolCalls.map((call) => ({
     type: "tool_use",
     id: call.id.replace(/^call_/, "toolu_"),
     name: call.name,
     input: JSON.parse(call.arguments) as Record<string, unknown>,
   }));
+  content.push(...toolUses);
   const text = result.tokens.join("");
   if (result.toolCalls.length === 0 && text !== "") content.push({ type: "text", text });
   const stopSequence = result.finishReason === "stop" ? stopSequenceHit(request, fault) : null;
@@ -84,8 +106,16 @@ function replyFor(request: MessagesRequest, fault: Fault): Reply {
     stopReason: stopSequence !== null ? "stop_sequence" : stopReasons[result.finishReason],
     stopSequence,
     inputTokens: countPromptTokens(request.messages),
+    cache,
     withUsage: !fault.noUsage,
   };
+}
+
+/** Claude's thinking comes first, signed so that it can be checked when it comes back. */
+function thinkingBlocks(reasoning: string[]): OutputBlock[] {
+  if (reasoning.length === 0) return [];
+  const thinking = reasoning.join("");
+  return [{ type: "thinking", thinking, signature: thinkingSignature(thinking) }];
 }
 
 const stopReasons: Record<Answer["finishReason"], StopReason> = {
@@ -107,11 +137,13 @@ function stopSequenceHit(request: MessagesRequest, fault: Fault): string | null 
   return hit;
 }
 
+/** Anthropic's input_tokens leaves out what was read from or written to the cache. */
 function usageOf(reply: Reply) {
+  const { read, written } = reply.cache;
   return {
-    input_tokens: reply.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    input_tokens: Math.max(0, reply.inputTokens - read - written),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
     output_tokens: reply.result.completionTokens,
   };
 }
@@ -150,20 +182,41 @@ function blockSteps(reply: Reply): Step[] {
       data: { index, delta: data },
       token,
     });
-    const deltas =
-      block.type === "text"
-        ? reply.result.tokens.map((text) => delta({ type: "text_delta", text }, true))
-        : // Anthropic opens a tool's arguments with an empty fragment, then sends them in pieces.
-          ["", ...splitPieces(JSON.stringify(block.input), 3)].map((piece) =>
-            delta({ type: "input_json_delta", partial_json: piece }, piece !== ""),
-          );
-    const opening = block.type === "text" ? { type: "text", text: "" } : { ...block, input: {} };
     return [
-      { event: "content_block_start", data: { index, content_block: opening }, token: false },
-      ...deltas,
+      { event: "content_block_start", data: { index, content_block: openingOf(block) }, token: false },
+      ...blockDeltas(reply, block).map(([data, token]) => delta(data, token)),
       { event: "content_block_stop", data: { index }, token: false },
     ];
   });
+}
+
+function openingOf(block: OutputBlock): Record<string, unknown> {
+  if (block.type === "text") return { type: "text", text: "" };
+  if (block.type === "thinking") return { type: "thinking", thinking: "", signature: "" };
+  return { ...block, input: {} };
+}
+
+/** Each delta of a block, and whether it carries generated tokens. */
+function blockDeltas(reply: Reply, block: OutputBlock): [Record<string, unknown>, boolean][] {
+  switch (block.type) {
+    case "text":
+      return reply.result.tokens.map((text) => [{ type: "text_delta", text }, true]);
+    case "thinking":
+      // The signature closes the block, after the last of the thinking.
+      return [
+        ...reply.result.reasoning.map((thinking): [Record<string, unknown>, boolean] => [
+          { type: "thinking_delta", thinking },
+          true,
+        ]),
+        [{ type: "signature_delta", signature: block.signature }, false],
+      ];
+    default:
+      // Anthropic opens a tool's arguments with an empty fragment, then sends them in pieces.
+      return ["", ...splitPieces(JSON.stringify(block.input), 3)].map((piece) => [
+        { type: "input_json_delta", partial_json: piece },
+        piece !== "",
+      ]);
+  }
 }
 
 function frame(step: Pick<Step, "event" | "data">): string {

@@ -2,13 +2,23 @@ import type { ChatChunk, ChatCompletion } from "@gateway/proto/router/v1/chat";
 import { serviceUnavailable } from "@gateway/shared";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
 import type { AdapterCall, ChatAdapter } from "../chat-adapter.js";
-import { anthropicVersion } from "./anthropic-wire-types.js";
+import { parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
+import { anthropicTokenCountSchema, anthropicVersion } from "./anthropic-wire-types.js";
 import { AnthropicStreamMapper, fromAnthropicMessage, parseStreamEvent } from "./from-anthropic-response.js";
 import { toAnthropicRequest } from "./to-anthropic-request.js";
 
-function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCall) {
+/** What a count_tokens request leaves out of a Messages body: the fields that only shape the answer. */
+const answerOnlyFields = ["max_tokens", "stream", "temperature", "top_p", "top_k", "stop_sequences", "metadata"];
+
+function countTokensBody(call: AdapterCall): Record<string, unknown> {
+  const body = toAnthropicRequest(call.request, call.model);
+  for (const field of answerOnlyFields) delete body[field];
+  return body;
+}
+
+function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCall, path = "/v1/messages") {
   return {
-    url: `${channel.baseUrl}/v1/messages`,
+    url: `${channel.baseUrl}${path}`,
     headers: {
       "x-api-key": channel.apiKey,
       "anthropic-version": anthropicVersion,
@@ -35,5 +45,10 @@ export const anthropicAdapter: ChatAdapter = {
     }
     // The connection closed cleanly but before message_stop: the answer is incomplete.
     throw serviceUnavailable("The model provider ended the stream early. Please retry.");
+  },
+
+  async countTokens(call: AdapterCall): Promise<number> {
+    const request = { ...vendorRequest(call, "/v1/messages/count_tokens"), body: countTokensBody(call) };
+    return parseVendorJson(anthropicTokenCountSchema, await postJson(request)).input_tokens;
   },
 };

@@ -95,6 +95,9 @@ export const anthropicStreamEventSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
+/** The answer of /v1/messages/count_tokens. */
+export const anthropicTokenCountSchema = z.object({ input_tokens: z.number().int().min(0) });
+
 export type AnthropicUsage = z.infer<typeof usage>;
 export type AnthropicContentBlock = z.infer<typeof contentBlock>;
 export type AnthropicMessage = z.infer<typeof anthropicMessageSchema>;
