@@ -25,7 +25,7 @@ describe("models through the running stack", () => {
       object: "model",
       owned_by: "deepseek",
       context_window: 65536,
-      endpoints: ["/v1/chat/completions", "/v1/completions", "/v1/responses"],
+      endpoints: ["/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/messages"],
     });
     expect(new Set(models.map((model) => model.owned_by))).toEqual(
       new Set(["openai", "anthropic", "google", "xai", "deepseek", "alibaba", "moonshot"]),
@@ -35,7 +35,12 @@ describe("models through the running stack", () => {
   it("retrieves one model", async () => {
     const model = await client.models.retrieve("qwen-plus");
     expect(model).toMatchObject({ id: "qwen-plus", object: "model", owned_by: "alibaba" });
-    expect(model).toHaveProperty("endpoints", ["/v1/chat/completions", "/v1/completions", "/v1/responses"]);
+    expect(model).toHaveProperty("endpoints", [
+      "/v1/chat/completions",
+      "/v1/completions",
+      "/v1/responses",
+      "/v1/messages",
+    ]);
   });
 
   it("lists /v1/responses for exactly the models that serve it: each answers a Responses request", async () => {

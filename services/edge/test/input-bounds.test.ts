@@ -161,6 +161,7 @@ describe("a 300 KB model name", () => {
             stop: [],
             tools: [],
             anthropicBeta: [],
+            anthropicExtraJson: "",
             stream: false,
             includeUsage: false,
             extraJson: "",

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicCountTokens, anthropicMessages } from "./anthropic/messages.js";
-import { PromptCache } from "./prompt-cache.js";
 import { clearFaults, FaultQueue, listFaults, queueFault } from "./faults.js";
 import { embedContent } from "./gemini/embed-content.js";
 import { generateContent } from "./gemini/generate-content.js";
@@ -29,6 +28,7 @@ import { listPaymentNotifications, listPaymentOrders, paymentCredentials } from 
 import { pay, showPayPage } from "./payments/pay-page.js";
 import { PaymentsState } from "./payments/payments-state.js";
 import { createNativeOrder, wechatPayRoutes } from "./payments/wechat-pay-api.js";
+import { PromptCache } from "./prompt-cache.js";
 import { clearRequests, listRequests, RequestLog, redactHeaders } from "./request-log.js";
 import { ObjectStore, type ObjectStoreOptions } from "./s3/object-store.js";
 import { clearStoredObjects, listStoredObjects, s3Routes } from "./s3/s3-api.js";

@@ -44,10 +44,7 @@ export class MessageStreamEvents {
       // The vendor's counts come at the end of the stream, in message_delta.
       usage: renderUsage(undefined),
     };
-    return [
-      { type: "message_start", message },
-      { type: "ping" },
-    ];
+    return [{ type: "message_start", message }, { type: "ping" }];
   }
 
   onChunk(chunk: ChatChunk): MessageEvent[] {
@@ -64,7 +61,10 @@ export class MessageStreamEvents {
       ...this.closeOpen(),
       {
         type: "message_delta",
-        delta: { stop_reason: stopReasonOf(this.finishReason, this.stopSequence), stop_sequence: this.stopSequence ?? null },
+        delta: {
+          stop_reason: stopReasonOf(this.finishReason, this.stopSequence),
+          stop_sequence: this.stopSequence ?? null,
+        },
         usage: renderUsage(this.usage),
       },
       { type: "message_stop" },
@@ -86,7 +86,11 @@ export class MessageStreamEvents {
       events.push(...this.closeOpen());
       const index = this.blocks++;
       events.push(
-        { type: "content_block_start", index, content_block: { type: "redacted_thinking", data: delta.redactedThinking } },
+        {
+          type: "content_block_start",
+          index,
+          content_block: { type: "redacted_thinking", data: delta.redactedThinking },
+        },
         { type: "content_block_stop", index },
       );
     }
@@ -110,7 +114,11 @@ export class MessageStreamEvents {
       events.push({ type: "content_block_start", index, content_block: block });
     }
     if (call.arguments) {
-      events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: call.arguments } });
+      events.push({
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: call.arguments },
+      });
     }
     return events;
   }

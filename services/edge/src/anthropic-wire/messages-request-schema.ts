@@ -43,7 +43,9 @@ const toolUseBlock = z.object({
 const toolResultBlock = z.object({
   type: z.literal("tool_result"),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(z.discriminatedUnion("type", [textBlock, imageBlock, documentBlock]))]).optional(),
+  content: z
+    .union([z.string(), z.array(z.discriminatedUnion("type", [textBlock, imageBlock, documentBlock]))])
+    .optional(),
   is_error: z.boolean().optional(),
   ...cached,
 });
@@ -106,13 +108,22 @@ export const messagesRequestSchema = z
     tool_choice: toolChoice.optional(),
     metadata: z.object({ user_id: z.string().max(256).nullish() }).optional(),
     thinking: thinking.optional(),
-    // Accepted as Anthropic does; the gateway picks the channel, not a tier.
+    // Marks the last cacheable block of the request.
+    cache_control: cacheControl.nullish(),
+    // Claude-only settings, passed to Claude as they are.
     service_tier: z.enum(["auto", "standard_only"]).optional(),
+    output_config: z.record(z.string(), z.unknown()).optional(),
+    inference_geo: z.string().max(64).nullish(),
+    speed: z.enum(["standard", "fast"]).nullish(),
   })
   .strict()
   .superRefine((body, context) => {
     if (body.thinking?.type === "enabled" && body.thinking.budget_tokens >= body.max_tokens) {
-      context.addIssue({ code: "custom", path: ["thinking", "budget_tokens"], message: "must be less than max_tokens" });
+      context.addIssue({
+        code: "custom",
+        path: ["thinking", "budget_tokens"],
+        message: "must be less than max_tokens",
+      });
     }
     if (body.tool_choice?.type === "tool" && !body.tools?.length) {
       context.addIssue({ code: "custom", path: ["tool_choice"], message: "names a tool but no tools were given" });
@@ -128,6 +139,8 @@ export const countTokensRequestSchema = z
     tools: z.array(tool).max(128).optional(),
     tool_choice: toolChoice.optional(),
     thinking: thinking.optional(),
+    cache_control: cacheControl.nullish(),
+    output_config: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 

@@ -125,13 +125,40 @@ function toolChoiceOf(choice: MessagesRequestBody["tool_choice"]): ToolChoice | 
 const parallelToolCallsOf = (choice: MessagesRequestBody["tool_choice"]) =>
   choice && "disable_parallel_tool_use" in choice && choice.disable_parallel_tool_use ? false : undefined;
 
+/**
+ * A top-level cache_control marks the last cacheable block: the last message's last block (a
+ * tool result, a tool call or a part), else the last tool.
+ */
+function markLastBlock(messages: Message[], tools: Tool[], control: CacheControl | undefined): void {
+  if (!control) return;
+  const last = messages.at(-1);
+  if (last?.role === "tool") last.cacheControl = control;
+  else if (last?.toolCalls.length) last.toolCalls.at(-1)!.cacheControl = control;
+  else if (last?.text !== undefined)
+    Object.assign(last, { text: undefined, parts: [{ text: last.text, cacheControl: control }] });
+  else if (last?.parts.length) last.parts.at(-1)!.cacheControl = control;
+  else if (tools.length > 0) tools.at(-1)!.cacheControl = control;
+}
+
+const claudeOnlyFields = ["output_config", "service_tier", "inference_geo", "speed"] as const;
+
+function claudeOnlyJson(body: Partial<Record<(typeof claudeOnlyFields)[number], unknown>>): string {
+  const fields = Object.fromEntries(
+    claudeOnlyFields.flatMap((field) => (body[field] == null ? [] : [[field, body[field]]])),
+  );
+  return Object.keys(fields).length > 0 ? JSON.stringify(fields) : "";
+}
+
 /** What a request and a count_tokens request share: the conversation, tools and thinking. */
 function conversationOf(body: CountTokensRequestBody, caller: Caller, anthropicBeta: string[]) {
+  const messages = [...systemMessages(body.system), ...body.messages.flatMap(toMessages)];
+  const tools = (body.tools ?? []).map(toolOf);
+  markLastBlock(messages, tools, cacheControlOf(body.cache_control));
   return {
     caller,
     model: body.model,
-    messages: [...systemMessages(body.system), ...body.messages.flatMap(toMessages)],
-    tools: (body.tools ?? []).map(toolOf),
+    messages,
+    tools,
     toolChoice: toolChoiceOf(body.tool_choice),
     parallelToolCalls: parallelToolCallsOf(body.tool_choice),
     thinking: body.thinking && {
@@ -139,6 +166,7 @@ function conversationOf(body: CountTokensRequestBody, caller: Caller, anthropicB
       budgetTokens: body.thinking.type === "enabled" ? body.thinking.budget_tokens : undefined,
     },
     anthropicBeta,
+    anthropicExtraJson: claudeOnlyJson(body),
     stop: [],
     stream: false,
     includeUsage: false,
@@ -162,6 +190,7 @@ export function messagesToCanonical(body: MessagesRequestBody, caller: Caller, a
     // The closing message_delta reports usage, so a stream always asks for it.
     includeUsage: body.stream ?? false,
     user: body.metadata?.user_id ?? undefined,
+    anthropicExtraJson: claudeOnlyJson(body),
   };
 }
 

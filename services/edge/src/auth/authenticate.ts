@@ -15,7 +15,9 @@ function presentedKey(request: Request): string | undefined {
   const header = request.headers.authorization;
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   const apiKeyHeader = request.headers["x-api-key"];
-  return match?.[1] ?? (typeof apiKeyHeader === "string" && apiKeyHeader.trim() !== "" ? apiKeyHeader.trim() : undefined);
+  return (
+    match?.[1] ?? (typeof apiKeyHeader === "string" && apiKeyHeader.trim() !== "" ? apiKeyHeader.trim() : undefined)
+  );
 }
 
 const statusMessage: Partial<Record<KeyStatus, string>> = {
@@ -65,7 +67,9 @@ export function authenticate(
     if (!key) {
       return sendError(
         response,
-        invalidApiKey("You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY' or 'x-api-key: YOUR_KEY'."),
+        invalidApiKey(
+          "You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY' or 'x-api-key: YOUR_KEY'.",
+        ),
       );
     }
     // The client's address as trust proxy (GATEWAY_TRUSTED_PROXIES) makes it out.

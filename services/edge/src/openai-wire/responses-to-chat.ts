@@ -84,5 +84,6 @@ export function responsesToChat(body: ResponsesRequestBody, caller: Caller, hist
     extraJson: "",
     clientEndpoint: "/v1/responses",
     anthropicBeta: [],
+    anthropicExtraJson: "",
   };
 }

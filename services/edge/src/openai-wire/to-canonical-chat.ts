@@ -113,5 +113,6 @@ export function toCanonicalChat(body: ChatRequestBody, caller: Caller): ChatRequ
     extraJson: extraFields(body),
     reasoningEffort: orUndefined(body.reasoning_effort),
     anthropicBeta: [],
+    anthropicExtraJson: "",
   };
 }

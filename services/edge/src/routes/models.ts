@@ -4,13 +4,13 @@ import { callUnary, fromGrpcError } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { speaksAnthropic } from "./messages.js";
 
-// Edge serves the Responses API on top of chat (routes/responses.ts), so the router's
-// catalogue never names it: every model that serves chat serves Responses too.
+// Edge serves the Responses API and Anthropic's Messages API on top of chat (routes/responses.ts,
+// routes/messages.ts), so the router's catalogue never names them: every chat model serves them too.
 const chatEndpoint = "/v1/chat/completions";
-const responsesEndpoint = "/v1/responses";
+const endpointsOnChat = ["/v1/responses", "/v1/messages"];
 const servedEndpoints = (endpoints: string[]) =>
-  endpoints.includes(chatEndpoint) && !endpoints.includes(responsesEndpoint)
-    ? [...endpoints, responsesEndpoint]
+  endpoints.includes(chatEndpoint)
+    ? [...endpoints, ...endpointsOnChat.filter((endpoint) => !endpoints.includes(endpoint))]
     : endpoints;
 
 /** OpenAI's model object plus what a gateway user needs to choose: context window and endpoints. */

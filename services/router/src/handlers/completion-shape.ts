@@ -27,6 +27,7 @@ export function chatRequestsFor(request: CompletionRequest): ChatRequest[] {
     user: request.user,
     extraJson: request.extraJson,
     anthropicBeta: [],
+    anthropicExtraJson: "",
   }));
 }
 

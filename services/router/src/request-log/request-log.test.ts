@@ -31,6 +31,7 @@ const request: ChatRequest = {
   ],
   tools: [],
   anthropicBeta: [],
+  anthropicExtraJson: "",
   stop: [],
   stream: false,
   includeUsage: false,

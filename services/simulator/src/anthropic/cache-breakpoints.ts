@@ -16,14 +16,21 @@ function sizeOf(block: Record<string, unknown>): { characters: number; images: n
   if (block.type !== "tool_result") return { characters: 0, images: 0 };
   if (typeof block.content === "string") return { characters: block.content.length, images: 0 };
   const nested = (Array.isArray(block.content) ? block.content : []).filter(isRecord).map(sizeOf);
-  return nested.reduce((sum, size) => ({ characters: sum.characters + size.characters, images: sum.images + size.images }), {
-    characters: 0,
-    images: 0,
-  });
+  return nested.reduce(
+    (sum, size) => ({ characters: sum.characters + size.characters, images: sum.images + size.images }),
+    {
+      characters: 0,
+      images: 0,
+    },
+  );
 }
 
 const blocksOf = (content: unknown): Record<string, unknown>[] =>
-  typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content.filter(isRecord) : [];
+  typeof content === "string"
+    ? [{ type: "text", text: content }]
+    : Array.isArray(content)
+      ? content.filter(isRecord)
+      : [];
 
 /** Every block of a (validated) Messages body in cache order: tools, system, then each turn's blocks. */
 function promptBlocks(body: Record<string, unknown>): Record<string, unknown>[] {

@@ -45,6 +45,8 @@ const knownFields = new Set([
   "context_management",
   "output_config",
   "inference_geo",
+  "speed",
+  "cache_control",
 ]);
 const imageMediaTypes = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 const toolName = /^[a-zA-Z0-9_-]{1,128}$/;

@@ -98,6 +98,7 @@ const call = (overrides: Partial<ChatRequest> = {}): AdapterCall => ({
     messages: [{ role: "user", text: "Weather and time in SF?", parts: [], toolCalls: [] }],
     tools: [],
     anthropicBeta: [],
+    anthropicExtraJson: "",
     stop: [],
     stream: false,
     includeUsage: false,

@@ -1,8 +1,8 @@
 import type { ChatChunk, ChatCompletion } from "@gateway/proto/router/v1/chat";
 import { serviceUnavailable } from "@gateway/shared";
+import { parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
 import type { AdapterCall, ChatAdapter } from "../chat-adapter.js";
-import { parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import { anthropicTokenCountSchema, anthropicVersion } from "./anthropic-wire-types.js";
 import { AnthropicStreamMapper, fromAnthropicMessage, parseStreamEvent } from "./from-anthropic-response.js";
 import { toAnthropicRequest } from "./to-anthropic-request.js";

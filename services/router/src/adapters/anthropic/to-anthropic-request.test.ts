@@ -18,6 +18,7 @@ const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   caller: undefined,
   model: "claude-sonnet-4-5",
   anthropicBeta: [],
+  anthropicExtraJson: "",
   messages: [message("user", "hi")],
   tools: [],
   stop: [],

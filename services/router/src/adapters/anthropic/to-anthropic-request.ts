@@ -295,6 +295,8 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
     // seed, presence_penalty and frequency_penalty have no Anthropic counterpart and are dropped,
     // as they are hints rather than contracts in OpenAI's API too.
     ...extra,
+    // Claude-only settings from the Messages ingress, as the client wrote them.
+    ...(request.anthropicExtraJson ? (JSON.parse(request.anthropicExtraJson) as Record<string, unknown>) : {}),
   };
   for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
   return body;

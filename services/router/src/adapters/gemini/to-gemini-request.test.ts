@@ -7,6 +7,7 @@ const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   caller: undefined,
   model: "gemini-2.5-flash",
   anthropicBeta: [],
+  anthropicExtraJson: "",
   messages: [{ role: "user", text: "hi", parts: [], toolCalls: [] }],
   tools: [],
   stop: [],

@@ -11,6 +11,7 @@ const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   caller: undefined,
   model: "m",
   anthropicBeta: [],
+  anthropicExtraJson: "",
   messages: [{ role: "user", text: "hi", parts: [], toolCalls: [] }],
   tools: [],
   stop: [],
