@@ -13,7 +13,8 @@ import {
 
 // The fuzz suite: generated requests, plausible and hostile, to every endpoint of the real
 // stack. Whatever arrives, the answer is below 500 unless the simulated vendor was told to
-// fail, every 4xx carries OpenAI's error body, streams are well formed, and no process dies.
+// fail, every 4xx carries OpenAI's error body (Anthropic's on /v1/messages), streams are well
+// formed, and no process dies.
 // FUZZ_RUNS sets the cases per endpoint (default 40: the suite then takes about a minute on
 // two cores); FUZZ_SEED replays a run (the seed is printed when a property fails).
 
@@ -129,6 +130,15 @@ function expectOpenAIError(answer: Answer, context: string) {
   expect(code === null || typeof code === "string", context).toBe(true);
 }
 
+/** Anthropic's error body, which the Messages ingress answers with. */
+function expectAnthropicError(answer: Answer, context: string) {
+  const parsed = JSON.parse(answer.text) as { type?: string; error?: Record<string, unknown> };
+  expect(parsed.type, context).toBe("error");
+  const { message, type } = parsed.error ?? {};
+  expect(typeof message === "string" && message.length > 0, context).toBe(true);
+  expect(typeof type, context).toBe("string");
+}
+
 /** Every frame of an SSE answer is JSON (or OpenAI's [DONE]); an error frame only when the vendor was told to fail. */
 function expectWellFormedStream(answer: Answer, vendorFailed: boolean, context: string) {
   for (const line of answer.text.split("\n")) {
@@ -146,8 +156,10 @@ function checkAnswer(request: FuzzRequest, answer: Answer) {
   const context = `${answer.status} ${answer.text.slice(0, 300)}\nfor ${describeRequest(request)}`;
   if (!vendorFailed) expect(answer.status, context).toBeLessThan(500);
   if (request.mangling === "no usable key") expect([401, 429], context).toContain(answer.status);
-  if (answer.status >= 400 && request.method !== "HEAD") expectOpenAIError(answer, context);
-  else if (answer.contentType.startsWith("text/event-stream")) expectWellFormedStream(answer, vendorFailed, context);
+  const anthropic = request.path.startsWith("/v1/messages");
+  if (answer.status >= 400 && request.method !== "HEAD") {
+    (anthropic ? expectAnthropicError : expectOpenAIError)(answer, context);
+  } else if (answer.contentType.startsWith("text/event-stream")) expectWellFormedStream(answer, vendorFailed, context);
   else if (answer.contentType.startsWith("application/json"))
     expect(() => JSON.parse(answer.text), context).not.toThrow();
 }

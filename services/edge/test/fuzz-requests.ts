@@ -155,6 +155,76 @@ const chatBody = fc
   })
   .map(compact);
 
+const anthropicBlock = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ type: mostly(fc.constant("text")), text: mostly(prose) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("image"),
+      source: fc.oneof(
+        fc.record({ type: fc.constant("base64"), media_type: fc.constantFrom("image/png", "image/bmp"), data: prose }),
+        fc.record({ type: fc.constant("url"), url: imageUrl }),
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("tool_result"),
+      tool_use_id: mostly(fc.constant("toolu_1")),
+      content: optionalField(prose),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant("thinking"), thinking: prose, signature: mostly(fc.string()) }),
+  },
+  { weight: 1, arbitrary: anyJson },
+);
+
+const anthropicMessage = fc.record({
+  role: mostly(fc.constantFrom("user", "assistant")),
+  content: fc.oneof(
+    { weight: 3, arbitrary: prose },
+    { weight: 2, arbitrary: fc.array(anthropicBlock, { maxLength: 3 }) },
+  ),
+});
+
+const messagesBody = fc
+  .record({
+    model: modelName(chatModels),
+    max_tokens: mostly(smallInt(50)),
+    messages: fc.oneof(
+      { weight: 8, arbitrary: fc.array(anthropicMessage, { minLength: 1, maxLength: 3 }) },
+      { weight: 1, arbitrary: anyJson },
+    ),
+    system: optionalField(
+      fc.oneof(prose, fc.array(fc.record({ type: fc.constant("text"), text: prose }), { maxLength: 2 })),
+    ),
+    stream: optionalField(fc.boolean()),
+    temperature: optionalField(unitFloat),
+    top_k: optionalField(smallInt(40)),
+    stop_sequences: optionalField(fc.array(fc.string(), { maxLength: 3 })),
+    tools: optionalField(
+      fc.array(
+        fc.record({
+          name: mostly(fc.constantFrom("get_weather", "lookup")),
+          input_schema: mostly(fc.oneof(fc.constant({ type: "object", properties: {} }), deepNesting)),
+        }),
+        { maxLength: 2 },
+      ),
+    ),
+    tool_choice: optionalField(
+      fc.oneof(fc.constant({ type: "any" }), fc.constant({ type: "tool", name: "lookup" }), anyJson),
+    ),
+    thinking: optionalField(
+      fc.record({ type: fc.constant("enabled"), budget_tokens: fc.integer({ min: 0, max: 4096 }) }),
+    ),
+    cache_control: optionalField(fc.constant({ type: "ephemeral" })),
+    metadata: optionalField(fc.oneof(fc.record({ user_id: prose }), deepNesting)),
+  })
+  .map(compact);
+
 const completionBody = fc
   .record({
     model: modelName(chatModels),
@@ -601,6 +671,11 @@ export interface KnownIds {
 export function endpointRequests(known: KnownIds): Record<string, fc.Arbitrary<FuzzRequest>> {
   return {
     "POST /v1/chat/completions": jsonPost("/v1/chat/completions", chatBody),
+    "POST /v1/messages": jsonPost("/v1/messages", messagesBody, fc.constant({ "anthropic-version": "2023-06-01" })),
+    "POST /v1/messages/count_tokens": jsonPost(
+      "/v1/messages/count_tokens",
+      messagesBody.map(({ max_tokens, stream, temperature, top_k, stop_sequences, metadata, ...count }) => count),
+    ),
     "POST /v1/completions": jsonPost("/v1/completions", completionBody),
     "POST /v1/embeddings": jsonPost("/v1/embeddings", embeddingBody),
     "POST /v1/images/generations": jsonPost("/v1/images/generations", imageBody),
@@ -661,6 +736,7 @@ export const unauthenticated = fc
   .tuple(
     fc.constantFrom(
       "/v1/chat/completions",
+      "/v1/messages",
       "/v1/responses",
       "/v1/images/edits",
       "/v1/audio/transcriptions",
