@@ -271,4 +271,90 @@ describe("canonical request to an Anthropic Messages body", () => {
     expect(jsonSchema.system).toContain(JSON.stringify(schema));
     expect(toAnthropicRequest(request({ responseFormat: { type: "text" } }), model())).not.toHaveProperty("system");
   });
+
+  it("keeps cache breakpoints on system, tool, message and tool-result blocks", () => {
+    const ephemeral = { type: "ephemeral" };
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("system", undefined, { parts: [{ text: "long rules", cacheControl: ephemeral }] }),
+          message("user", undefined, { parts: [{ text: "question", cacheControl: { type: "ephemeral", ttl: "1h" } }] }),
+          message("assistant", undefined, { toolCalls: [{ id: "toolu_1", name: "get_weather", arguments: "{}" }] }),
+          message("tool", "sunny", { toolCallId: "toolu_1", isError: true, cacheControl: ephemeral }),
+        ],
+        tools: [{ ...weather, cacheControl: ephemeral }],
+      }),
+      model(),
+    );
+    expect(body.system).toEqual([{ type: "text", text: "long rules", cache_control: ephemeral }]);
+    expect(body.tools).toEqual([expect.objectContaining({ name: "get_weather", cache_control: ephemeral })]);
+    expect(body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "question", cache_control: { type: "ephemeral", ttl: "1h" } }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: {} }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: "sunny", is_error: true, cache_control: ephemeral },
+        ],
+      },
+    ]);
+  });
+
+  it("sends thinking back as it came, signed or redacted, ahead of the tool calls", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("user", "go"),
+          message("assistant", undefined, {
+            parts: [
+              { thinking: { thinking: "plan", signature: "sig" } },
+              { thinking: { thinking: "", redactedData: "xyz" } },
+            ],
+            toolCalls: [{ id: "toolu_1", name: "get_weather", arguments: "{}" }],
+            reasoningContent: "plan",
+          }),
+        ],
+      }),
+      model(),
+    );
+    expect((body.messages as { content: unknown }[])[1]!.content).toEqual([
+      { type: "thinking", thinking: "plan", signature: "sig" },
+      { type: "redacted_thinking", data: "xyz" },
+      { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+    ]);
+  });
+
+  it("sends documents, top_k and Claude-only settings", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [
+          message("user", undefined, {
+            parts: [
+              { document: { sourceType: "base64", mediaType: "application/pdf", data: "JVBERi0=", title: "Spec" } },
+              { document: { sourceType: "text", data: "plain" } },
+            ],
+          }),
+        ],
+        topK: 3,
+        anthropicExtraJson: '{"output_config":{"effort":"low"}}',
+      }),
+      model(),
+    );
+    expect(body).toMatchObject({ top_k: 3, output_config: { effort: "low" } });
+    expect((body.messages as { content: unknown }[])[0]!.content).toEqual([
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" }, title: "Spec" },
+      { type: "document", source: { type: "text", media_type: "text/plain", data: "plain" } },
+    ]);
+  });
+
+  it("turns reasoning_effort into a thinking budget, raising max_tokens above it", () => {
+    expect(toAnthropicRequest(request({ reasoningEffort: "low", maxTokens: 500 }), model())).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 2048 },
+      max_tokens: 2548,
+    });
+    expect(toAnthropicRequest(request({ thinking: { type: "adaptive" } }), model())).toMatchObject({
+      thinking: { type: "adaptive" },
+      max_tokens: 4096,
+    });
+  });
 });

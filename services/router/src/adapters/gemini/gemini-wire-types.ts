@@ -39,6 +39,8 @@ export interface GeminiGenerationConfig {
   frequencyPenalty?: number;
   responseMimeType?: "application/json";
   responseJsonSchema?: unknown;
+  topK?: number;
+  thinkingConfig?: { thinkingBudget: number; includeThoughts: boolean };
 }
 
 export interface GeminiRequest {

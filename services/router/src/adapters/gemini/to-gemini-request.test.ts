@@ -270,4 +270,34 @@ describe("canonical request to a Gemini generateContent body", () => {
       anyOf: [{ type: "string" }, { type: "null" }],
     });
   });
+
+  it("maps top_k and reasoning_effort to topK and a thinking budget that shows its thoughts", async () => {
+    const body = await toGeminiRequest(request({ topK: 7, reasoningEffort: "medium" }), dataUrlsOnly);
+    expect(body.generationConfig).toMatchObject({
+      topK: 7,
+      thinkingConfig: { thinkingBudget: 8192, includeThoughts: true },
+    });
+  });
+
+  it("sends text documents as text and PDFs as inline data, leaving Claude's thinking out", async () => {
+    const body = await toGeminiRequest(
+      request({
+        messages: [
+          {
+            role: "user",
+            parts: [
+              { document: { sourceType: "text", data: "words" } },
+              { document: { sourceType: "base64", mediaType: "application/pdf", data: "JVBERi0=" } },
+              { thinking: { thinking: "t", signature: "s" } },
+            ],
+            toolCalls: [],
+          },
+        ],
+      }),
+      dataUrlsOnly,
+    );
+    expect(body.contents).toEqual([
+      { role: "user", parts: [{ text: "words" }, { inlineData: { mimeType: "application/pdf", data: "JVBERi0=" } }] },
+    ]);
+  });
 });

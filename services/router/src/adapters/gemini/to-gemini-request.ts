@@ -1,5 +1,6 @@
-import type { ChatRequest, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
+import type { ChatRequest, Document, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
+import { thinkingBudgetOf } from "../thinking-budget.js";
 import type {
   GeminiContent,
   GeminiFunctionCallingMode,
@@ -21,10 +22,25 @@ function textOf(message: Message): string[] {
   return texts.filter((text) => text !== "");
 }
 
+/** A text document is its text; a base64 one (a PDF) inline data, which Gemini reads. */
+function documentPart(document: Document): GeminiPart {
+  if (document.sourceType === "text") return { text: document.data };
+  if (document.sourceType === "base64") {
+    return { inlineData: { mimeType: document.mediaType ?? "application/pdf", data: document.data } };
+  }
+  throw invalidRequest(
+    "This model does not fetch documents by URL; send the document as base64 data or text.",
+    "messages",
+    "unsupported_value",
+  );
+}
+
+/** Claude's thinking blocks (part.thinking) mean nothing to Gemini and are left out. */
 function userParts(message: Message, images: Map<string, GeminiInlineData>): GeminiPart[] {
   if (message.text !== undefined) return message.text === "" ? [] : [{ text: message.text }];
   return message.parts.flatMap((part): GeminiPart[] => {
     if (part.imageUrl) return [{ inlineData: images.get(part.imageUrl.url)! }];
+    if (part.document) return [documentPart(part.document)];
     return part.text ? [{ text: part.text }] : [];
   });
 }
@@ -199,6 +215,12 @@ function toResponseFormat(request: ChatRequest): Partial<GeminiGenerationConfig>
   };
 }
 
+/** A thinking budget (explicit, or from reasoning_effort), with the thoughts shown as reasoning_content. */
+function toThinkingConfig(request: ChatRequest): Partial<GeminiGenerationConfig> {
+  const budget = thinkingBudgetOf(request);
+  return budget === undefined ? {} : { thinkingConfig: { thinkingBudget: budget, includeThoughts: true } };
+}
+
 function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig | undefined {
   const config: GeminiGenerationConfig = {
     temperature: request.temperature,
@@ -210,7 +232,9 @@ function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig | unde
     // Zero is the default; sending it would fail on models without penalty support.
     presencePenalty: request.presencePenalty || undefined,
     frequencyPenalty: request.frequencyPenalty || undefined,
+    topK: request.topK,
     ...toResponseFormat(request),
+    ...toThinkingConfig(request),
   };
   for (const key of Object.keys(config) as (keyof GeminiGenerationConfig)[]) {
     if (config[key] === undefined) delete config[key];
