@@ -4,7 +4,13 @@ import { z } from "zod";
 // OpenAI's chat request as the spec bounds it.
 // https://platform.openai.com/docs/api-reference/chat/create
 
-const textPart = z.object({ type: z.literal("text"), text: z.string() });
+// cache_control on a text part marks an Anthropic prompt-cache breakpoint (the convention of
+// OpenRouter and LiteLLM); other vendors cache on their own and ignore it.
+const textPart = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  cache_control: z.object({ type: z.literal("ephemeral"), ttl: z.enum(["5m", "1h"]).optional() }).nullish(),
+});
 const imagePart = z.object({
   type: z.literal("image_url"),
   image_url: z.object({
@@ -24,6 +30,13 @@ const toolCall = z.object({
 
 const textContent = z.union([z.string(), z.array(textPart).min(1)]);
 
+// Claude's thinking as the gateway shows it on assistant messages (and takes it back, so a
+// tool loop with thinking keeps its signatures): the shape LiteLLM made common.
+const thinkingBlock = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal("redacted_thinking"), data: z.string() }),
+]);
+
 export const chatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: textContent, name: z.string().optional() }),
   z.object({ role: z.literal("developer"), content: textContent, name: z.string().optional() }),
@@ -39,6 +52,7 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
     tool_calls: z.array(toolCall).optional(),
     function_call: z.object({ name: z.string().min(1), arguments: z.string() }).optional(),
     reasoning_content: z.string().nullish(),
+    thinking_blocks: z.array(thinkingBlock).max(64).nullish(),
     refusal: z.string().nullish(),
   }),
   z.object({ role: z.literal("tool"), content: textContent, tool_call_id: z.string().min(1) }),

@@ -1,4 +1,4 @@
-import type { ChatChunk, ChatCompletion, Delta, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import type { ChatChunk, ChatCompletion, Delta, ThinkingBlock, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
 
 // Canonical answers rendered as OpenAI's chat.completion and chat.completion.chunk objects.
 // https://platform.openai.com/docs/api-reference/chat/object
@@ -8,11 +8,33 @@ export function renderUsage(usage: Usage) {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     total_tokens: usage.totalTokens,
-    ...(usage.cachedTokens !== undefined && { prompt_tokens_details: { cached_tokens: usage.cachedTokens } }),
+    ...((usage.cachedTokens !== undefined || usage.cacheCreationTokens !== undefined) && {
+      prompt_tokens_details: {
+        cached_tokens: usage.cachedTokens ?? 0,
+        // Anthropic's cache writes, named as OpenRouter and LiteLLM name them.
+        ...(usage.cacheCreationTokens ? { cache_write_tokens: usage.cacheCreationTokens } : {}),
+      },
+    }),
     ...(usage.reasoningTokens !== undefined && {
       completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     }),
   };
+}
+
+/** Claude's thinking with its signature, which a client sends back on the assistant message in a tool loop. */
+const renderThinkingBlock = (block: ThinkingBlock) =>
+  block.redactedData !== undefined
+    ? { type: "redacted_thinking", data: block.redactedData }
+    : { type: "thinking", thinking: block.thinking, signature: block.signature ?? "" };
+
+function renderThinkingDelta(delta: Delta) {
+  if (delta.reasoningSignature !== undefined) {
+    return { thinking_blocks: [{ type: "thinking", thinking: "", signature: delta.reasoningSignature }] };
+  }
+  if (delta.redactedThinking !== undefined) {
+    return { thinking_blocks: [{ type: "redacted_thinking", data: delta.redactedThinking }] };
+  }
+  return {};
 }
 
 const renderToolCall = (call: ToolCall) => ({
@@ -44,6 +66,9 @@ export function renderCompletion(completion: ChatCompletion, legacyFunctions = f
         content: choice.message?.content ?? null,
         refusal: choice.message?.refusal ?? null,
         ...(choice.message?.reasoningContent !== undefined && { reasoning_content: choice.message.reasoningContent }),
+        ...(choice.message?.thinkingBlocks.length && {
+          thinking_blocks: choice.message.thinkingBlocks.map(renderThinkingBlock),
+        }),
         ...renderToolCalls(choice.message?.toolCalls ?? [], legacyFunctions),
       },
       logprobs: null,
@@ -83,6 +108,7 @@ function renderDelta(delta: Delta | undefined, legacy: boolean) {
     ...(delta.role !== undefined && { role: delta.role }),
     ...(delta.content !== undefined && { content: delta.content }),
     ...(delta.reasoningContent !== undefined && { reasoning_content: delta.reasoningContent }),
+    ...renderThinkingDelta(delta),
     ...(delta.refusal !== undefined && { refusal: delta.refusal }),
     ...renderToolCallDeltas(delta, legacy),
   };

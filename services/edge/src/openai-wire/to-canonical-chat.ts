@@ -2,7 +2,9 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest, ContentPart, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { type ChatMessageBody, type ChatRequestBody, passThroughFields } from "./chat-request-schema.js";
 
-type PartBody = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: string } };
+type PartBody =
+  | { type: "text"; text: string; cache_control?: { type: string; ttl?: string | undefined } | null | undefined }
+  | { type: "image_url"; image_url: { url: string; detail?: string } };
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -11,7 +13,7 @@ function toParts(content: string | PartBody[] | null | undefined): Pick<Message,
   const parts = (content ?? []).map(
     (part): ContentPart =>
       part.type === "text"
-        ? { text: part.text }
+        ? { text: part.text, ...(part.cache_control && { cacheControl: { ...part.cache_control } }) }
         : { imageUrl: { url: part.image_url.url, detail: part.image_url.detail } },
   );
   return { text: undefined, parts };
@@ -41,8 +43,26 @@ function toMessage(message: ChatMessageBody, index: number, messages: ChatMessag
     }));
     if (message.function_call) base.toolCalls.push({ id: legacyCallId(index), ...message.function_call });
     base.reasoningContent = message.reasoning_content ?? undefined;
+    return withThinking(base, message.thinking_blocks ?? []);
   }
   return base;
+}
+
+type ThinkingBlockBody = NonNullable<Extract<ChatMessageBody, { role: "assistant" }>["thinking_blocks"]>[number];
+
+/** Claude's thinking blocks go first among the assistant turn's parts, as Claude wants them back. */
+function withThinking(message: Message, blocks: ThinkingBlockBody[]): Message {
+  if (blocks.length === 0) return message;
+  const thinking = blocks.map(
+    (block): ContentPart => ({
+      thinking:
+        block.type === "thinking"
+          ? { thinking: block.thinking, signature: block.signature }
+          : { thinking: "", redactedData: block.data },
+    }),
+  );
+  const said = message.text !== undefined ? [{ text: message.text }] : message.parts;
+  return { ...message, text: undefined, parts: [...thinking, ...said.filter((part) => part.text !== "")] };
 }
 
 /** A `function` result answers the latest earlier assistant call of that function. */

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { type Answer, answer, countPromptTokens, lastUserText, splitPieces, type ToolCall } from "../answer.js";
 import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
-import { type ChatRequest, parseChatRequest, RequestError } from "./chat-request.js";
+import { automaticPrefixes, cachedUsageFields } from "./automatic-cache.js";
+import { type ChatRequest, hidesReasoning, parseChatRequest, RequestError } from "./chat-request.js";
 import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
 
 interface Pacing {
@@ -35,7 +36,8 @@ export async function chatCompletions(exchange: Exchange, state: SimulatorState)
   const apiKey = exchange.request.headers.authorization?.replace(/^Bearer\s+/i, "");
   const fault = resolveFault(state.faults, chat.model, lastUserText(chat.messages), apiKey);
   if (!(await applyLeadingFaults(exchange, fault, sendStatusFault))) return;
-  const reply = replyFor(chat, fault);
+  const cached = state.promptCache.use(`openai\n${apiKey}\n${chat.model}`, automaticPrefixes(chat.messages)).read;
+  const reply = replyFor(chat, fault, cached);
   const pacing = {
     firstTokenMs: state.config.firstTokenLatencyMs,
     tokenMs: fault.tokenLatencyMs ?? state.config.tokenLatencyMs,
@@ -54,7 +56,7 @@ function parseOrRefuse(exchange: Exchange): ChatRequest | undefined {
   }
 }
 
-function replyFor(chat: ChatRequest, fault: Fault): Reply {
+function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply {
   const answers: Answer[] = [];
   for (let choice = 0; choice < chat.choices; choice++) answers.push(answer({ ...chat, length: fault.tokens, choice }));
   const wantsUsage = (!chat.stream || chat.includeUsage) && !fault.noUsage;
@@ -63,11 +65,11 @@ function replyFor(chat: ChatRequest, fault: Fault): Reply {
     created: Math.floor(Date.now() / 1000),
     model: chat.model,
     answers,
-    usage: wantsUsage ? usageOf(countPromptTokens(chat.messages), answers) : undefined,
+    usage: wantsUsage ? usageOf(chat.model, countPromptTokens(chat.messages), cachedTokens, answers) : undefined,
   };
 }
 
-function usageOf(promptTokens: number, answers: Answer[]) {
+function usageOf(model: string, promptTokens: number, cachedTokens: number, answers: Answer[]) {
   let completionTokens = 0;
   let reasoningTokens = 0;
   for (const { completionTokens: tokens, reasoning } of answers) {
@@ -78,7 +80,7 @@ function usageOf(promptTokens: number, answers: Answer[]) {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0 },
+    ...cachedUsageFields(model, promptTokens, Math.min(cachedTokens, promptTokens)),
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
 }
@@ -87,10 +89,14 @@ function toolCallsOf(calls: ToolCall[]) {
   return calls.map(({ id, name, arguments: text }) => ({ id, type: "function", function: { name, arguments: text } }));
 }
 
-function messageOf(result: Answer): Record<string, unknown> {
+/** The reasoning a model shows: DeepSeek, Qwen and Kimi show theirs; OpenAI's reasoners only count it. */
+const shownReasoning = (result: Answer, model: string) => (hidesReasoning(model) ? [] : result.reasoning);
+
+function messageOf(result: Answer, model: string): Record<string, unknown> {
   const calling = result.toolCalls.length > 0;
   const message: Record<string, unknown> = { role: "assistant", content: calling ? null : result.tokens.join("") };
-  if (result.reasoning.length > 0) message.reasoning_content = result.reasoning.join("");
+  const reasoning = shownReasoning(result, model);
+  if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
   message.refusal = null;
   if (calling) message.tool_calls = toolCallsOf(result.toolCalls);
   return message;
@@ -108,7 +114,7 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
     model: reply.model,
     choices: reply.answers.map((result, index) => ({
       index,
-      message: messageOf(result),
+      message: messageOf(result, reply.model),
       logprobs: null,
       finish_reason: result.finishReason,
     })),
@@ -122,8 +128,8 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
   writeThenSever(exchange, text.slice(0, Math.floor(text.length / 2)));
 }
 
-function stepsOf(result: Answer): Step[] {
-  const reasoning = result.reasoning.map((piece) => ({
+function stepsOf(result: Answer, model: string): Step[] {
+  const reasoning = shownReasoning(result, model).map((piece) => ({
     delta: { content: null, reasoning_content: piece },
     token: true,
   }));
@@ -170,7 +176,16 @@ async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacin
   exchange.response.flushHeaders();
   if (pacing.firstTokenMs > 0 && !(await wait(exchange, pacing.firstTokenMs))) return;
   const frame = frameWriter(reply);
-  if (!(await streamSteps(exchange, reply.answers.map(stepsOf), frame, fault, pacing.tokenMs))) return;
+  if (
+    !(await streamSteps(
+      exchange,
+      reply.answers.map((result) => stepsOf(result, reply.model)),
+      frame,
+      fault,
+      pacing.tokenMs,
+    ))
+  )
+    return;
   const response = exchange.response;
   for (const [index, result] of reply.answers.entries()) {
     response.write(frame([{ index, delta: {}, logprobs: null, finish_reason: result.finishReason }]));

@@ -15,6 +15,33 @@ export interface ChatRequest {
   parallelToolCalls: boolean;
   /** From `response_format`; absent for text. */
   json: JsonOutput | undefined;
+  /** The model reasons before it answers (reasoning_effort, or a thinking switch). */
+  thinking: boolean;
+}
+
+// OpenAI's reasoning models (o-series, GPT-5) reason whatever the request says, and never show it.
+const openAIReasoner = /^(o\d|gpt-5)/;
+export const hidesReasoning = (model: string) => openAIReasoner.test(model);
+
+const efforts = new Set(["none", "minimal", "low", "medium", "high", "xhigh"]);
+
+/** Whether the request turns reasoning on: an effort other than none, or Qwen's and Kimi's switches. */
+function thinkingOf(body: Record<string, unknown>, model: string): boolean {
+  const effort = body.reasoning_effort;
+  if (effort != null && (typeof effort !== "string" || !efforts.has(effort))) {
+    throw new RequestError(
+      `Invalid value: '${String(effort)}'. Supported values are: 'minimal', 'low', 'medium', and 'high'.`,
+      "reasoning_effort",
+      "invalid_value",
+    );
+  }
+  if (hidesReasoning(model)) return effort !== "none";
+  const thinking = body.thinking;
+  return (
+    (typeof effort === "string" && effort !== "none") ||
+    body.enable_thinking === true ||
+    (isRecord(thinking) && thinking.type === "enabled")
+  );
 }
 
 /** A request OpenAI would refuse with 400; carries the fields of its error body. */
@@ -58,6 +85,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     toolChoice: toolChoiceOf(body.tool_choice, tools),
     parallelToolCalls: optionalBoolean(body, "parallel_tool_calls") ?? true,
     json: jsonOutputOf(body.response_format),
+    thinking: thinkingOf(body, body.model),
   };
 }
 

@@ -1,0 +1,263 @@
+import { join } from "node:path";
+import { Catalogue } from "@gateway/catalogue/catalogue";
+import { priceUsage } from "@gateway/shared";
+import {
+  repoRoot,
+  type SimulatedRequest,
+  simulatorRequests,
+  startTestStack,
+  type TestStack,
+  usageRecordOf,
+} from "@gateway/stack";
+import OpenAI from "openai";
+import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Reasoning and prompt caching through OpenAI's chat API (the official openai SDK), for each
+// vendor family's own way of doing them.
+
+let stack: TestStack;
+let client: OpenAI;
+
+const catalogue = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml"), {
+  env: {},
+  simulatorUrl: "http://127.0.0.1:1",
+});
+
+const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
+
+async function upstreamWith(marker: string): Promise<SimulatedRequest[]> {
+  return (await simulatorRequests(stack.simulatorUrl)).filter((request) =>
+    JSON.stringify(request.body).includes(marker),
+  );
+}
+
+async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
+  const chunks: ChatCompletionChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+const weatherTool: ChatCompletionTool = {
+  type: "function",
+  function: {
+    name: "get_weather",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
+};
+
+/** Claude's thinking blocks as the gateway renders them on OpenAI's shape. */
+type WithThinking = { reasoning_content?: string; thinking_blocks?: { type: string; signature?: string }[] };
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const account = await stack.createAccount({ group: "premium" });
+  client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+});
+afterAll(async () => {
+  await stack?.teardown();
+});
+
+describe("reasoning", () => {
+  it("sends reasoning_effort to an OpenAI reasoning model and reports its reasoning tokens, billed as output", async () => {
+    const { data: completion, response } = await client.chat.completions
+      .create({
+        model: "o4-mini",
+        messages: [{ role: "user", content: "effort marker-1" }],
+        reasoning_effort: "low",
+        max_tokens: 400,
+      })
+      .withResponse();
+    const reasoningTokens = completion.usage!.completion_tokens_details!.reasoning_tokens!;
+    expect(reasoningTokens).toBeGreaterThan(0);
+    expect(completion.choices[0]!.message).not.toHaveProperty("reasoning_content");
+    const [upstream] = await upstreamWith("effort marker-1");
+    // Reasoning models refuse max_tokens: it goes as max_completion_tokens.
+    expect(upstream!.body).toMatchObject({ reasoning_effort: "low", max_completion_tokens: 400 });
+    expect(upstream!.body).not.toHaveProperty("max_tokens");
+
+    const record = await usageRecord(response.headers.get("x-request-id")!);
+    expect(record).toMatchObject({
+      reasoning_tokens: reasoningTokens,
+      completion_tokens: completion.usage!.completion_tokens,
+    });
+    const price = catalogue.find("o4-mini", "premium")!.price;
+    const expected = priceUsage({
+      promptTokens: completion.usage!.prompt_tokens,
+      completionTokens: completion.usage!.completion_tokens,
+      inputPriceMicros: price.input,
+      outputPriceMicros: price.output,
+      multiplierBasisPoints: 15_000,
+    });
+    expect(BigInt(record.cost_micros)).toBe(expected);
+  });
+
+  it("passes DeepSeek's reasoning_content through, streamed and not, and sends it back only to vendors that take it", async () => {
+    const ask: ChatCompletionMessageParam = { role: "user", content: "weather marker-2" };
+    const first = await client.chat.completions.create({
+      model: "deepseek-reasoner",
+      messages: [ask],
+      tools: [weatherTool],
+    });
+    const message = first.choices[0]!.message as (typeof first.choices)[0]["message"] & WithThinking;
+    expect(message.reasoning_content).toContain("weather marker-2");
+    expect(first.usage!.completion_tokens_details!.reasoning_tokens).toBeGreaterThan(0);
+    const call = message.tool_calls![0]!;
+    const history: ChatCompletionMessageParam[] = [
+      ask,
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: message.tool_calls,
+        reasoning_content: message.reasoning_content,
+      } as ChatCompletionMessageParam,
+      { role: "tool", tool_call_id: call.id, content: "sunny" },
+    ];
+
+    const chunks = await collect(
+      await client.chat.completions.create({ model: "deepseek-reasoner", messages: history, stream: true }),
+    );
+    const streamedReasoning = chunks
+      .map((chunk) => (chunk.choices[0]?.delta as WithThinking | undefined)?.reasoning_content ?? "")
+      .join("");
+    expect(streamedReasoning.length).toBeGreaterThan(0);
+    await client.chat.completions.create({ model: "gpt-4o-mini", messages: history });
+
+    const upstream = await upstreamWith("weather marker-2");
+    const sentBack = (request: SimulatedRequest) =>
+      (request.body!.messages as { role: string; reasoning_content?: string }[]).find(
+        (turn) => turn.role === "assistant",
+      );
+    const toDeepSeek = upstream.filter((request) => request.body!.model === "deepseek-reasoner").at(-1)!;
+    const toOpenAI = upstream.find((request) => request.body!.model === "gpt-4o-mini")!;
+    expect(sentBack(toDeepSeek)!.reasoning_content).toBe(message.reasoning_content);
+    expect(sentBack(toOpenAI)).not.toHaveProperty("reasoning_content");
+  });
+
+  it("maps reasoning_effort to Claude's extended thinking and keeps the signatures through a tool loop", async () => {
+    const ask: ChatCompletionMessageParam = { role: "user", content: "claude thinks marker-3" };
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: "claude-sonnet-4-5",
+        messages: [ask],
+        tools: [weatherTool],
+        reasoning_effort: "low",
+        max_tokens: 500,
+        stream: true,
+      }),
+    );
+    const [upstream] = await upstreamWith("claude thinks marker-3");
+    expect(upstream!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 2548 });
+    const deltas = chunks.map(
+      (chunk) => chunk.choices[0]?.delta as (WithThinking & (typeof chunk.choices)[0]["delta"]) | undefined,
+    );
+    const reasoning = deltas.map((delta) => delta?.reasoning_content ?? "").join("");
+    const signature = deltas
+      .flatMap((delta) => delta?.thinking_blocks ?? [])
+      .find((block) => block.signature)!.signature;
+    expect(reasoning).toContain("claude thinks marker-3");
+    expect(signature).toBeTruthy();
+
+    const completion = await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      messages: [ask],
+      tools: [weatherTool],
+      reasoning_effort: "low",
+      max_tokens: 500,
+    });
+    const message = completion.choices[0]!.message as (typeof completion.choices)[0]["message"] & WithThinking;
+    expect(message.thinking_blocks).toEqual([{ type: "thinking", thinking: message.reasoning_content, signature }]);
+    const call = message.tool_calls![0]!;
+    const answer = await client.chat.completions.create({
+      model: "claude-sonnet-4-5",
+      reasoning_effort: "low",
+      max_tokens: 500,
+      tools: [weatherTool],
+      messages: [
+        ask,
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: message.tool_calls,
+          thinking_blocks: message.thinking_blocks,
+        } as ChatCompletionMessageParam,
+        { role: "tool", tool_call_id: call.id, content: "cloudy" },
+      ],
+    });
+    // The simulated Claude refuses a tool loop whose thinking did not come back signed.
+    expect(answer.choices[0]!.message.content).toMatch(/Received tool result: cloudy/);
+  });
+});
+
+describe("prompt caching", () => {
+  const longContext = "Shared instructions the vendor caches between requests. ".repeat(100);
+
+  it("reports OpenAI's automatic cache as cached_tokens and bills them at the cache-read rate", async () => {
+    const ask = (question: string) =>
+      client.chat.completions
+        .create({
+          model: "gpt-4o-mini",
+          messages: [
+            { role: "system", content: longContext },
+            { role: "user", content: question },
+          ],
+        })
+        .withResponse();
+    const { data: first } = await ask("first marker-4");
+    expect(first.usage!.prompt_tokens_details!.cached_tokens).toBe(0);
+    const { data: second, response } = await ask("second marker-4");
+    const cached = second.usage!.prompt_tokens_details!.cached_tokens!;
+    expect(cached).toBeGreaterThanOrEqual(1024);
+    expect(cached).toBeLessThan(second.usage!.prompt_tokens);
+
+    const record = await usageRecord(response.headers.get("x-request-id")!);
+    expect(record).toMatchObject({ cached_tokens: cached, cache_creation_tokens: 0 });
+    const price = catalogue.find("gpt-4o-mini", "premium")!.price;
+    const expected = priceUsage({
+      promptTokens: second.usage!.prompt_tokens,
+      completionTokens: second.usage!.completion_tokens,
+      cachedTokens: cached,
+      inputPriceMicros: price.input,
+      outputPriceMicros: price.output,
+      cacheReadPriceMicros: price.cache_read ?? price.input,
+      multiplierBasisPoints: 15_000,
+    });
+    expect(BigInt(record.cost_micros)).toBe(expected);
+  });
+
+  it("reads DeepSeek's prompt_cache_hit_tokens as cached_tokens", async () => {
+    const ask = (question: string) =>
+      client.chat.completions.create({
+        model: "deepseek-chat",
+        messages: [
+          { role: "system", content: longContext },
+          { role: "user", content: question },
+        ],
+      });
+    await ask("first marker-5");
+    const second = await ask("second marker-5");
+    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBeGreaterThanOrEqual(1024);
+  });
+
+  it("passes cache_control on text parts to Claude and reports its cache reads and writes", async () => {
+    const ask = (question: string) =>
+      client.chat.completions.create({
+        model: "claude-sonnet-4-5",
+        messages: [
+          {
+            role: "system",
+            content: [{ type: "text", text: longContext, cache_control: { type: "ephemeral" } } as never],
+          },
+          { role: "user", content: question },
+        ],
+      });
+    const first = await ask("first marker-6");
+    const details = (usage: OpenAI.CompletionUsage) =>
+      usage.prompt_tokens_details as { cached_tokens: number; cache_write_tokens?: number };
+    expect(details(first.usage!).cache_write_tokens).toBeGreaterThanOrEqual(1024);
+    const second = await ask("second marker-6");
+    expect(details(second.usage!).cached_tokens).toBe(details(first.usage!).cache_write_tokens);
+    const [upstream] = await upstreamWith("first marker-6");
+    expect(upstream!.body!.system).toEqual([{ type: "text", text: longContext, cache_control: { type: "ephemeral" } }]);
+  });
+});
