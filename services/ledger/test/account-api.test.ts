@@ -411,6 +411,9 @@ describe("account API", () => {
           prompt_tokens: day.prompt,
           completion_tokens: day.completion,
           total_tokens: day.prompt + day.completion,
+          cached_tokens: 0,
+          cache_creation_tokens: 0,
+          reasoning_tokens: 0,
           cost_micros: String(day.cost),
         })),
     );
@@ -424,6 +427,9 @@ describe("account API", () => {
       prompt_tokens: (stored as { prompt: number }).prompt,
       completion_tokens: (stored as { completion: number }).completion,
       total_tokens: (stored as { prompt: number }).prompt + (stored as { completion: number }).completion,
+      cached_tokens: 0,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 0,
       cost_micros: (stored as { cost: string }).cost,
     });
 
@@ -461,7 +467,14 @@ describe("account API", () => {
         ...overrides,
       });
     const events = [
-      event(0, {}),
+      // Cache reads, a cache write and reasoning: kept in the record and summed in the statistics.
+      event(0, {
+        promptTokens: 40,
+        cachedTokens: 20,
+        cacheCreationTokens: 10,
+        completionTokens: 9,
+        reasoningTokens: 4,
+      }),
       event(1, {
         log: RequestLog.fromPartial({
           capture: LogCapture.LOG_CAPTURE_FULL,
@@ -492,6 +505,14 @@ describe("account API", () => {
       return answer.body.data.length === events.length ? answer.body : undefined;
     });
     expect(new Set(requestIds(usage.data))).toEqual(new Set(events.map((sent) => sent.requestId)));
+    expect(
+      usage.data.find((record: { request_id: string }) => record.request_id === events[0]!.requestId),
+    ).toMatchObject({
+      prompt_tokens: 40,
+      cached_tokens: 20,
+      cache_creation_tokens: 10,
+      reasoning_tokens: 4,
+    });
 
     const { body: logs } = await accountCall(ledger, account.api_key, "/logs");
     expect(logs.data).toEqual([
@@ -518,6 +539,9 @@ describe("account API", () => {
       prompt_tokens: Number(sum("prompt_tokens")),
       completion_tokens: Number(sum("completion_tokens")),
       total_tokens: Number(sum("prompt_tokens") + sum("completion_tokens")),
+      cached_tokens: Number(sum("cached_tokens")),
+      cache_creation_tokens: Number(sum("cache_creation_tokens")),
+      reasoning_tokens: Number(sum("reasoning_tokens")),
       cost_micros: sum("cost_micros").toString(),
     });
     const balance = await accountCall(ledger, account.api_key, "/balance");

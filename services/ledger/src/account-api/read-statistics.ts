@@ -16,11 +16,22 @@ export async function readStatistics(database: Database, accountId: string, filt
     where: { accountId, model: filter.model, day: { gte: filter.from, lte: filter.to } },
     orderBy: [{ day: "asc" }, { model: "asc" }],
   });
-  const totals = { requests: 0n, promptTokens: 0n, completionTokens: 0n, costMicros: 0n };
+  const totals = {
+    requests: 0n,
+    promptTokens: 0n,
+    completionTokens: 0n,
+    cachedTokens: 0n,
+    cacheCreationTokens: 0n,
+    reasoningTokens: 0n,
+    costMicros: 0n,
+  };
   for (const day of days) {
     totals.requests += day.requests;
     totals.promptTokens += day.promptTokens;
     totals.completionTokens += day.completionTokens;
+    totals.cachedTokens += day.cachedTokens;
+    totals.cacheCreationTokens += day.cacheCreationTokens;
+    totals.reasoningTokens += day.reasoningTokens;
     totals.costMicros += day.costMicros;
   }
   return { days, totals };

@@ -16,6 +16,9 @@ interface Counts {
   requests: bigint;
   promptTokens: bigint;
   completionTokens: bigint;
+  cachedTokens: bigint;
+  cacheCreationTokens: bigint;
+  reasoningTokens: bigint;
   costMicros: bigint;
 }
 
@@ -25,6 +28,9 @@ const countsJson = (counts: Counts) => ({
   prompt_tokens: Number(counts.promptTokens),
   completion_tokens: Number(counts.completionTokens),
   total_tokens: Number(counts.promptTokens + counts.completionTokens),
+  cached_tokens: Number(counts.cachedTokens),
+  cache_creation_tokens: Number(counts.cacheCreationTokens),
+  reasoning_tokens: Number(counts.reasoningTokens),
   cost_micros: counts.costMicros.toString(),
 });
 

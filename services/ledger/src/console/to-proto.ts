@@ -101,6 +101,9 @@ export const usageMessage = (record: UsageRecord): UsageRecordMessage => ({
   promptTokens: record.promptTokens,
   completionTokens: record.completionTokens,
   totalTokens: record.totalTokens,
+  cachedTokens: record.cachedTokens,
+  cacheCreationTokens: record.cacheCreationTokens,
+  reasoningTokens: record.reasoningTokens,
   estimated: record.estimated,
   outcome: record.outcome,
   errorCode: record.errorCode ?? undefined,
@@ -124,6 +127,9 @@ interface Counts {
   requests: bigint;
   promptTokens: bigint;
   completionTokens: bigint;
+  cachedTokens: bigint;
+  cacheCreationTokens: bigint;
+  reasoningTokens: bigint;
   costMicros: bigint;
 }
 
@@ -133,5 +139,8 @@ export const statisticsRow = (counts: Counts & { day?: Date; model?: string }): 
   requests: Number(counts.requests),
   promptTokens: Number(counts.promptTokens),
   completionTokens: Number(counts.completionTokens),
+  cachedTokens: Number(counts.cachedTokens),
+  cacheCreationTokens: Number(counts.cacheCreationTokens),
+  reasoningTokens: Number(counts.reasoningTokens),
   costMicros: Number(counts.costMicros),
 });

@@ -10,6 +10,9 @@ interface DailyTotals {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  cachedTokens: number;
+  cacheCreationTokens: number;
+  reasoningTokens: number;
   costMicros: bigint;
 }
 
@@ -29,6 +32,9 @@ function dailyTotals(rows: readonly UsageRow[]): DailyTotals[] {
         requests: 0,
         promptTokens: 0,
         completionTokens: 0,
+        cachedTokens: 0,
+        cacheCreationTokens: 0,
+        reasoningTokens: 0,
         costMicros: 0n,
       };
       totals.set(group, total);
@@ -36,6 +42,9 @@ function dailyTotals(rows: readonly UsageRow[]): DailyTotals[] {
     total.requests += 1;
     total.promptTokens += row.promptTokens;
     total.completionTokens += row.completionTokens;
+    total.cachedTokens += row.cachedTokens;
+    total.cacheCreationTokens += row.cacheCreationTokens;
+    total.reasoningTokens += row.reasoningTokens;
     total.costMicros += row.costMicros;
   }
   return [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, total]) => total);
@@ -49,7 +58,9 @@ export async function addDailyUsage(
   const totals = dailyTotals(inserted);
   if (totals.length === 0) return;
   await transaction.$executeRaw`
-    INSERT INTO ledger.daily_usage AS daily (account_id, day, model, requests, prompt_tokens, completion_tokens, cost_micros)
+    INSERT INTO ledger.daily_usage AS daily (
+      account_id, day, model, requests, prompt_tokens, completion_tokens,
+      cached_tokens, cache_creation_tokens, reasoning_tokens, cost_micros)
     SELECT * FROM unnest(
       ${totals.map((total) => total.accountId)}::uuid[],
       ${totals.map((total) => total.day)}::date[],
@@ -57,10 +68,16 @@ export async function addDailyUsage(
       ${totals.map((total) => total.requests)}::bigint[],
       ${totals.map((total) => total.promptTokens)}::bigint[],
       ${totals.map((total) => total.completionTokens)}::bigint[],
+      ${totals.map((total) => total.cachedTokens)}::bigint[],
+      ${totals.map((total) => total.cacheCreationTokens)}::bigint[],
+      ${totals.map((total) => total.reasoningTokens)}::bigint[],
       ${totals.map((total) => total.costMicros.toString())}::bigint[])
     ON CONFLICT (account_id, day, model) DO UPDATE SET
       requests = daily.requests + EXCLUDED.requests,
       prompt_tokens = daily.prompt_tokens + EXCLUDED.prompt_tokens,
       completion_tokens = daily.completion_tokens + EXCLUDED.completion_tokens,
+      cached_tokens = daily.cached_tokens + EXCLUDED.cached_tokens,
+      cache_creation_tokens = daily.cache_creation_tokens + EXCLUDED.cache_creation_tokens,
+      reasoning_tokens = daily.reasoning_tokens + EXCLUDED.reasoning_tokens,
       cost_micros = daily.cost_micros + EXCLUDED.cost_micros`;
 }
