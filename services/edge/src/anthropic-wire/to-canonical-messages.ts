@@ -167,6 +167,7 @@ function conversationOf(body: CountTokensRequestBody, caller: Caller, anthropicB
     },
     anthropicBeta,
     anthropicExtraJson: claudeOnlyJson(body),
+    clientEndpoint: "/v1/messages",
     stop: [],
     stream: false,
     includeUsage: false,
