@@ -3,7 +3,7 @@ import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 /**
  * The thinking budget, in tokens, each OpenAI reasoning_effort stands for on vendors that take
  * a budget (Claude extended thinking, Gemini thinking). Anthropic's minimum budget is 1024.
- * A gateway choice, documented in docs/reasoning.md.
+ * A gateway choice, documented in docs/reasoning-and-caching.md.
  */
 export const thinkingBudgets: Readonly<Record<string, number>> = {
   minimal: 1024,
