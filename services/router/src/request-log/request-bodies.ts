@@ -1,5 +1,5 @@
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
-import type { ChatRequest, ContentPart, Message, ToolCall } from "@gateway/proto/router/v1/chat";
+import type { ChatRequest, ContentPart, Document, Message, ToolCall } from "@gateway/proto/router/v1/chat";
 import type { CompletionRequest } from "@gateway/proto/router/v1/completions";
 import type { EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
 import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
@@ -23,10 +23,26 @@ export const toolCallLog = (call: Pick<ToolCall, "id" | "name" | "arguments">) =
   arguments: call.arguments,
 });
 
-const partLog = (part: ContentPart) =>
-  part.imageUrl
-    ? { type: "image_url", image_url: { url: elideDataUrl(part.imageUrl.url), detail: part.imageUrl.detail } }
-    : { type: "text", text: part.text ?? "" };
+/** A document's text or URL; base64 data (a PDF) only as its type and size. */
+function documentLog(document: Document) {
+  const { sourceType, mediaType, data, title } = document;
+  const source = sourceType === "base64" ? elideDataUrl(`data:${mediaType};base64,${data}`) : data;
+  return { type: "document", source_type: sourceType, title, source };
+}
+
+function partLog(part: ContentPart) {
+  if (part.imageUrl) {
+    return { type: "image_url", image_url: { url: elideDataUrl(part.imageUrl.url), detail: part.imageUrl.detail } };
+  }
+  if (part.document) return documentLog(part.document);
+  if (part.thinking) {
+    // Redacted thinking is encrypted: only that there was some is worth keeping.
+    return part.thinking.redactedData !== undefined
+      ? { type: "redacted_thinking" }
+      : { type: "thinking", thinking: part.thinking.thinking };
+  }
+  return { type: "text", text: part.text ?? "" };
+}
 
 function contentOf(message: Message) {
   if (message.text !== undefined) return message.text;

@@ -107,3 +107,36 @@ describe("requestLogOf", () => {
     expect(streamAnswerBudget(full, caller(LogCapture.LOG_CAPTURE_METADATA))).toBe(0);
   });
 });
+
+describe("chatRequestLog", () => {
+  it("shows documents (base64 ones by size) and thinking, but not redacted thinking's data", () => {
+    const logged = chatRequestLog({
+      ...request,
+      messages: [
+        {
+          role: "user",
+          parts: [
+            { document: { sourceType: "base64", mediaType: "application/pdf", data: "JVBERi0xLjQK", title: "spec" } },
+            { document: { sourceType: "text", data: "plain words" } },
+          ],
+          toolCalls: [],
+        },
+        {
+          role: "assistant",
+          parts: [
+            { thinking: { thinking: "plan", signature: "sig" } },
+            { thinking: { thinking: "", redactedData: "xyz" } },
+          ],
+          toolCalls: [],
+        },
+      ],
+    });
+    expect(logged.messages.map((message) => message.content)).toEqual([
+      [
+        { type: "document", source_type: "base64", title: "spec", source: "data:application/pdf;base64,[… 9 bytes]" },
+        { type: "document", source_type: "text", title: undefined, source: "plain words" },
+      ],
+      [{ type: "thinking", thinking: "plan" }, { type: "redacted_thinking" }],
+    ]);
+  });
+});
