@@ -72,7 +72,7 @@ describe("canonical chunks as Anthropic stream events", () => {
     expect((start[0]!.message as { model: string }).model).toBe("gpt-4o-mini");
     events.onChunk({
       ...chunk({ content: "Hi" }, "stop"),
-      choices: [{ index: 0, finishReason: "stop", stopSequence: "END" }],
+      choices: [{ index: 0, delta: { toolCalls: [], content: "Hi" }, finishReason: "stop", stopSequence: "END" }],
     });
     expect(events.finish().at(-2)!.delta).toEqual({ stop_reason: "stop_sequence", stop_sequence: "END" });
   });
