@@ -1,10 +1,8 @@
-import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
+import type { MessageStream } from "@anthropic-ai/sdk/lib/MessageStream";
 import type { MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
-import { Catalogue } from "@gateway/catalogue/catalogue";
 import { priceUsage } from "@gateway/shared";
 import {
-  repoRoot,
   type SimulatedRequest,
   simulatorRequests,
   startTestStack,
@@ -12,6 +10,7 @@ import {
   usageRecordOf,
 } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shippedPrice } from "./shipped-catalogue.js";
 
 // Anthropic's Messages API in front (the official @anthropic-ai/sdk), every vendor behind:
 // Claude natively, other families translated both ways.
@@ -24,11 +23,7 @@ let apiKey: string;
 const claude = "claude-sonnet-4-5";
 const openAIModel = "gpt-4o-mini";
 
-const catalogue = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml"), {
-  env: {},
-  simulatorUrl: "http://127.0.0.1:1",
-});
-const priceOf = (model: string) => catalogue.find(model, "default")!.price;
+const priceOf = (model: string) => shippedPrice(model, "default");
 
 const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
 
@@ -49,6 +44,30 @@ const weatherTool: Tool = {
   description: "Current weather for a city",
   input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
 };
+
+/** The types of a stream's content_block_delta events, as they come. */
+function deltaTypesOf(stream: MessageStream): string[] {
+  const types: string[] = [];
+  stream.on("streamEvent", (event: Anthropic.MessageStreamEvent) => {
+    if (event.type === "content_block_delta") types.push(event.delta.type);
+  });
+  return types;
+}
+
+/** The next turn of a tool loop: the model's answer as it came, then the tool's result. */
+function answerToolCall(model: string, ask: MessageParam, first: Anthropic.Message, result: string) {
+  const call = first.content.find((block) => block.type === "tool_use") as Anthropic.ToolUseBlock;
+  return client.messages.create({
+    model,
+    max_tokens: 200,
+    messages: [
+      ask,
+      { role: "assistant", content: first.content },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: result }] },
+    ],
+    tools: [weatherTool],
+  });
+}
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -139,19 +158,7 @@ describe("Claude through the Messages ingress", () => {
     expect(toolUse).toMatchObject({ type: "tool_use", name: "get_weather" });
     expect(typeof (toolUse as { input: unknown }).input).toBe("object");
 
-    const second = await client.messages.create({
-      model: claude,
-      max_tokens: 200,
-      messages: [
-        ask,
-        { role: "assistant", content: first.content },
-        {
-          role: "user",
-          content: [{ type: "tool_result", tool_use_id: (toolUse as { id: string }).id, content: "18C and sunny" }],
-        },
-      ],
-      tools: [weatherTool],
-    });
+    const second = await answerToolCall(claude, ask, first, "18C and sunny");
     expect(second.stop_reason).toBe("end_turn");
     expect((second.content[0] as { text: string }).text).toMatch(/Received tool result: 18C and sunny/);
   });
@@ -167,10 +174,7 @@ describe("Claude through the Messages ingress", () => {
       // Thinking cannot be combined with a forced tool; the model calls it of its own accord.
       tools: [weatherTool],
     });
-    const deltas: string[] = [];
-    stream.on("streamEvent", (event) => {
-      if (event.type === "content_block_delta") deltas.push(event.delta.type);
-    });
+    const deltas = deltaTypesOf(stream);
     const first = await stream.finalMessage();
     expect(deltas).toContain("thinking_delta");
     expect(deltas).toContain("signature_delta");
@@ -306,26 +310,14 @@ describe("other families through the Messages ingress", () => {
       tools: [weatherTool],
       tool_choice: { type: "any" },
     });
-    const deltas: string[] = [];
-    stream.on("streamEvent", (event) => {
-      if (event.type === "content_block_delta") deltas.push(event.delta.type);
-    });
+    const deltas = deltaTypesOf(stream);
     const first = await stream.finalMessage();
     expect(deltas).toContain("input_json_delta");
     expect(first.stop_reason).toBe("tool_use");
     const call = first.content.find((block) => block.type === "tool_use") as { id: string; input: unknown };
     expect(call.input).toEqual(expect.any(Object));
 
-    const second = await client.messages.create({
-      model: openAIModel,
-      max_tokens: 200,
-      messages: [
-        ask,
-        { role: "assistant", content: first.content },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "22C" }] },
-      ],
-      tools: [weatherTool],
-    });
+    const second = await answerToolCall(openAIModel, ask, first, "22C");
     expect((second.content[0] as { text: string }).text).toMatch(/Received tool result: 22C/);
     const upstream = await upstreamWith("marker-8", "/v1/chat/completions");
     expect(upstream.at(-1)!.body!.messages).toEqual([
