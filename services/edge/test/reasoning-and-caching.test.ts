@@ -182,6 +182,39 @@ describe("reasoning", () => {
   });
 });
 
+describe("Gemini thinking and implicit caching", () => {
+  it("maps reasoning_effort to a thinking budget and shows the thought parts as reasoning_content", async () => {
+    const completion = await client.chat.completions.create({
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "gemini thinks marker-7" }],
+      reasoning_effort: "medium",
+    });
+    const message = completion.choices[0]!.message as (typeof completion.choices)[0]["message"] & WithThinking;
+    expect(message.reasoning_content).toContain("gemini thinks marker-7");
+    expect(message.content).toMatch(/^Simulated answer from gemini-2.5-flash/);
+    expect(completion.usage!.completion_tokens_details!.reasoning_tokens).toBeGreaterThan(0);
+    const [upstream] = await upstreamWith("gemini thinks marker-7");
+    expect(upstream!.body!.generationConfig).toMatchObject({
+      thinkingConfig: { thinkingBudget: 8192, includeThoughts: true },
+    });
+  });
+
+  it("reports Gemini's cachedContentTokenCount as cached_tokens", async () => {
+    const context = "Gemini keeps this repeated context in its implicit cache. ".repeat(100);
+    const ask = (question: string) =>
+      client.chat.completions.create({
+        model: "gemini-2.5-flash",
+        messages: [
+          { role: "system", content: context },
+          { role: "user", content: question },
+        ],
+      });
+    await ask("first marker-8");
+    const second = await ask("second marker-8");
+    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBeGreaterThanOrEqual(1024);
+  });
+});
+
 describe("prompt caching", () => {
   const longContext = "Shared instructions the vendor caches between requests. ".repeat(100);
 

@@ -12,6 +12,9 @@ export interface GenerateContentRequest {
   toolChoice: ToolChoice;
   /** From `responseMimeType: "application/json"`, with `responseJsonSchema` or `responseSchema`. */
   json: JsonOutput | undefined;
+  /** thinkingConfig gave a budget above zero; `showThoughts` when it asked for includeThoughts. */
+  thinking: boolean;
+  showThoughts: boolean;
 }
 
 /** A request Gemini would refuse with 400 INVALID_ARGUMENT. */
@@ -53,7 +56,15 @@ export function parseGenerateContentRequest(model: string, body: unknown): Gener
     tools,
     toolChoice,
     json: jsonOutputOf(generation),
+    ...thinkingOf(generation),
   };
+}
+
+function thinkingOf(generation: Record<string, unknown>): Pick<GenerateContentRequest, "thinking" | "showThoughts"> {
+  const config = field(generation, "thinkingConfig");
+  if (!isRecord(config)) return { thinking: false, showThoughts: false };
+  const budget = integer(config, "thinkingBudget", -1, 32_768);
+  return { thinking: budget !== undefined && budget !== 0, showThoughts: field(config, "includeThoughts") === true };
 }
 
 function jsonOutputOf(generation: Record<string, unknown>): JsonOutput | undefined {

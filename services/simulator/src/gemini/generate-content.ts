@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type Answer, answer, countPromptTokens, lastUserText } from "../answer.js";
+import { automaticPrefixes } from "../automatic-prefixes.js";
 import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
 import { requireApiKey, sendGeminiError, sendStatusFault } from "./errors.js";
@@ -14,13 +15,23 @@ interface Pacing {
   tokenMs: number;
 }
 
-type Part = { text: string } | { functionCall: { name: string; args: unknown } };
+type Part = { text: string; thought?: true } | { functionCall: { name: string; args: unknown } };
+
+interface Usage {
+  promptTokenCount: number;
+  candidatesTokenCount: number;
+  totalTokenCount: number;
+  thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
+}
 
 interface Reply {
   model: string;
   responseId: string;
   answers: Answer[];
-  usage: { promptTokenCount: number; candidatesTokenCount: number; totalTokenCount: number } | undefined;
+  usage: Usage | undefined;
+  /** Thoughts are sent as `thought: true` parts (thinkingConfig.includeThoughts). */
+  showThoughts: boolean;
 }
 
 /** One streamed event's worth of one candidate; `tokens` is what latency and cut_after count. */
@@ -45,7 +56,9 @@ export async function generateContent(exchange: Exchange, state: SimulatorState)
   if (!request) return;
   const fault = resolveFault(state.faults, model, lastUserText(request.messages), apiKey);
   if (!(await applyLeadingFaults(exchange, fault, sendStatusFault))) return;
-  const reply = replyFor(request, fault);
+  // Gemini's implicit caching: a repeated prompt prefix is read from the cache on its own.
+  const cached = state.promptCache.use(`gemini\n${apiKey}\n${model}`, automaticPrefixes(request.messages)).read;
+  const reply = replyFor(request, fault, cached);
   const pacing = {
     firstTokenMs: state.config.firstTokenLatencyMs,
     tokenMs: fault.tokenLatencyMs ?? state.config.tokenLatencyMs,
@@ -65,32 +78,47 @@ function parseOrRefuse(exchange: Exchange, model: string): GenerateContentReques
   }
 }
 
-function replyFor(request: GenerateContentRequest, fault: Fault): Reply {
+function replyFor(request: GenerateContentRequest, fault: Fault, cachedTokens: number): Reply {
   const answers: Answer[] = [];
   for (let choice = 0; choice < request.candidates; choice++) {
     // Gemini calls functions whenever it sees fit; it has no switch against parallel calls.
     answers.push(answer({ ...request, parallelToolCalls: true, length: fault.tokens, choice }));
   }
-  const promptTokenCount = countPromptTokens(request.messages);
-  const candidatesTokenCount = answers.reduce((sum, result) => sum + result.completionTokens, 0);
   return {
     model: request.model,
     responseId: randomBytes(17).toString("base64url").slice(0, 23),
     answers,
-    usage: fault.noUsage
-      ? undefined
-      : { promptTokenCount, candidatesTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount },
+    usage: fault.noUsage ? undefined : usageOf(countPromptTokens(request.messages), cachedTokens, answers),
+    showThoughts: request.showThoughts,
+  };
+}
+
+/** Gemini counts thoughts apart from the candidates' tokens, and reports cached prompt tokens. */
+function usageOf(promptTokenCount: number, cachedTokens: number, answers: Answer[]): Usage {
+  const thoughts = answers.reduce((sum, result) => sum + result.reasoning.length, 0);
+  const candidatesTokenCount = answers.reduce((sum, result) => sum + result.completionTokens, 0) - thoughts;
+  return {
+    promptTokenCount,
+    candidatesTokenCount,
+    totalTokenCount: promptTokenCount + candidatesTokenCount + thoughts,
+    ...(thoughts > 0 && { thoughtsTokenCount: thoughts }),
+    ...(cachedTokens > 0 && { cachedContentTokenCount: Math.min(cachedTokens, promptTokenCount) }),
   };
 }
 
 const finishReasonOf = (result: Answer) => (result.finishReason === "length" ? "MAX_TOKENS" : "STOP");
 
-function partsOf(result: Answer): Part[] {
+function answerParts(result: Answer): Part[] {
   if (result.toolCalls.length > 0) {
     return result.toolCalls.map((call) => ({ functionCall: { name: call.name, args: JSON.parse(call.arguments) } }));
   }
   return result.tokens.length > 0 ? [{ text: result.tokens.join("") }] : [];
 }
+
+const thoughtParts = (result: Answer, reply: Reply): Part[] =>
+  reply.showThoughts && result.reasoning.length > 0 ? [{ text: result.reasoning.join(""), thought: true }] : [];
+
+const partsOf = (result: Answer, reply: Reply): Part[] => [...thoughtParts(result, reply), ...answerParts(result)];
 
 /** A candidate; Gemini leaves `parts` out when nothing was generated. */
 function candidateOf(index: number, parts: Part[], finishReason?: string) {
@@ -107,7 +135,9 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
   const generationMs = pacing.firstTokenMs + pacing.tokenMs * Math.max(0, longest - 1);
   if (generationMs > 0 && !(await wait(exchange, generationMs))) return;
   const body = {
-    candidates: reply.answers.map((result, index) => candidateOf(index, partsOf(result), finishReasonOf(result))),
+    candidates: reply.answers.map((result, index) =>
+      candidateOf(index, partsOf(result, reply), finishReasonOf(result)),
+    ),
     ...(reply.usage && { usageMetadata: reply.usage }),
     modelVersion: reply.model,
     responseId: reply.responseId,
@@ -119,9 +149,14 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
   writeThenSever(exchange, text.slice(0, Math.floor(text.length / 2)));
 }
 
-/** Text in pieces of a few tokens; each function call whole, in a step of its own. */
-function stepsOf(result: Answer): Step[] {
-  if (result.toolCalls.length > 0) return partsOf(result).map((part) => ({ parts: [part], tokens: 1 }));
+/** Thoughts first, whole; then text in pieces of a few tokens, or each function call in a step of its own. */
+function stepsOf(result: Answer, reply: Reply): Step[] {
+  const thoughts = thoughtParts(result, reply).map((part) => ({ parts: [part], tokens: result.reasoning.length }));
+  return [...thoughts, ...answerSteps(result)];
+}
+
+function answerSteps(result: Answer): Step[] {
+  if (result.toolCalls.length > 0) return answerParts(result).map((part) => ({ parts: [part], tokens: 1 }));
   const steps: Step[] = [];
   for (let start = 0; start < result.tokens.length; start += tokensPerPiece) {
     const piece = result.tokens.slice(start, start + tokensPerPiece);
@@ -139,7 +174,7 @@ interface Frame {
 
 /** Events round by round, candidates side by side; finish reasons and usage ride on the last. */
 function framesOf(reply: Reply): Frame[] {
-  const plans = reply.answers.map(stepsOf);
+  const plans = reply.answers.map((result) => stepsOf(result, reply));
   const rounds = Math.max(...plans.map((steps) => steps.length));
   const frames: Frame[] = [];
   for (let round = 0; round < rounds; round++) {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type Answer, answer, countPromptTokens, lastUserText, splitPieces, type ToolCall } from "../answer.js";
+import { automaticPrefixes } from "../automatic-prefixes.js";
 import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
-import { automaticPrefixes, cachedUsageFields } from "./automatic-cache.js";
+import { cachedUsageFields } from "./automatic-cache.js";
 import { type ChatRequest, hidesReasoning, parseChatRequest, RequestError } from "./chat-request.js";
 import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
 
