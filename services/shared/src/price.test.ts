@@ -4,6 +4,28 @@ import { formatYuan, priceUsage } from "./price.js";
 const base = { promptTokens: 0, completionTokens: 0, inputPriceMicros: 0, outputPriceMicros: 0 };
 
 describe("priceUsage", () => {
+  it("prices cache reads and writes at their own rates, the input price when a rate is absent", () => {
+    // 1,000 prompt tokens: 600 read at 0.2, 300 written at 2.5, 100 plain at 2 yuan/M; 100 output at 8.
+    const cached = {
+      ...base,
+      promptTokens: 1_000,
+      completionTokens: 100,
+      cachedTokens: 600,
+      cacheCreationTokens: 300,
+      inputPriceMicros: 2_000_000,
+      outputPriceMicros: 8_000_000,
+      multiplierBasisPoints: 10_000,
+    };
+    expect(priceUsage({ ...cached, cacheReadPriceMicros: 200_000, cacheWritePriceMicros: 2_500_000 })).toBe(
+      120n + 750n + 200n + 800n,
+    );
+    expect(priceUsage(cached)).toBe(2_000n + 800n);
+    // Cache counts above the prompt count never make the plain part negative.
+    expect(priceUsage({ ...cached, cachedTokens: 2_000, cacheCreationTokens: 0, cacheReadPriceMicros: 1 })).toBe(
+      1n + 800n,
+    );
+  });
+
   it("prices exact amounts without rounding", () => {
     // 1,000 prompt tokens at 2 yuan/M and 500 completion tokens at 8 yuan/M = 0.006 yuan.
     const cost = priceUsage({

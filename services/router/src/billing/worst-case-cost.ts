@@ -26,7 +26,10 @@ export function worstCase(
   const costMicros = priceUsage({
     promptTokens,
     completionTokens,
+    // Every prompt token may be a cache write (Anthropic), which can cost more than plain input.
+    cacheCreationTokens: promptTokens,
     inputPriceMicros: model.price.input,
+    cacheWritePriceMicros: Math.max(model.price.input, model.price.cache_write ?? 0),
     outputPriceMicros: model.price.output,
     multiplierBasisPoints: multiplierBasisPoints || 10_000,
   });
