@@ -53,6 +53,8 @@ export function createApp(deps: EdgeDependencies): Express {
   const baseUrlOf = publicBaseUrl(deps.publicBaseUrl);
   app.use(assignRequestId);
   app.use(countRequests());
+  // Before draining and the API-key check, so even those refusals come in Anthropic's shape.
+  app.use(["/v1/messages", "/v1/models"], anthropicWireFormat);
   app.get("/healthz", liveness);
   app.get("/readyz", readiness(deps));
   // After the probes, which answer truthfully while draining.
@@ -92,8 +94,6 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use((request: Request) => {
     throw notFound(`Unknown request URL: ${request.method} /v1${request.path}.`);
   });
-  // Before the API-key check, so even a refused key is answered in Anthropic's shape.
-  app.use(["/v1/messages", "/v1/models"], anthropicWireFormat);
   app.use("/v1", v1);
 
   app.use((request: Request, response: Response) =>
