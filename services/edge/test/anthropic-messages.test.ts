@@ -268,6 +268,35 @@ describe("Claude through the Messages ingress", () => {
     }
   });
 
+  it("sends documents and images as Claude's blocks and the anthropic-beta header along", async () => {
+    const pdf = Buffer.from("%PDF-1.4 simulated").toString("base64");
+    const png = "iVBORw0KGgo=";
+    await client.messages.create(
+      {
+        model: claude,
+        max_tokens: 20,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "read these marker-14" },
+              { type: "document", source: { type: "base64", media_type: "application/pdf", data: pdf }, title: "spec" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: png } },
+            ],
+          },
+        ],
+      },
+      { headers: { "anthropic-beta": "files-api-2025-04-14" } },
+    );
+    const [upstream] = await upstreamWith("marker-14", "/v1/messages");
+    expect(upstream!.headers["anthropic-beta"]).toBe("files-api-2025-04-14");
+    expect((upstream!.body!.messages as { content: unknown }[])[0]!.content).toEqual([
+      { type: "text", text: "read these marker-14" },
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: pdf }, title: "spec" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: png } },
+    ]);
+  });
+
   it("counts tokens with Claude's own count_tokens", async () => {
     const messages: MessageParam[] = [{ role: "user", content: "count me exactly marker-6" }];
     const counted = await client.messages.countTokens({ model: claude, messages, system: "Be brief." });
@@ -331,6 +360,33 @@ describe("other families through the Messages ingress", () => {
       },
       { role: "tool", content: "22C", tool_call_id: call.id },
     ]);
+  });
+
+  it("sends a PDF to an OpenAI model as a file part, and refuses it before a vendor that cannot read it", async () => {
+    const pdf = Buffer.from("%PDF-1.4 simulated").toString("base64");
+    const withPdf = (model: string, marker: string) =>
+      client.messages.create({
+        model,
+        max_tokens: 20,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "document", source: { type: "base64", media_type: "application/pdf", data: pdf } },
+              { type: "text", text: marker },
+            ],
+          },
+        ],
+      });
+    await withPdf(openAIModel, "pdf marker-15");
+    const [upstream] = await upstreamWith("pdf marker-15", "/v1/chat/completions");
+    expect((upstream!.body!.messages as { content: unknown }[])[0]!.content).toEqual([
+      { type: "file", file: { file_data: `data:application/pdf;base64,${pdf}`, filename: "document.pdf" } },
+      { type: "text", text: "pdf marker-15" },
+    ]);
+    const refused = await withPdf("deepseek-chat", "pdf marker-16").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(await upstreamWith("pdf marker-16", "/v1/chat/completions")).toHaveLength(0);
   });
 
   it("shows DeepSeek's reasoning as a thinking block", async () => {
