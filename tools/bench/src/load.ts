@@ -35,7 +35,7 @@ export interface LoadResult {
   autocannonLatencyMs: Percentiles;
 }
 
-interface RawRun {
+export interface RawRun {
   result: autocannon.Result;
   timingsMs: number[];
 }
@@ -44,7 +44,7 @@ interface RawRun {
  * One autocannon run that also keeps each 2xx response's duration: autocannon's histogram
  * truncates to whole milliseconds, too coarse for a loopback hop that costs well under one.
  */
-function cannon(target: Target, connections: number, seconds: number): Promise<RawRun> {
+export function cannon(target: Target, connections: number, seconds: number): Promise<RawRun> {
   const timingsMs: number[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 // USER_HZ, the unit of the CPU times in /proc/<pid>/stat, is 100 on every mainstream Linux architecture.
-const ticksPerSecond = 100;
+export const ticksPerSecond = 100;
 
 /** utime + stime of one process in ticks, or 0 once it is gone. */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   try {
     // The command name (field 2) may contain spaces, so count fields from after its closing parenthesis.
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

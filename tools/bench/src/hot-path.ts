@@ -1,0 +1,168 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type OtlpCollector, repoRoot, startOtlpCollector, startTestStack } from "@gateway/stack";
+import { measureFirstByte } from "./first-byte.js";
+import { cannon, type Target } from "./load.js";
+import { startPortkey } from "./portkey.js";
+import { difference, machine } from "./report.js";
+import { startRssSampler } from "./rss-sampler.js";
+import { cpuTicks, ticksPerSecond, waitForIdle } from "./settle.js";
+import { percentilesOf, round2, roundPercentiles } from "./stats.js";
+
+// `node tools/bench/dist/hot-path.js [--quick] [--limits] [--tracing] [--profile DIR] [--out FILE]`:
+// only the request hot path's rows of `pnpm bench` (1-connection latency, saturation throughput
+// beside Portkey, streaming first frame, peak RSS), fast enough to compare one change at a time.
+// --limits keeps the catalogue's rate limits, --tracing exports spans sampled as in production
+// (OTEL_TRACES_SAMPLER_ARG, 10 % of new traces unless set), --profile writes edge's and router's CPU profiles to DIR.
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    limits: { type: "boolean", default: false },
+    tracing: { type: "boolean", default: false },
+    profile: { type: "string" },
+    // Extra Node options for edge and router only (heap limits, say), so one flag is compared at a time.
+    "service-node-options": { type: "string", default: "" },
+    out: { type: "string" },
+  },
+});
+
+const seconds = flags.quick ? 3 : 8;
+const warmUpSeconds = flags.quick ? 1 : 2;
+const stream = flags.quick ? { warmUp: 20, requests: 100 } : { warmUp: 50, requests: 200 };
+
+const progress = (message: string) => process.stderr.write(`hot-path: ${message}\n`);
+
+function catalogue(keepLimits: boolean): string {
+  const shipped = readFileSync(`${repoRoot}infra/catalogue/models.yaml`, "utf8");
+  const path = join(mkdtempSync(join(tmpdir(), "gw-hot-path-")), "models.yaml");
+  writeFileSync(path, keepLimits ? shipped : shipped.replace(/^\s+limits: .*\n/gm, ""));
+  return path;
+}
+
+function hotPathServiceEnv(profileDirectory: string | undefined, nodeOptions: string) {
+  const dir = profileDirectory && resolve(profileDirectory);
+  if (dir) mkdirSync(dir, { recursive: true });
+  const preload = new URL("./cpu-profile-preload.js", import.meta.url).href;
+  const env = (name: string) => ({
+    NODE_OPTIONS: [nodeOptions, dir && `--import=${preload}`].filter(Boolean).join(" "),
+    ...(dir && { BENCH_CPU_PROFILE: join(dir, `${name}.cpuprofile`) }),
+  });
+  return { edge: env("edge"), router: env("router") };
+}
+
+/**
+ * A warm-up run, then a measured one: percentiles from each response's own timing, requests per
+ * second, and the CPU milliseconds edge and router spent per request, which the machine's other
+ * work (it is shared) disturbs far less than times do.
+ */
+async function measuredLoad(target: Target, connections: number, pids: Record<string, number>) {
+  await cannon(target, connections, warmUpSeconds);
+  const services = ["edge", "router"].filter((name) => pids[name] !== undefined);
+  const before = services.map((name) => cpuTicks(pids[name]!));
+  const { result, timingsMs } = await cannon(target, connections, seconds);
+  const cpuMsPerRequest = Object.fromEntries(
+    services.map((name, i) => [
+      name,
+      round2(((cpuTicks(pids[name]!) - before[i]!) * 1000) / ticksPerSecond / Math.max(1, result.requests.total)),
+    ]),
+  );
+  return {
+    latencyMs: roundPercentiles(percentilesOf(timingsMs)),
+    requestsPerSecond: round2(timingsMs.length / result.duration),
+    failed: result.non2xx + result.errors,
+    cpuMsPerRequest,
+  };
+}
+
+async function main() {
+  const cataloguePath = catalogue(flags.limits);
+  let collector: OtlpCollector | undefined;
+  if (flags.tracing) collector = await startOtlpCollector();
+  const tracingEnv = collector
+    ? {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      }
+    : {};
+  progress("starting the stack");
+  const stack = await startTestStack({
+    env: { CATALOGUE_PATH: cataloguePath, ...tracingEnv },
+    serviceEnv: hotPathServiceEnv(flags.profile, flags["service-node-options"]),
+  });
+  const portkey = await startPortkey(`${stack.simulatorUrl}/v1`);
+  try {
+    const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
+    const direct: Target = {
+      name: "direct",
+      url: `${stack.simulatorUrl}/v1/chat/completions`,
+      headers: { authorization: "Bearer sk-bench" },
+    };
+    const gateway: Target = {
+      name: "gateway",
+      url: `${stack.baseUrl}/chat/completions`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    };
+    const pids: Record<string, number> = {};
+    for (const { name, child } of [...Object.values(stack.processes), { name: "portkey", child: portkey.child }]) {
+      if (child.pid !== undefined) pids[name] = child.pid;
+    }
+    const begin = async (step: string) => {
+      progress(step);
+      await waitForIdle(Object.values(pids));
+    };
+    const sampler = startRssSampler(pids);
+    await begin("latency, 1 connection");
+    const directLatency = await measuredLoad(direct, 1, {});
+    const gatewayLatency = await measuredLoad(gateway, 1, pids);
+    await begin("throughput, 64 connections");
+    const directThroughput = await measuredLoad(direct, 64, {});
+    await begin("throughput, portkey");
+    const portkeyThroughput = await measuredLoad(portkey.target("portkey"), 64, {});
+    await begin("throughput, gateway");
+    const gatewayThroughput = await measuredLoad(gateway, 64, pids);
+    await begin("streaming first frame");
+    const directStream = await measureFirstByte(direct, stream);
+    const gatewayStream = await measureFirstByte(gateway, stream);
+    const memory = sampler.stop();
+    const summary = {
+      machine: machine(),
+      flags,
+      latency: {
+        direct: directLatency.latencyMs,
+        gateway: gatewayLatency.latencyMs,
+        addedMs: difference(gatewayLatency.latencyMs, directLatency.latencyMs),
+        failed: gatewayLatency.failed,
+        cpuMsPerRequest: gatewayLatency.cpuMsPerRequest,
+      },
+      throughput: {
+        direct: directThroughput.requestsPerSecond,
+        portkey: portkeyThroughput.requestsPerSecond,
+        gateway: gatewayThroughput.requestsPerSecond,
+        vsPortkey: Math.round((gatewayThroughput.requestsPerSecond / portkeyThroughput.requestsPerSecond) * 100) / 100,
+        failed: gatewayThroughput.failed,
+        cpuMsPerRequest: gatewayThroughput.cpuMsPerRequest,
+      },
+      firstFrame: {
+        direct: directStream.firstFrameMs,
+        gateway: gatewayStream.firstFrameMs,
+        overheadMs: difference(gatewayStream.firstFrameMs, directStream.firstFrameMs),
+      },
+      peakRssMb: Object.fromEntries(memory.map((m) => [m.process, Math.max(m.peakRssMb, m.hwmMb)])),
+      spansExported: collector?.spans.length,
+    };
+    const text = `${JSON.stringify(summary, null, 2)}\n`;
+    process.stdout.write(text);
+    if (flags.out) writeFileSync(flags.out, text);
+  } finally {
+    await portkey.stop();
+    await stack.teardown();
+    collector?.close();
+    rmSync(join(cataloguePath, ".."), { recursive: true, force: true });
+  }
+}
+
+await main();
+// A client library's lingering handle must not keep a finished run alive.
+process.exit(0);
