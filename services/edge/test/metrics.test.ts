@@ -21,6 +21,7 @@ beforeAll(async () => {
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       OTEL_METRIC_EXPORT_INTERVAL: "500",
+      OTEL_TRACES_SAMPLER_ARG: "1",
       ROUTER_RETRY_BASE_MS: "20",
     },
   });

@@ -7,7 +7,9 @@ let stack: TestStack;
 
 beforeAll(async () => {
   collector = await startOtlpCollector();
-  stack = await startTestStack({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint } });
+  stack = await startTestStack({
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_TRACES_SAMPLER_ARG: "1" },
+  });
 });
 afterAll(async () => {
   await stack?.teardown();

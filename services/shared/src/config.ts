@@ -36,6 +36,8 @@ export const commonConfig = {
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   // Milliseconds between OTLP metric exports (the OpenTelemetry SDKs' own variable).
   OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).optional(),
+  // The share of new traces recorded and exported (parent-based: a hop follows its caller), 0 to 1.
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
   NATS_URL: z.string().default("nats://127.0.0.1:4222"),
   // The usage stream's definition file; unset, infra/nats/usage.json of the checkout. Images set
   // it because `pnpm deploy` puts this package where that relative path no longer leads.

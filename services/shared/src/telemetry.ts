@@ -2,7 +2,12 @@ import { type Attributes, context, propagation, type Span, SpanStatusCode, trace
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BatchSpanProcessor,
+  NoopSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { startMetrics, stopMetrics } from "./metrics.js";
 
@@ -12,14 +17,21 @@ let provider: NodeTracerProvider | undefined;
 export interface TelemetrySettings {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
   OTEL_METRIC_EXPORT_INTERVAL?: number | undefined;
+  OTEL_TRACES_SAMPLER_ARG?: number | undefined;
 }
+
+// The share of new traces recorded: a recorded span costs each hop far more CPU than the
+// request itself (attributes, timing, export), so production keeps a sample.
+const DEFAULT_TRACE_RATIO = 0.1;
 
 /**
  * Starts tracing and metrics for one service. Spans are always created (so logs carry a
  * trace id and context flows to the next hop) but only exported when an OTLP endpoint is
  * set; metrics are always readable at the admin port's /metrics (metrics.ts). Only the
  * tracer and meter providers are loaded, not the whole Node SDK (logs, every exporter),
- * which cost each service tens of megabytes and start-up time for nothing.
+ * which cost each service tens of megabytes and start-up time for nothing. A new trace is
+ * recorded with probability OTEL_TRACES_SAMPLER_ARG; a hop follows its caller's decision, so a
+ * trace is whole or absent. Unrecorded spans still carry the trace id to logs and the next hop.
  */
 export function startTelemetry(serviceName: string, settings: TelemetrySettings): void {
   if (provider) return;
@@ -30,8 +42,10 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
       })
     : new NoopSpanProcessor();
   const resource = resourceFromAttributes({ "service.name": serviceName });
+  const ratio = settings.OTEL_TRACES_SAMPLER_ARG ?? DEFAULT_TRACE_RATIO;
   provider = new NodeTracerProvider({
     resource,
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
     spanProcessors: [exporting],
   });
   // Baggage carries the request id (request-context.ts) to the next service's logs.
