@@ -1,11 +1,26 @@
-import { countTokens as cl100kTokens } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens as o200kTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import { scriptTokenBound } from "./script-token-bound.js";
 
 /** The OpenAI encodings the catalogue may name for a model. */
 export type TextTokenizer = "o200k_base" | "cl100k_base";
 
-const encodings: Record<TextTokenizer, typeof o200kTokens> = { o200k_base: o200kTokens, cl100k_base: cl100kTokens };
+type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+
+// An encoding holds its whole vocabulary in memory (o200k ~40 MB of heap, cl100k ~20 MB), so
+// each is loaded on its first use: a router whose traffic never names one never pays for it.
+// `require` keeps counting synchronous; the package ships a CommonJS build of each encoding.
+const requireEncoding = createRequire(import.meta.url);
+const loaded = new Map<TextTokenizer, CountTokens>();
+
+function encoding(name: TextTokenizer): CountTokens {
+  let count = loaded.get(name);
+  if (!count) {
+    count = (requireEncoding(`gpt-tokenizer/encoding/${name}`) as { countTokens: CountTokens }).countTokens;
+    loaded.set(name, count);
+  }
+  return count;
+}
+
 // Special-token markers in a prompt are plain text to the vendor, and counting must not throw on them.
 const asText = { disallowedSpecial: new Set<string>() };
 
@@ -26,6 +41,6 @@ export class TextTokenCounter {
   count(text: string): number {
     if (!this.tokenizer || text.length > this.budget) return scriptTokenBound(text);
     this.budget -= text.length;
-    return encodings[this.tokenizer](text, asText);
+    return encoding(this.tokenizer)(text, asText);
   }
 }
