@@ -1,6 +1,6 @@
 import type { GroupLimits } from "@gateway/catalogue/catalogue-schema";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { GatewayError, type Logger, type Redis, rateLimitKeys } from "@gateway/shared";
+import { GatewayError, type Logger, LuaScript, type Redis, rateLimitKeys } from "@gateway/shared";
 import type { RequestHolder } from "./reservations.js";
 
 const windowMs = 60_000;
@@ -11,41 +11,56 @@ const concurrencyRetryMs = 1_000;
 // routers run. Fixed one-minute windows on Redis's clock (router clocks may differ); a
 // window hash that belongs to an older minute counts as empty. Concurrency slots are
 // request ids scored by lease expiry, so a slot whose router died lapses by itself.
-// KEYS: key window, account window, key slots, account slots.
-// ARGV: request id, tokens, lease ms, requests per minute, tokens per minute, concurrent (0 = no limit).
-// Replies {refusal, scope, wait ms, requests used, tokens used}: refusal 0 admitted,
-// 1 requests, 2 tokens, 3 concurrency; scope 1 key, 2 account. An admitted request replies the
-// window's reset and the larger count of its two scopes, which is the one nearer its limit.
-const admitScript = `
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local window = now - now % ${windowMs}
-local reset = window + ${windowMs} - now
-local tokens = tonumber(ARGV[2])
-local rpm, tpm, concurrent = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local used = {}
-for scope = 1, 2 do
-  local counts = redis.call('HMGET', KEYS[scope], 'window', 'requests', 'tokens')
-  local requests, spent = 0, 0
-  if tonumber(counts[1]) == window then requests, spent = tonumber(counts[2]), tonumber(counts[3]) end
-  used[scope] = {requests, spent}
-  if rpm > 0 and requests + 1 > rpm then return {1, scope, reset, requests, spent} end
-  if tpm > 0 and spent + tokens > tpm then return {2, scope, reset, requests, spent} end
-  if concurrent > 0 then
-    redis.call('ZREMRANGEBYSCORE', KEYS[scope + 2], '-inf', now)
-    if redis.call('ZCARD', KEYS[scope + 2]) >= concurrent then return {3, scope, ${concurrencyRetryMs}, requests, spent} end
+// Written as Lua functions so the admission script (admission.ts) runs them in the same call
+// as the cost reservation. lk (keys): key window, account window, key slots, account slots.
+// la (arguments): request id, tokens, lease ms, requests per minute, tokens per minute,
+// concurrent (0 = no limit). `check_limits` counts nothing: it answers a refusal
+// {refusal, scope, wait ms, requests used, tokens used} (refusal 1 requests, 2 tokens,
+// 3 concurrency; scope 1 key, 2 account), or nil and what `count_limits` needs. An admitted
+// request is counted with or without its concurrency slots and answers {0, 0, the window's
+// reset, the larger count of its two scopes}, the one nearer its limit.
+export const rateLimitFunctions = `
+local function check_limits(lk, la)
+  local time = redis.call('TIME')
+  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local window = now - now % ${windowMs}
+  local reset = window + ${windowMs} - now
+  local tokens = tonumber(la[2])
+  local rpm, tpm, concurrent = tonumber(la[4]), tonumber(la[5]), tonumber(la[6])
+  local used = {}
+  for scope = 1, 2 do
+    local counts = redis.call('HMGET', lk[scope], 'window', 'requests', 'tokens')
+    local requests, spent = 0, 0
+    if tonumber(counts[1]) == window then requests, spent = tonumber(counts[2]), tonumber(counts[3]) end
+    used[scope] = {requests, spent}
+    if rpm > 0 and requests + 1 > rpm then return {1, scope, reset, requests, spent} end
+    if tpm > 0 and spent + tokens > tpm then return {2, scope, reset, requests, spent} end
+    if concurrent > 0 then
+      redis.call('ZREMRANGEBYSCORE', lk[scope + 2], '-inf', now)
+      if redis.call('ZCARD', lk[scope + 2]) >= concurrent then return {3, scope, ${concurrencyRetryMs}, requests, spent} end
+    end
   end
+  return nil, {now = now, window = window, reset = reset, tokens = tokens, concurrent = concurrent, used = used}
 end
-for scope = 1, 2 do
-  redis.call('HSET', KEYS[scope], 'window', window, 'requests', used[scope][1] + 1, 'tokens', used[scope][2] + tokens)
-  redis.call('PEXPIRE', KEYS[scope], ${windowMs} * 2)
-  if concurrent > 0 then
-    redis.call('ZADD', KEYS[scope + 2], now + tonumber(ARGV[3]), ARGV[1])
-    redis.call('PEXPIRE', KEYS[scope + 2], ARGV[3])
+local function count_limits(lk, la, checked, take_slots)
+  local used = checked.used
+  for scope = 1, 2 do
+    redis.call('HSET', lk[scope], 'window', checked.window, 'requests', used[scope][1] + 1, 'tokens', used[scope][2] + checked.tokens)
+    redis.call('PEXPIRE', lk[scope], ${windowMs} * 2)
+    if take_slots and checked.concurrent > 0 then
+      redis.call('ZADD', lk[scope + 2], checked.now + tonumber(la[3]), la[1])
+      redis.call('PEXPIRE', lk[scope + 2], la[3])
+    end
   end
+  return {0, 0, checked.reset, math.max(used[1][1], used[2][1]) + 1, math.max(used[1][2], used[2][2]) + checked.tokens}
 end
-return {0, 0, reset, math.max(used[1][1], used[2][1]) + 1, math.max(used[1][2], used[2][2]) + tokens}
 `;
+
+const admitScript = new LuaScript(`${rateLimitFunctions}
+local refusal, checked = check_limits(KEYS, ARGV)
+if refusal then return refusal end
+return count_limits(KEYS, ARGV, checked, true)
+`);
 
 const limitNames = ["requests per minute", "tokens per minute", "concurrent requests"] as const;
 const scopeNames = ["API key", "account"] as const;
@@ -116,30 +131,45 @@ export class RateLimiter {
    * per-minute limits), or throws a 429 naming the limit it would exceed; counts nothing then.
    */
   async admit(caller: Caller, limits: GroupLimits, tokens: number): Promise<Record<string, string>> {
-    if (!limits.requests_per_minute && !limits.tokens_per_minute && !limits.concurrent_requests) return {};
-    const keys = rateLimitKeys(this.namespace, caller.accountId, caller.keyId);
-    let reply: number[];
+    const script = this.scriptInput(caller, limits, tokens);
+    if (!script) return {};
+    let reply: unknown[];
     try {
-      reply = (await this.redis.eval(admitScript, {
-        keys: [keys.keyWindow, keys.accountWindow, keys.keySlots, keys.accountSlots],
-        arguments: [
-          caller.requestId,
-          String(tokens),
-          String(this.leaseMs),
-          String(limits.requests_per_minute ?? 0),
-          String(limits.tokens_per_minute ?? 0),
-          String(limits.concurrent_requests ?? 0),
-        ],
-      })) as number[];
+      reply = (await admitScript.run(this.redis, script)) as unknown[];
     } catch (error) {
       // Limits protect capacity, not money: the cost reservation that follows still refuses
       // every request it cannot pay for, so an unreachable Redis does not also refuse here.
       this.logger.error({ err: error }, "rate limit check failed; admitting");
       return {};
     }
+    return this.answer(reply, caller, limits, true);
+  }
+
+  /** The keys and arguments of `check_limits` for this request; none when the group sets no limits. */
+  scriptInput(caller: Caller, limits: GroupLimits, tokens: number) {
+    if (!limits.requests_per_minute && !limits.tokens_per_minute && !limits.concurrent_requests) return undefined;
+    const keys = rateLimitKeys(this.namespace, caller.accountId, caller.keyId);
+    return {
+      keys: [keys.keyWindow, keys.accountWindow, keys.keySlots, keys.accountSlots],
+      arguments: [
+        caller.requestId,
+        String(tokens),
+        String(this.leaseMs),
+        String(limits.requests_per_minute ?? 0),
+        String(limits.tokens_per_minute ?? 0),
+        String(limits.concurrent_requests ?? 0),
+      ],
+    };
+  }
+
+  /**
+   * The headers of an admitted request (remembering the slots it took when `tookSlots`), or the
+   * 429 of a refused one, from the five numbers `check_limits` or `count_limits` answered.
+   */
+  answer(reply: readonly unknown[], caller: Caller, limits: GroupLimits, tookSlots: boolean): Record<string, string> {
     const [refusal, scope, waitMs, requests, spent] = reply.map(Number) as [number, number, number, number, number];
     if (refusal === 0) {
-      if (limits.concurrent_requests) this.holdingSlots.add(caller.requestId);
+      if (tookSlots && limits.concurrent_requests) this.holdingSlots.add(caller.requestId);
       return rateLimitHeaders(limits, requests, spent, waitMs);
     }
     const resetMs = refusal === 3 ? windowMs - (Date.now() % windowMs) : waitMs;

@@ -6,6 +6,7 @@ import {
   formatYuan,
   GatewayError,
   type Logger,
+  LuaScript,
   type Redis,
   serviceUnavailable,
 } from "@gateway/shared";
@@ -15,42 +16,49 @@ import {
 // spent and still has reserved covers it too. A capped key's reservations are also kept in
 // its own hash as "amount:expiry", so they can be summed and swept without the account's
 // expiry index (another key's call sweeps that one).
-// KEYS: balance, reservations, expiries, key spent, key reservations.
-// ARGV: request id, amount, now, expiry, key cap ('' = no cap).
+// rk (keys): balance, reservations, expiries, key spent, key reservations.
+// ra (arguments): request id, amount, now, expiry, key cap ('' = no cap).
 // Replies {1, available} reserved, {0, available} balance short, {2, available} cap reached,
 // {-1, 0} balance (or the key's spent total) not loaded yet. Amounts are micro-yuan, exact in
-// Lua's doubles up to 2^53.
-const reserveScript = `
-local now, amount, cap = tonumber(ARGV[3]), tonumber(ARGV[2]), ARGV[5]
-local balance = redis.call('GET', KEYS[1])
-if not balance then return {-1, 0} end
-local spent
-if cap ~= '' then
-  spent = redis.call('GET', KEYS[4])
-  if not spent then return {-1, 0} end
-end
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
-for _, id in ipairs(lapsed) do redis.call('HDEL', KEYS[2], id) end
-if #lapsed > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) end
-local reserved = 0
-for _, held in ipairs(redis.call('HVALS', KEYS[2])) do reserved = reserved + tonumber(held) end
-local available = tonumber(balance) - reserved
-if available < amount then return {0, tostring(available)} end
-if cap ~= '' then
-  local keyReserved = 0
-  local held = redis.call('HGETALL', KEYS[5])
-  for i = 1, #held, 2 do
-    local value, expiry = string.match(held[i + 1], '^(%d+):(%d+)$')
-    if tonumber(expiry) <= now then redis.call('HDEL', KEYS[5], held[i]) else keyReserved = keyReserved + tonumber(value) end
+// Lua's doubles up to 2^53. A Lua function, so the admission script (admission.ts) runs it in
+// the same call as the rate limits.
+export const reserveFunction = `
+local function reserve(rk, ra)
+  local now, amount, cap = tonumber(ra[3]), tonumber(ra[2]), ra[5]
+  local balance = redis.call('GET', rk[1])
+  if not balance then return {-1, 0} end
+  local spent
+  if cap ~= '' then
+    spent = redis.call('GET', rk[4])
+    if not spent then return {-1, 0} end
   end
-  local left = tonumber(cap) - tonumber(spent) - keyReserved
-  if left < amount then return {2, tostring(left)} end
-  redis.call('HSET', KEYS[5], ARGV[1], ARGV[2] .. ':' .. ARGV[4])
+  local lapsed = redis.call('ZRANGEBYSCORE', rk[3], '-inf', now)
+  for _, id in ipairs(lapsed) do redis.call('HDEL', rk[2], id) end
+  if #lapsed > 0 then redis.call('ZREMRANGEBYSCORE', rk[3], '-inf', now) end
+  local reserved = 0
+  for _, held in ipairs(redis.call('HVALS', rk[2])) do reserved = reserved + tonumber(held) end
+  local available = tonumber(balance) - reserved
+  if available < amount then return {0, tostring(available)} end
+  if cap ~= '' then
+    local keyReserved = 0
+    local held = redis.call('HGETALL', rk[5])
+    for i = 1, #held, 2 do
+      local value, expiry = string.match(held[i + 1], '^(%d+):(%d+)$')
+      if tonumber(expiry) <= now then redis.call('HDEL', rk[5], held[i]) else keyReserved = keyReserved + tonumber(value) end
+    end
+    local left = tonumber(cap) - tonumber(spent) - keyReserved
+    if left < amount then return {2, tostring(left)} end
+    redis.call('HSET', rk[5], ra[1], ra[2] .. ':' .. ra[4])
+  end
+  redis.call('HSET', rk[2], ra[1], ra[2])
+  redis.call('ZADD', rk[3], ra[4], ra[1])
+  return {1, tostring(available)}
 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-return {1, tostring(available)}
 `;
+
+const reserveScript = new LuaScript(`${reserveFunction}
+return reserve(KEYS, ARGV)
+`);
 
 const nonNegative = (micros: bigint) => (micros > 0n ? micros : 0n);
 
@@ -95,10 +103,30 @@ export class Reservations {
 
   /** Reserves `costMicros` for the caller's request, or throws the 429 (or 503) the client should see. */
   async reserve(caller: Caller, costMicros: bigint, ttlMs = this.ttlMs): Promise<void> {
-    let [outcome, available] = await this.tryReserve(caller, costMicros, ttlMs);
+    await this.reserveThrough(
+      caller,
+      costMicros,
+      async (input) => (await reserveScript.run(this.redis, input)) as unknown[],
+      ttlMs,
+    );
+  }
+
+  /**
+   * `reserve` through a script that runs the `reserve` Lua function (alone, or in one call with
+   * more, such as the rate limits) and answers its reply {outcome, available}. When Redis does not
+   * hold the balance yet, ledger loads it and the script runs again. A GatewayError `run` throws
+   * reaches the caller as it is; any other failure is Redis's, and a 503.
+   */
+  async reserveThrough(
+    caller: Caller,
+    costMicros: bigint,
+    run: (input: { keys: string[]; arguments: string[] }) => Promise<unknown[]>,
+    ttlMs = this.ttlMs,
+  ): Promise<void> {
+    let [outcome, available] = await this.tryReserve(caller, costMicros, ttlMs, run);
     if (outcome === -1) {
       await this.load(caller);
-      [outcome, available] = await this.tryReserve(caller, costMicros, ttlMs);
+      [outcome, available] = await this.tryReserve(caller, costMicros, ttlMs, run);
     }
     if (outcome === 2) throw spendCapReached(costMicros, available, BigInt(caller.keySpendCapMicros ?? 0));
     if (outcome !== 1) throw insufficientQuota(costMicros, available);
@@ -119,11 +147,16 @@ export class Reservations {
     }
   }
 
-  private async tryReserve(caller: Caller, costMicros: bigint, ttlMs: number): Promise<[number, bigint]> {
+  private async tryReserve(
+    caller: Caller,
+    costMicros: bigint,
+    ttlMs: number,
+    run: (input: { keys: string[]; arguments: string[] }) => Promise<unknown[]>,
+  ): Promise<[number, bigint]> {
     const keys = billingKeys(this.namespace, caller.accountId);
     const now = Date.now();
     try {
-      const [outcome, available] = (await this.redis.eval(reserveScript, {
+      const [outcome, available] = await run({
         keys: [
           keys.balance,
           keys.reservations,
@@ -138,9 +171,10 @@ export class Reservations {
           String(now + ttlMs),
           caller.keySpendCapMicros === undefined ? "" : String(caller.keySpendCapMicros),
         ],
-      })) as [number, string];
-      return [Number(outcome), BigInt(available)];
+      });
+      return [Number(outcome), BigInt(available as string | number)];
     } catch (error) {
+      if (error instanceof GatewayError) throw error;
       // Never serve a request that could not be paid for: no reservation, no vendor call.
       this.logger.error({ err: error }, "reservation failed");
       throw serviceUnavailable("Billing is temporarily unavailable. Please retry shortly.", 2_000);

@@ -1,5 +1,6 @@
 import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
+import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
@@ -85,7 +86,7 @@ const { server, port, health, calls } = await startRouterServer(
     logger,
     files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
     adapterFor,
-    reservations,
+    admission: new Admission(redis, rateLimits, reservations),
     rateLimits,
     health: channelHealth,
     metrics: new RouterMetrics(gatewayMeter(), channelHealth),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import type { Logger } from "./logger.js";
 
@@ -36,4 +37,25 @@ export function createRedis(
   });
   client.connect().catch((error: unknown) => logger.warn({ err: error }, "redis connect failed"));
   return client;
+}
+
+/**
+ * A Lua script sent by its SHA-1 (`EVALSHA`): Redis keeps every script it has run, so only the
+ * first call after a Redis restart (NOSCRIPT) sends the text, not every request on the hot path.
+ */
+export class LuaScript {
+  private readonly sha: string;
+
+  constructor(private readonly source: string) {
+    this.sha = createHash("sha1").update(source).digest("hex");
+  }
+
+  async run(redis: Redis, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
+    try {
+      return await redis.evalSha(this.sha, options);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+      return redis.eval(this.source, options);
+    }
+  }
 }

@@ -92,9 +92,9 @@ export async function admitRequest(
 }
 
 /**
- * Counts the request against its key's and account's rate limits, then reserves its
- * worst-case cost; every endpoint admits through here before any vendor call. A refused
- * reservation frees the concurrency slot at once (no usage event will).
+ * Counts the request against its key's and account's rate limits and reserves its worst-case
+ * cost, in one Redis call; every endpoint admits through here before any vendor call. A refused
+ * reservation takes no concurrency slot (no usage event will free one).
  */
 export async function admitCost(
   deps: RouterDependencies,
@@ -102,18 +102,9 @@ export async function admitCost(
   tokens: number,
   costMicros: bigint,
 ): Promise<void> {
-  facts.rateLimitHeaders = await deps.rateLimits.admit(
-    facts.caller,
-    deps.catalogue.current.limitsFor(facts.caller.modelGroup),
-    tokens,
-  );
-  try {
-    await deps.reservations.reserve(facts.caller, costMicros);
-    deps.metrics.reservationOpened();
-  } catch (error) {
-    await deps.rateLimits.release(facts.caller);
-    throw error;
-  }
+  const limits = deps.catalogue.current.limitsFor(facts.caller.modelGroup);
+  facts.rateLimitHeaders = await deps.admission.admit(facts.caller, limits, tokens, costMicros);
+  deps.metrics.reservationOpened();
 }
 
 /**

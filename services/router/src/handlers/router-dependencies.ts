@@ -1,7 +1,7 @@
 import type { Channel } from "@gateway/catalogue/catalogue";
 import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { Admission } from "@gateway/metering/admission";
 import type { RateLimiter } from "@gateway/metering/rate-limits";
-import type { Reservations } from "@gateway/metering/reservations";
 import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
 import type { RouterMetrics } from "../metrics/router-metrics.js";
@@ -16,7 +16,9 @@ export interface RouterDependencies {
   usage: Pick<UsagePublisher, "publish">;
   logger: Logger;
   health: ChannelHealth;
-  reservations: Reservations;
+  // Rate limits and cost reservation, one Redis call per request.
+  admission: Admission;
+  // Frees a finished request's concurrency slots.
   rateLimits: RateLimiter;
   retry: RetrySettings;
   // Per-attempt timeouts for models whose catalogue entry sets none.
