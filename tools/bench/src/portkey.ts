@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { serviceNode } from "@gateway/stack";
 import type { Target } from "./load.js";
 
 // The package installed for tools/bench; dist/portkey.js sits one level below the package root.
@@ -61,7 +62,8 @@ async function waitUntilListening(child: ChildProcess, url: string, output: stri
  */
 export async function startPortkey(upstreamV1Url: string): Promise<PortkeyGateway> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["build/start-server.js", `--port=${port}`, "--headless"], {
+  // On the gateway's own Node, so the comparison is of the two gateways, not of two Nodes.
+  const child = spawn(serviceNode, ["build/start-server.js", `--port=${port}`, "--headless"], {
     cwd: packageDir,
     env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
+import { serviceNode } from "@gateway/stack";
 import type { FirstByteResult } from "./first-byte.js";
 import type { IngestResult } from "./ledger-ingest.js";
 import type { LoadResult } from "./load.js";
@@ -53,7 +55,8 @@ export function machine(): Summary["machine"] {
   return {
     cpus: cores.length,
     cpuModel: cores[0]?.model.trim() ?? "unknown",
-    node: process.version,
+    // The services' Node (and Portkey's), which may be newer than the one running the bench.
+    node: execFileSync(serviceNode, ["--version"], { encoding: "utf8" }).trim(),
     loadAverage: round2(loadavg()[0] ?? 0),
   };
 }

@@ -15,6 +15,7 @@ export * from "./redis-acl.js";
 export * from "./redis-server.js";
 export * from "./repo-paths.js";
 export * from "./resource-trend.js";
+export * from "./service-node.js";
 export * from "./service-process.js";
 export * from "./simulator-client.js";
 export * from "./stack.js";

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { serviceNode } from "./service-node.js";
 
 export interface ReadyLine {
   ports: Record<string, number>;
@@ -21,6 +22,13 @@ export interface ServiceProcess {
 export type Echo = boolean | "problems";
 
 const keptLines = 1_000;
+
+// V8 flags per service, as the Dockerfile sets them in each image's NODE_OPTIONS: edge and
+// router keep their young generation small (docs/perf/hot-path.md).
+const nodeFlags: Record<string, string[]> = {
+  edge: ["--max-semi-space-size=8"],
+  router: ["--max-semi-space-size=8"],
+};
 // Pino's warn level; the simulator writes the same numbers.
 const warnLevel = 40;
 
@@ -48,7 +56,7 @@ export function startService(
   env: NodeJS.ProcessEnv,
   options: { timeoutMs?: number; echo?: Echo } = {},
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(serviceNode, [...(nodeFlags[name] ?? []), entry], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

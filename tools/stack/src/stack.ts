@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { startConsole } from "./console-stack.js";
 import { repoRoot, serviceEntry } from "./repo-paths.js";
+import { serviceNode } from "./service-node.js";
 import { type Echo, type ServiceProcess, startService } from "./service-process.js";
 
 const run = promisify(execFile);
@@ -80,12 +81,12 @@ export interface RunningStack {
 
 /** Applies the video service's migrations (schema `video`) the same way. */
 export async function migrateVideo(databaseUrl: string): Promise<void> {
-  await run(process.execPath, [serviceEntry.videoMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+  await run(serviceNode, [serviceEntry.videoMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
 }
 
 /** Applies ledger's migrations through the same entry point the Kubernetes Job uses. */
 export async function migrateLedger(databaseUrl: string): Promise<void> {
-  await run(process.execPath, [serviceEntry.ledgerMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+  await run(serviceNode, [serviceEntry.ledgerMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
 }
 
 async function adminRequest<T>(adminUrl: string, token: string, path: string, body: unknown): Promise<T> {
