@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type OtlpCollector, repoRoot, startOtlpCollector, startTestStack } from "@gateway/stack";
+import { type OtlpCollector, startOtlpCollector, startTestStack } from "@gateway/stack";
+import { benchCatalogue } from "./bench-catalogue.js";
 import { measureFirstByte } from "./first-byte.js";
 import { cannon, type Target } from "./load.js";
 import { startPortkey } from "./portkey.js";
@@ -14,7 +14,7 @@ import { percentilesOf, round2, roundPercentiles } from "./stats.js";
 // `node tools/bench/dist/hot-path.js [--quick] [--limits] [--tracing] [--profile DIR] [--out FILE]`:
 // only the request hot path's rows of `pnpm bench` (1-connection latency, saturation throughput
 // beside Portkey, streaming first frame, peak RSS), fast enough to compare one change at a time.
-// --limits keeps the catalogue's rate limits, --tracing exports spans sampled as in production
+// --limits checks the catalogue's rate limits (raised out of reach), --tracing exports spans sampled as in production
 // (OTEL_TRACES_SAMPLER_ARG, 10 % of new traces unless set), --profile writes edge's and router's CPU profiles to DIR.
 
 const { values: flags } = parseArgs({
@@ -34,13 +34,6 @@ const warmUpSeconds = flags.quick ? 1 : 2;
 const stream = flags.quick ? { warmUp: 20, requests: 100 } : { warmUp: 50, requests: 200 };
 
 const progress = (message: string) => process.stderr.write(`hot-path: ${message}\n`);
-
-function catalogue(keepLimits: boolean): string {
-  const shipped = readFileSync(`${repoRoot}infra/catalogue/models.yaml`, "utf8");
-  const path = join(mkdtempSync(join(tmpdir(), "gw-hot-path-")), "models.yaml");
-  writeFileSync(path, keepLimits ? shipped : shipped.replace(/^\s+limits: .*\n/gm, ""));
-  return path;
-}
 
 function hotPathServiceEnv(profileDirectory: string | undefined, nodeOptions: string) {
   const dir = profileDirectory && resolve(profileDirectory);
@@ -78,7 +71,7 @@ async function measuredLoad(target: Target, connections: number, pids: Record<st
 }
 
 async function main() {
-  const cataloguePath = catalogue(flags.limits);
+  const cataloguePath = benchCatalogue(flags.limits ? "checked" : "removed");
   let collector: OtlpCollector | undefined;
   if (flags.tracing) collector = await startOtlpCollector();
   const tracingEnv = collector

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { repoRoot, startTestStack, type TestStack, testServers } from "@gateway/stack";
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { repoRoot, startOtlpCollector, startTestStack, type TestStack, testServers } from "@gateway/stack";
+import { benchCatalogue } from "./bench-catalogue.js";
 import { measureFirstByte } from "./first-byte.js";
 import { measureLedgerIngest } from "./ledger-ingest.js";
 import { checkTarget, runLoad, type Target } from "./load.js";
@@ -90,14 +90,6 @@ function targetsFor(stack: TestStack, portkey: PortkeyGateway, apiKey: string): 
   };
 }
 
-/** The shipped catalogue without the groups' rate limits: the bench measures capacity, not limits. */
-function catalogueWithoutLimits(): string {
-  const shipped = readFileSync(`${repoRoot}infra/catalogue/models.yaml`, "utf8");
-  const path = join(mkdtempSync(join(tmpdir(), "gw-bench-")), "models.yaml");
-  writeFileSync(path, shipped.replace(/^\s+limits: .*\n/gm, ""));
-  return path;
-}
-
 /** Logs the step and waits for the previous one's leftover work (usage events) to finish first. */
 async function begin(run: Run, step: string): Promise<void> {
   progress(step);
@@ -167,6 +159,36 @@ async function compareFamilies(run: Run, families: FamilyTargets[]): Promise<Fam
   return results;
 }
 
+/**
+ * The gateway as production runs it: spans exported (sampled as by default, 10 % of new traces)
+ * and every request checked against its group's rate limits, on a stack of its own.
+ */
+async function measureProductionSettings(settings: Settings, cleanup: Cleanup): Promise<Summary["productionSettings"]> {
+  const catalogue = benchCatalogue("checked");
+  cleanup.add(async () => rmSync(dirname(catalogue), { recursive: true, force: true }));
+  const collector = await startOtlpCollector();
+  cleanup.add(async () => collector.close());
+  const stack = await startTestStack({
+    env: { CATALOGUE_PATH: catalogue, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint },
+  });
+  cleanup.add(() => stack.teardown());
+  const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
+  const target = {
+    name: "gateway (tracing, limits)",
+    url: `${stack.baseUrl}/chat/completions`,
+    headers: { authorization: `Bearer ${apiKey}` },
+  };
+  await checkTarget(target);
+  const pids = Object.values(stack.processes).flatMap(({ child }) => (child.pid === undefined ? [] : [child.pid]));
+  const options = { warmUpSeconds: settings.warmUpSeconds, seconds: settings.seconds };
+  const run: Run = { targets: { direct: target, gateway: target, portkey: target }, settings, pids };
+  await begin(run, "latency at 1 connection, tracing exported and rate limits checked");
+  const latency = await runLoad(target, { ...options, connections: 1 });
+  await begin(run, `throughput at ${saturationConnections} connections, tracing exported and rate limits checked`);
+  const throughput = await runLoad(target, { ...options, connections: saturationConnections });
+  return { latency, throughput, spansExported: collector.spans.length };
+}
+
 function progress(message: string): void {
   process.stderr.write(`bench: ${message}\n`);
 }
@@ -194,7 +216,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   const settings = settingsFor(flags.quick);
   const host = machine();
   progress("starting the stack");
-  const catalogue = catalogueWithoutLimits();
+  const catalogue = benchCatalogue("removed");
   cleanup.add(async () => rmSync(dirname(catalogue), { recursive: true, force: true }));
   const stack = await startTestStack({ env: { CATALOGUE_PATH: catalogue } });
   cleanup.add(() => stack.teardown());
@@ -219,6 +241,8 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   const firstByte = await compareFirstByte(run);
   const memory = sampler.stop();
   const familyResults = await compareFamilies(run, families);
+  progress("starting a stack with tracing exported and rate limits checked");
+  const productionSettings = await measureProductionSettings(settings, cleanup);
   await begin(run, "ledger ingest");
   const ingestAccount = await stack.createAccount({ creditYuan: 1_000_000 });
   const ingest = await measureLedgerIngest(
@@ -243,6 +267,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
     firstByte,
     memory,
     families: familyResults,
+    productionSettings,
     billing: { ingest, reservationMs },
     video,
   };

@@ -36,6 +36,8 @@ export interface Summary {
   firstByte: { direct: FirstByteResult; gateway: FirstByteResult; overheadMs: Percentiles };
   memory: MemoryResult[];
   families: FamilyComparison[];
+  /** The gateway with spans exported (10 % sampled) and rate limits checked, on its own stack. */
+  productionSettings: { latency: LoadResult; throughput: LoadResult; spansExported: number };
   billing: { ingest: IngestResult; reservationMs: Percentiles };
   video: VideoResult;
 }
@@ -82,6 +84,20 @@ function throughputRow({ connections, direct, gateway, portkey }: Summary["throu
   return `| Saturation throughput, ${connections} conn (req/s) | ${perSecond(direct.requestsPerSecond)} | ${perSecond(gateway.requestsPerSecond)} | ${perSecond(portkey.requestsPerSecond)} | ${change.toFixed(1)} % |`;
 }
 
+function productionSettingsRows(summary: Summary): string[] {
+  const { latency, throughput } = summary.productionSettings;
+  const direct = summary.latency.find((comparison) => comparison.connections === 1)?.direct;
+  const added = (p: "p50" | "p99") => (direct ? signedMs(latency.latencyMs[p] - direct.latencyMs[p]) : "—");
+  const portkey = summary.throughput.portkey.requestsPerSecond;
+  return [
+    ...(["p50", "p99"] as const).map(
+      (p) =>
+        `| Non-streaming latency ${p}, 1 conn, tracing exported² and rate limits checked (ms) | ${direct ? ms(direct.latencyMs[p]) : "—"} | ${ms(latency.latencyMs[p])} | — | ${added(p)} |`,
+    ),
+    `| Saturation throughput, ${throughput.connections} conn, tracing exported² and rate limits checked (req/s) | — | ${perSecond(throughput.requestsPerSecond)} | ${perSecond(portkey)} | ${(throughput.requestsPerSecond / portkey).toFixed(2)}x Portkey |`,
+  ];
+}
+
 function firstByteRows({ direct, gateway, overheadMs }: Summary["firstByte"]): string[] {
   return (["p50", "p99"] as const).map(
     (p) =>
@@ -92,7 +108,15 @@ function firstByteRows({ direct, gateway, overheadMs }: Summary["firstByte"]): s
 /** Requests that failed are excluded from the numbers, so say so whenever there were any. */
 function failureNote(summary: Summary): string[] {
   const { direct, gateway, portkey } = summary.throughput;
-  const runs = [...summary.latency.flatMap((l) => [l.direct, l.gateway]), direct, gateway, portkey];
+  const { latency, throughput } = summary.productionSettings;
+  const runs = [
+    ...summary.latency.flatMap((l) => [l.direct, l.gateway]),
+    direct,
+    gateway,
+    portkey,
+    latency,
+    throughput,
+  ];
   return runs
     .filter((run) => run.failed > 0)
     .map(
@@ -120,6 +144,7 @@ export function renderMarkdown(summary: Summary): string {
     ...summary.latency.flatMap(latencyRows),
     throughputRow(summary.throughput),
     ...firstByteRows(summary.firstByte),
+    ...productionSettingsRows(summary),
     "",
     "| Vendor family (1 connection, vs its own protocol on the simulator) | Added latency p50 / p99 | Streaming first-frame overhead p50 / p99 |",
     "|---|---:|---:|",
@@ -142,6 +167,7 @@ export function renderMarkdown(summary: Summary): string {
     `- Video: ${summary.settings.video.submits} sequential submits after ${summary.settings.video.warmUp} unmeasured ones; throughput runs from the first of ${summary.video.tasks} simultaneous submits to the last task completed, on the video service's default worker pool, with simulated jobs that finish at once.`,
     "- The stack runs with the catalogue's per-group rate limits removed: they would cap a saturation run by design.",
     "- ¹ Portkey's streaming path to a custom host does not work, so streaming is compared with the upstream only.",
+    `- ² On a second stack as production runs: spans exported over OTLP, 10 % of new traces sampled (parent-based; ${summary.productionSettings.spansExported.toLocaleString("en-US")} spans exported), and the catalogue's rate limits checked on every request (raised out of reach, so none is refused).`,
     ...failureNote(summary),
   ].join("\n");
 }
