@@ -36,11 +36,26 @@ export function runInCallContext<T>(metadata: Metadata, work: () => T): T {
   }, work);
 }
 
-/** An AbortSignal that fires when the caller cancels the call (or its deadline passes). */
-export function cancellationSignal(call: { on(event: "cancelled", listener: () => void): unknown }): AbortSignal {
+interface CancellableCall {
+  on(event: "cancelled", listener: () => void): unknown;
+  off(event: "cancelled", listener: () => void): unknown;
+}
+
+/**
+ * A signal that fires when the caller cancels the call (or its deadline passes) before `answered`
+ * is called. grpc-js reports the end of every call as "cancelled", answered or not; aborting
+ * then cost each request an AbortError (its stack captured) and a run of abort listeners.
+ */
+export function callCancellation(call: CancellableCall): { signal: AbortSignal; answered(): void } {
   const controller = new AbortController();
-  call.on("cancelled", () => controller.abort());
-  return controller.signal;
+  const abort = () => controller.abort();
+  call.on("cancelled", abort);
+  return { signal: controller.signal, answered: () => call.off("cancelled", abort) };
+}
+
+/** An AbortSignal that fires when the caller cancels the call (or its deadline passes). */
+export function cancellationSignal(call: CancellableCall): AbortSignal {
+  return callCancellation(call).signal;
 }
 
 /** What a unary handler knows of its call beyond the request. */
@@ -57,14 +72,21 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
     call: ServerUnaryCall<Request, Response>,
     callback: (error: ServiceError | null, value?: Response) => void,
   ) => {
+    const cancellation = callCancellation(call);
     const context: UnaryContext = {
       metadata: call.metadata,
-      signal: cancellationSignal(call),
+      signal: cancellation.signal,
       sendMetadata: (metadata) => call.sendMetadata(metadata),
     };
     runInCallContext(call.metadata, () => work(call.request, context)).then(
-      (response) => callback(null, response),
-      (error) => callback(toGrpcError(error) as ServiceError),
+      (response) => {
+        cancellation.answered();
+        callback(null, response);
+      },
+      (error) => {
+        cancellation.answered();
+        callback(toGrpcError(error) as ServiceError);
+      },
     );
   };
 }

@@ -3,7 +3,7 @@ import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
 import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
-import { cancellationSignal, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/shared";
+import { callCancellation, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { streamAnswerBudget } from "../request-log/request-log.js";
@@ -156,12 +156,13 @@ export function chatStreamHandler<Request, Chunk extends { choices: readonly (Ch
 ) {
   // The promise tells a draining server when the call's usage is reported.
   return (call: ServerWritableStream<Request, Chunk>): Promise<void> => {
-    const signal = cancellationSignal(call);
+    const { signal, answered } = callCancellation(call);
     return runInCallContext(call.metadata, async () => {
       let planned: StreamPlan<Chunk>;
       try {
         planned = await plan(call.request, signal);
       } catch (error) {
+        answered();
         call.emit("error", toGrpcError(error) as ServiceError);
         return;
       }
@@ -182,6 +183,7 @@ export function chatStreamHandler<Request, Chunk extends { choices: readonly (Ch
         }
         report(deps, planned, answer, outcomeOf(failure, signal, tallies), failure);
         if (signal.aborted) return;
+        answered();
         if (failure === undefined) call.end();
         else call.emit("error", toGrpcError(failure) as ServiceError);
       });
