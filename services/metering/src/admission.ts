@@ -42,14 +42,16 @@ export class Admission {
     limits: GroupLimits,
     tokens: number,
     costMicros: bigint,
+    // How long the reservation is held if no usage event settles it (the reservations' default).
+    ttlMs?: number,
   ): Promise<Record<string, string>> {
     const limitInput = this.rateLimits.scriptInput(caller, limits, tokens);
     if (!limitInput) {
-      await this.reservations.reserve(caller, costMicros);
+      await this.reservations.reserve(caller, costMicros, ttlMs);
       return {};
     }
     let headers: Record<string, string> = {};
-    await this.reservations.reserveThrough(caller, costMicros, async (reservation) => {
+    const run = async (reservation: { keys: string[]; arguments: string[] }) => {
       const reply = (await admissionScript.run(this.redis, {
         keys: [...reservation.keys, ...limitInput.keys],
         arguments: [...reservation.arguments, ...limitInput.arguments],
@@ -57,7 +59,8 @@ export class Admission {
       const reserved = reply.slice(5);
       headers = this.rateLimits.answer(reply.slice(0, 5), caller, limits, Number(reserved[0]) === 1);
       return reserved;
-    });
+    };
+    await this.reservations.reserveThrough(caller, costMicros, run, ttlMs);
     return headers;
   }
 }
