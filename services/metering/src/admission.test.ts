@@ -1,29 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { billingKeys, createLogger, insecureChannel, type Redis, rateLimitKeys } from "@gateway/shared";
-import { connectTestRedis, gatewayErrorOf } from "@gateway/stack";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { billingKeys, createLogger, rateLimitKeys } from "@gateway/shared";
+import { gatewayErrorOf } from "@gateway/stack";
+import { describe, expect, it } from "vitest";
+import { billingTestServers } from "../test/billing-test-servers.js";
 import { Admission } from "./admission.js";
 import { RateLimiter } from "./rate-limits.js";
 import { Reservations } from "./reservations.js";
 
-let redis: Redis;
-// Each test puts the balance in Redis itself, so ledger is never asked; this client points nowhere.
-const ledger = new LedgerServiceClient("127.0.0.1:9", insecureChannel());
+const servers = billingTestServers();
 const logger = createLogger("test", "silent");
 const YUAN = 1_000_000n;
 
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterAll(async () => {
-  ledger.close();
-  await redis.quit();
-});
-
 // A fresh namespace and account per test, its balance loaded, away from a window's edge.
 async function setup(balance: bigint) {
+  const { redis, ledger } = servers;
   const left = 60_000 - (Date.now() % 60_000);
   if (left < 10_000) await new Promise((done) => setTimeout(done, left + 100));
   const namespace = `adm-${randomUUID()}`;
@@ -84,7 +75,7 @@ describe("Admission", () => {
 
   it("still runs after Redis forgot its scripts", async () => {
     const { admission, caller } = await setup(10n * YUAN);
-    await redis.scriptFlush();
+    await servers.redis.scriptFlush();
     await admission.admit(caller(), { requests_per_minute: 5 }, 0, YUAN);
     await admission.admit(caller(), {}, 0, YUAN);
   });

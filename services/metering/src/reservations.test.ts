@@ -1,28 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { billingKeys, createLogger, insecureChannel, type Redis } from "@gateway/shared";
-import { connectTestRedis, gatewayErrorOf } from "@gateway/stack";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { billingKeys, createLogger } from "@gateway/shared";
+import { gatewayErrorOf } from "@gateway/stack";
+import { describe, expect, it } from "vitest";
+import { billingTestServers } from "../test/billing-test-servers.js";
 import { Reservations } from "./reservations.js";
 
-let redis: Redis;
-// Balances and spent totals are put in Redis by each test, so ledger is never asked; this
-// client points nowhere and would fail the test if it were.
-const ledger = new LedgerServiceClient("127.0.0.1:9", insecureChannel());
+const servers = billingTestServers();
 const logger = createLogger("test", "silent");
 const YUAN = 1_000_000n;
 
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterAll(async () => {
-  ledger.close();
-  await redis.quit();
-});
-
 // A fresh namespace and account per test, with its balance (and a capped key's spent total) loaded.
 async function setup(balance: bigint, spent?: { keyId: string; micros: bigint }) {
+  const { redis, ledger } = servers;
   const namespace = `rsv-${randomUUID()}`;
   const accountId = randomUUID();
   const keys = billingKeys(namespace, accountId);
@@ -66,8 +56,8 @@ describe("Reservations", () => {
     await reservations.reserve(first, 4n * YUAN);
     await gatewayErrorOf(reservations.reserve(caller("capped", 4n * YUAN), 1n * YUAN));
     await reservations.release(first);
-    expect(await redis.hLen(keys.reservations)).toBe(0);
-    expect(await redis.hLen(keys.keyReservations("capped"))).toBe(0);
+    expect(await servers.redis.hLen(keys.reservations)).toBe(0);
+    expect(await servers.redis.hLen(keys.keyReservations("capped"))).toBe(0);
     await reservations.reserve(caller("capped", 4n * YUAN), 4n * YUAN);
   });
 
