@@ -2,8 +2,9 @@ import type { RequestFacts } from "@gateway/metering/request-accounting";
 import { Metadata } from "@grpc/grpc-js";
 
 /**
- * Sends the admitted request's x-ratelimit-* headers as the call's initial metadata, ahead of
- * the answer, so edge can put them on the HTTP response (OpenAI sends them on every response).
+ * Sends the admitted request's x-ratelimit-* headers as the call's initial metadata, with the
+ * answer (a stream's with its first chunk), so edge can put them on the HTTP response (OpenAI
+ * sends them on every response).
  */
 export function sendRateLimitHeaders(call: { sendMetadata(metadata: Metadata): void }, facts: RequestFacts): void {
   const headers = Object.entries(facts.rateLimitHeaders ?? {});
