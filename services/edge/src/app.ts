@@ -1,16 +1,17 @@
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import { invalidRequest, type Logger, notFound } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import { authenticate } from "./auth/authenticate.js";
+import { authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
+import { googleErrorBody } from "./gemini-wire/google-errors.js";
 import { acceptBody } from "./http/accept-body.js";
 import type { Drain } from "./http/drain.js";
 import { jsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
 import { assignRequestId } from "./http/request-id.js";
-import { sendError } from "./http/send-error.js";
+import { sendError, speakErrorsAs } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
 import type { TrustedProxies } from "./http/trusted-proxies.js";
 import { countRequests } from "./metrics/count-requests.js";
@@ -19,6 +20,7 @@ import { audioTranscriptions } from "./routes/audio-transcriptions.js";
 import { chatCompletions } from "./routes/chat-completions.js";
 import { completions } from "./routes/completions.js";
 import { embeddings } from "./routes/embeddings.js";
+import { geminiRoutes, speaksGemini } from "./routes/gemini.js";
 import { generatedFile } from "./routes/generated-files.js";
 import { liveness, readiness } from "./routes/health.js";
 import { imageEdits, imageGenerations } from "./routes/images.js";
@@ -57,6 +59,10 @@ export function createApp(deps: EdgeDependencies): Express {
   app.use(["/v1/messages", "/v1/models"], anthropicWireFormat);
   app.get("/healthz", liveness);
   app.get("/readyz", readiness(deps));
+  // Google's clients read Google's error shape, whatever refuses their request (draining included).
+  const googleErrors = speakErrorsAs(googleErrorBody);
+  app.use("/v1beta", googleErrors);
+  app.use("/v1", (request, response, next) => (speaksGemini(request) ? googleErrors(request, response, next) : next()));
   // After the probes, which answer truthfully while draining.
   app.use(deps.drain.admit);
   // Outside /v1 and its API-key check: the URL's signature is the credential.
@@ -67,7 +73,9 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use(traceRequest);
   // Before any body is read: a caller without a valid key costs a header check (and at most one
   // key lookup), never the reading or parsing of what it sent.
-  v1.use(authenticate(deps.ledger, deps.keyCache));
+  // One authenticator for every ingress, so an address guessing keys is slowed down on all of them.
+  const authenticate = authenticator(deps.ledger, deps.keyCache);
+  v1.use(authenticate(bearerKey));
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.post("/messages", conversationBody, createMessage(deps.router));
@@ -94,6 +102,15 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use((request: Request) => {
     throw notFound(`Unknown request URL: ${request.method} /v1${request.path}.`);
   });
+
+  // Gemini's API at v1beta and, as @google/genai 3 calls it, at v1 beside OpenAI's.
+  const gemini = express.Router();
+  gemini.use(traceRequest);
+  gemini.use(authenticate(googleKey));
+  const geminiBodies = { conversation: conversationBody, embeddings: jsonBody(smallJsonBodyLimits.embeddings) };
+  gemini.use(geminiRoutes({ router: deps.router, ...services }, geminiBodies));
+  app.use("/v1beta", gemini);
+  app.use("/v1", (request, response, next) => (speaksGemini(request) ? gemini(request, response, next) : next()));
   app.use("/v1", v1);
 
   app.use((request: Request, response: Response) =>

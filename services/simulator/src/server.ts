@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { anthropicCountTokens, anthropicMessages } from "./anthropic/messages.js";
 import { clearFaults, FaultQueue, listFaults, queueFault } from "./faults.js";
+import { countTokens } from "./gemini/count-tokens.js";
 import { embedContent } from "./gemini/embed-content.js";
 import { generateContent } from "./gemini/generate-content.js";
 import { serveImage } from "./gemini/images.js";
@@ -91,6 +92,7 @@ const routes = new Map<string, Handler>([
 const patternRoutes: [method: string, path: RegExp, handler: Handler][] = [
   ["POST", /^\/v1beta\/models\/[^/:]+:(?:generateContent|streamGenerateContent)$/, generateContent],
   ["POST", /^\/v1beta\/models\/[^/:]+:(?:embedContent|batchEmbedContents)$/, embedContent],
+  ["POST", /^\/v1beta\/models\/[^/:]+:countTokens$/, countTokens],
   ["GET", /^\/_sim\/images\/[a-z]+\.png$/, serveImage],
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+$/, retrieveVideo],
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+\/content$/, downloadVideo],

@@ -10,15 +10,29 @@ import { SerialLanes } from "./serial-lanes.js";
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
-/** The key as OpenAI's clients send it (a bearer token) or Anthropic's (x-api-key). */
-function presentedKey(request: Request): string | undefined {
-  const header = request.headers.authorization;
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  const apiKeyHeader = request.headers["x-api-key"];
-  return (
-    match?.[1] ?? (typeof apiKeyHeader === "string" && apiKeyHeader.trim() !== "" ? apiKeyHeader.trim() : undefined)
-  );
+/** How an ingress's clients present their key, and how to say so when they did not. */
+export interface KeyPresentation {
+  read(request: Request): string | undefined;
+  hint: string;
 }
+
+const bearer = (request: Request) => request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+
+export const bearerKey: KeyPresentation = {
+  read: bearer,
+  hint: "You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY'.",
+};
+
+/** Google's SDKs send `x-goog-api-key`; REST examples put the key in `?key=`. A bearer key works too. */
+export const googleKey: KeyPresentation = {
+  read: (request) => {
+    const header = request.headers["x-goog-api-key"];
+    if (typeof header === "string" && header.trim() !== "") return header.trim();
+    const query = request.query.key;
+    return typeof query === "string" && query !== "" ? query : bearer(request);
+  },
+  hint: "You didn't provide an API key. Send it in the 'x-goog-api-key' header or the 'key' query parameter.",
+};
 
 const statusMessage: Partial<Record<KeyStatus, string>> = {
   [KeyStatus.KEY_STATUS_REVOKED]: "This API key has been revoked.",
@@ -44,12 +58,13 @@ const keyGuessingGuards = (): KeyGuessingGuards => ({
 });
 
 /**
- * Resolves the bearer key (process cache, then ledger, which has its own Redis cache) into the
- * caller. Runs before any body is read. A key that is not valid counts against the client's
- * address; once the address is over its limit its invalid keys are answered 429, while a valid
- * key is always served: many clients may share an address.
+ * Makes the authentication middleware of each ingress: it resolves the presented key (process
+ * cache, then ledger, which has its own Redis cache) into the caller. Runs before any body is
+ * read. A key that is not valid counts against the client's address, whichever ingress it
+ * came through; once the address is over its limit its invalid keys are answered 429, while a
+ * valid key is always served: many clients may share an address.
  */
-export function authenticate(
+export function authenticator(
   ledger: LedgerServiceClient,
   cache: KeyCache<ResolveKeyResponse>,
   { throttle, rejectedKeys, lanes } = keyGuessingGuards(),
@@ -62,16 +77,9 @@ export function authenticate(
     sendError(response, overLimit ? throttle.refusal(address) : invalidApiKey(message));
   };
 
-  return async (request: Request, response: Response, next: NextFunction) => {
-    const key = presentedKey(request);
-    if (!key) {
-      return sendError(
-        response,
-        invalidApiKey(
-          "You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY' or 'x-api-key: YOUR_KEY'.",
-        ),
-      );
-    }
+  return (presentation: KeyPresentation) => async (request: Request, response: Response, next: NextFunction) => {
+    const key = presentation.read(request);
+    if (!key) return sendError(response, invalidApiKey(presentation.hint));
     // The client's address as trust proxy (GATEWAY_TRUSTED_PROXIES) makes it out.
     const address = request.ip ?? request.socket.remoteAddress ?? "";
     if (!API_KEY_PATTERN.test(key)) return refuse(response, address);

@@ -1,12 +1,19 @@
 import { GatewayError, serverError } from "@gateway/shared";
-import type { Response } from "express";
+import type { NextFunction, Request, Response } from "express";
 
-/** How an ingress in another wire format (Anthropic's) shapes its errors; OpenAI's otherwise. */
-export type ErrorBodyOf = (error: GatewayError, requestId: string | undefined) => unknown;
+/** An ingress's own error body; OpenAI's is the default. */
+export type ErrorBody = (error: GatewayError) => unknown;
+
+/** Middleware: every error answered on this request (auth, parsing, routing, streams) takes `render`'s shape. */
+export const speakErrorsAs = (render: ErrorBody) => (_request: Request, response: Response, next: NextFunction) => {
+  response.locals.errorBody = render;
+  next();
+};
 
 /**
- * Writes an error (OpenAI-shaped unless the route set `response.locals.errorBodyOf`) with the headers the official SDKs read to decide on a
- * retry: `x-should-retry`, and `retry-after-ms`/`retry-after` when a wait is known.
+ * Writes an error in the request's ingress shape (OpenAI's unless set by `speakErrorsAs`) with the
+ * headers the official SDKs read to decide on a retry: `x-should-retry`, and
+ * `retry-after-ms`/`retry-after` when a wait is known.
  */
 export function sendError(response: Response, error: unknown): void {
   const gatewayError = error instanceof GatewayError ? error : serverError();
@@ -18,7 +25,6 @@ export function sendError(response: Response, error: unknown): void {
     response.setHeader("retry-after", String(Math.ceil(gatewayError.retryAfterMs / 1000)));
   }
   for (const [name, value] of Object.entries(gatewayError.headers)) response.setHeader(name, value);
-  const errorBodyOf = response.locals.errorBodyOf as ErrorBodyOf | undefined;
-  const body = errorBodyOf ? errorBodyOf(gatewayError, response.locals.requestId) : gatewayError.toBody();
-  response.status(gatewayError.httpStatus).json(body);
+  const render = response.locals.errorBody as ErrorBody | undefined;
+  response.status(gatewayError.httpStatus).json(render ? render(gatewayError) : gatewayError.toBody());
 }

@@ -4,14 +4,18 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 // Seconds: from a cached models list to a long generation streamed to the end.
 const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
+const mounts = ["/v1", "/v1beta"];
+
 /**
- * The route as a bounded label: the Express route pattern that matched (with `/v1` when it
- * matched inside the /v1 router), "unmatched" when none did; never the raw path.
+ * The route as a bounded label: the Express route pattern that matched, behind the path its
+ * router is mounted at (`/v1`, `/v1beta`), "unmatched" when none did; never the raw path.
  */
 function routeOf(request: Request): string {
   const pattern: unknown = request.route?.path;
   if (typeof pattern !== "string") return "unmatched";
-  return pattern.startsWith("/v1/") || !request.originalUrl.startsWith("/v1/") ? pattern : `/v1${pattern}`;
+  // Not request.baseUrl: Express restores it once an error leaves the router.
+  const mount = mounts.find((prefix) => request.originalUrl.startsWith(`${prefix}/`));
+  return mount && !pattern.startsWith(`${mount}/`) ? `${mount}${pattern}` : pattern;
 }
 
 /**

@@ -15,6 +15,7 @@ function toModel(model: CatalogueModel): Model {
     ownedBy: model.ownedBy,
     contextWindow: model.context_window,
     endpoints: model.endpoints,
+    maxOutputTokens: model.max_output_tokens,
   };
 }
 

@@ -1,12 +1,12 @@
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
 import { FetchBudget } from "../../vendor-http/fetch-budget.js";
 import { fetchImage, imageFromDataUrl } from "../../vendor-http/fetch-image.js";
-import { parseStreamPayload } from "../../vendor-http/parse-vendor-json.js";
+import { parseStreamPayload, parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
 import type { ImageFetchPolicy } from "../adapter-registry.js";
 import type { AdapterCall, ChatAdapter } from "../chat-adapter.js";
 import { fromGeminiResponse, GeminiStreamMapper } from "./from-gemini-response.js";
-import type { GeminiRequest } from "./gemini-wire-types.js";
+import { countTokensResponseSchema, type GeminiRequest } from "./gemini-wire-types.js";
 import { toGeminiRequest } from "./to-gemini-request.js";
 
 /** Google's Gemini API (generativelanguage.googleapis.com, v1beta), which takes images only inline. */
@@ -26,12 +26,16 @@ export function createGeminiAdapter(imageFetch: ImageFetchPolicy): ChatAdapter {
     return body;
   }
 
-  async function vendorRequest(call: AdapterCall, method: "generateContent" | "streamGenerateContent?alt=sse") {
+  async function vendorRequest(
+    call: AdapterCall,
+    method: "generateContent" | "streamGenerateContent?alt=sse" | "countTokens",
+    body?: unknown,
+  ) {
     const { model, channel, signal, timeouts } = call;
     return {
       url: `${channel.baseUrl}/v1beta/models/${encodeURIComponent(model.id)}:${method}`,
       headers: { "x-goog-api-key": channel.apiKey },
-      body: await bodyFor(call),
+      body: body ?? (await bodyFor(call)),
       signal,
       timeouts,
     };
@@ -52,6 +56,13 @@ export function createGeminiAdapter(imageFetch: ImageFetchPolicy): ChatAdapter {
       }
       const usage = mapper.finish();
       if (usage) yield usage;
+    },
+
+    /** Counts the whole request (system instruction and tools too) the way generateContent will bill it. */
+    async countTokens(call: AdapterCall): Promise<number> {
+      const generateContentRequest = { model: `models/${call.model.id}`, ...(await bodyFor(call)) };
+      const raw = await postJson(await vendorRequest(call, "countTokens", { generateContentRequest }));
+      return parseVendorJson(countTokensResponseSchema, raw).totalTokens;
     },
   };
 }

@@ -40,7 +40,14 @@ export interface GeminiGenerationConfig {
   responseMimeType?: "application/json";
   responseJsonSchema?: unknown;
   topK?: number;
-  thinkingConfig?: { thinkingBudget: number; includeThoughts: boolean };
+  thinkingConfig?: GeminiThinkingConfig;
+}
+
+// https://ai.google.dev/gemini-api/docs/thinking
+export interface GeminiThinkingConfig {
+  thinkingBudget?: number;
+  thinkingLevel?: string;
+  includeThoughts?: boolean;
 }
 
 export interface GeminiRequest {
@@ -98,6 +105,8 @@ export const geminiResponseSchema = z
     responseId: z.string().nullish(),
   })
   .loose();
+
+export const countTokensResponseSchema = z.object({ totalTokens: tokenCount.default(0) }).loose();
 
 export type GeminiUsage = z.infer<typeof usageMetadata>;
 export type GeminiCandidate = z.infer<typeof candidate>;

@@ -64,7 +64,9 @@ function dropped(model: CatalogueModel, profile: VendorProfile): Set<string> {
 export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, profile: VendorProfile) {
   const skip = dropped(model, profile);
   const keep = <T>(field: keyof ChatRequest, value: T | undefined) => (skip.has(field) ? undefined : value);
-  const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
+  const passedThrough = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
+  // Gemini's own thinking object (from the Gemini ingress) means nothing to these vendors.
+  const { thinking_config: _geminiOnly, ...extra } = passedThrough;
   const body: Record<string, unknown> = {
     ...extra,
     model: model.id,

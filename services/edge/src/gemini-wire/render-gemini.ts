@@ -1,0 +1,69 @@
+import type { AssistantMessage, ChatCompletion, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+
+// Canonical answers as Gemini's GenerateContentResponse.
+// https://ai.google.dev/api/generate-content#generatecontentresponse
+
+export type GeminiPart =
+  | { text: string; thought?: true }
+  | { functionCall: { id: string; name: string; args: Record<string, unknown> } };
+
+/** Gemini's finish reasons for the canonical (OpenAI) ones; a function call ends with STOP. */
+const finishReasons: Record<string, string> = {
+  stop: "STOP",
+  tool_calls: "STOP",
+  function_call: "STOP",
+  length: "MAX_TOKENS",
+  content_filter: "SAFETY",
+};
+
+export const toFinishReason = (reason: string) => finishReasons[reason] ?? "OTHER";
+
+/** Gemini's usageMetadata: candidates count without thoughts, which have their own count. */
+export function renderUsageMetadata(usage: Usage) {
+  const thoughts = usage.reasoningTokens ?? 0;
+  return {
+    promptTokenCount: usage.promptTokens,
+    candidatesTokenCount: Math.max(0, usage.completionTokens - thoughts),
+    totalTokenCount: usage.totalTokens,
+    ...(thoughts > 0 && { thoughtsTokenCount: thoughts }),
+    ...(usage.cachedTokens !== undefined && { cachedContentTokenCount: usage.cachedTokens }),
+  };
+}
+
+/** Tool arguments as Gemini's args object; a model's malformed JSON is kept under `arguments`. */
+function argsOf(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text || "{}");
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // Kept as text below.
+  }
+  return { arguments: text };
+}
+
+export const functionCallPart = (call: ToolCall): GeminiPart => ({
+  functionCall: { id: call.id, name: call.name, args: argsOf(call.arguments) },
+});
+
+/** Thoughts first (only when asked for, as Gemini sends them), then text, then calls. */
+export function partsOf(message: AssistantMessage | undefined, includeThoughts: boolean): GeminiPart[] {
+  const parts: GeminiPart[] = [];
+  if (includeThoughts && message?.reasoningContent) parts.push({ text: message.reasoningContent, thought: true });
+  if (message?.content) parts.push({ text: message.content });
+  for (const call of message?.toolCalls ?? []) parts.push(functionCallPart(call));
+  return parts;
+}
+
+export function renderGenerateContent(completion: ChatCompletion, includeThoughts: boolean) {
+  return {
+    candidates: completion.choices.map((choice) => ({
+      content: { role: "model", parts: partsOf(choice.message, includeThoughts) },
+      finishReason: toFinishReason(choice.finishReason),
+      index: choice.index,
+    })),
+    ...(completion.usage && { usageMetadata: renderUsageMetadata(completion.usage) }),
+    modelVersion: completion.model,
+    responseId: completion.id,
+  };
+}

@@ -1,0 +1,200 @@
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { ChatRequest, ContentPart, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
+import { invalidRequest } from "@gateway/shared";
+import type { ContentBody, GenerateContentBody, PartBody } from "./gemini-request-schema.js";
+import { jsonSchemaOf } from "./json-schema-of.js";
+
+type Config = NonNullable<GenerateContentBody["generationConfig"]>;
+
+/**
+ * Gives every functionCall of the history an id (Gemini's own are optional) and pairs each
+ * functionResponse with the call it answers: by id when it names one, else the oldest open
+ * call of that name, which is how Gemini itself pairs them.
+ */
+class CallPairing {
+  private next = 0;
+  private readonly open = new Map<string, string[]>();
+
+  call(name: string, id: string | undefined): string {
+    const callId = id ?? `call_${this.next++}`;
+    this.open.set(name, [...(this.open.get(name) ?? []), callId]);
+    return callId;
+  }
+
+  answer(name: string, id: string | undefined, where: string): string {
+    const open = this.open.get(name) ?? [];
+    const index = id !== undefined && open.includes(id) ? open.indexOf(id) : 0;
+    const callId = open[index];
+    if (callId === undefined) {
+      throw invalidRequest(
+        `The functionResponse for '${name}' answers no functionCall of an earlier model turn.`,
+        where,
+      );
+    }
+    open.splice(index, 1);
+    return callId;
+  }
+}
+
+const imageType = /^image\/[a-z0-9.+-]+$/i;
+
+function imagePart(part: PartBody, where: string): ContentPart {
+  if (part.inlineData) {
+    if (!imageType.test(part.inlineData.mimeType)) {
+      throw invalidRequest("Only image inline data is supported (mimeType image/...).", `${where}.inlineData.mimeType`);
+    }
+    return { imageUrl: { url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}` } };
+  }
+  const file = part.fileData!;
+  if (file.mimeType !== undefined && !imageType.test(file.mimeType)) {
+    throw invalidRequest("Only image files are supported (mimeType image/...).", `${where}.fileData.mimeType`);
+  }
+  // Fetched by router through its SSRF-safe client for vendors that only take inline bytes.
+  if (!/^https?:\/\//i.test(file.fileUri)) {
+    throw invalidRequest("fileUri must be an http(s) URL of an image.", `${where}.fileData.fileUri`);
+  }
+  return { imageUrl: { url: file.fileUri } };
+}
+
+function modelTurn(content: ContentBody, where: string, pairing: CallPairing): Message {
+  const message: Message = { role: "assistant", parts: [], toolCalls: [] };
+  let text: string | undefined;
+  let thoughts: string | undefined;
+  for (const [index, part] of content.parts.entries()) {
+    if (part.text !== undefined && part.thought) thoughts = (thoughts ?? "") + part.text;
+    else if (part.text !== undefined) text = (text ?? "") + part.text;
+    else if (part.functionCall) {
+      const { name, id, args } = part.functionCall;
+      message.toolCalls.push({ id: pairing.call(name, id), name, arguments: JSON.stringify(args ?? {}) });
+    } else {
+      throw invalidRequest("A model turn may hold only text and functionCall parts.", `${where}.parts[${index}]`);
+    }
+  }
+  message.text = text ?? (message.toolCalls.length > 0 ? undefined : "");
+  message.reasoningContent = thoughts;
+  return message;
+}
+
+/** A user turn: its function responses become tool messages, the rest one user message after them. */
+function userTurn(content: ContentBody, where: string, pairing: CallPairing): Message[] {
+  const results: Message[] = [];
+  const parts: ContentPart[] = [];
+  for (const [index, part] of content.parts.entries()) {
+    const at = `${where}.parts[${index}]`;
+    if (part.functionResponse) {
+      const { name, id, response } = part.functionResponse;
+      const toolCallId = pairing.answer(name, id, `${at}.functionResponse`);
+      results.push({ role: "tool", text: JSON.stringify(response), parts: [], toolCalls: [], name, toolCallId });
+    } else if (part.text !== undefined) {
+      parts.push({ text: part.text });
+    } else if (part.functionCall) {
+      throw invalidRequest("A functionCall belongs in a model turn.", at);
+    } else {
+      parts.push(imagePart(part, at));
+    }
+  }
+  return parts.length > 0 ? [...results, { role: "user", parts, toolCalls: [] }] : results;
+}
+
+function systemMessage(body: GenerateContentBody): Message[] {
+  const instruction = body.systemInstruction;
+  if (!instruction) return [];
+  const parts = instruction.parts.map((part, index): ContentPart => {
+    if (part.text === undefined)
+      throw invalidRequest("systemInstruction holds text only.", `systemInstruction.parts[${index}]`);
+    return { text: part.text };
+  });
+  return [{ role: "system", parts, toolCalls: [] }];
+}
+
+function toMessages(body: GenerateContentBody): Message[] {
+  const pairing = new CallPairing();
+  const turns = body.contents.flatMap((content, index) =>
+    content.role === "model"
+      ? [modelTurn(content, `contents[${index}]`, pairing)]
+      : userTurn(content, `contents[${index}]`, pairing),
+  );
+  return [...systemMessage(body), ...turns];
+}
+
+function toTools(body: GenerateContentBody): Tool[] {
+  const declarations = (body.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
+  return declarations.map((declaration) => {
+    const schema = declaration.parametersJsonSchema ?? (declaration.parameters && jsonSchemaOf(declaration.parameters));
+    return {
+      name: declaration.name,
+      description: declaration.description,
+      parametersJson: schema ? JSON.stringify(schema) : undefined,
+    };
+  });
+}
+
+/**
+ * toolConfig as a tool choice. ANY with several allowed names has no single-choice equivalent:
+ * the other functions are left out and a call is required.
+ */
+function toToolChoice(body: GenerateContentBody, tools: Tool[]): { toolChoice?: ToolChoice; tools: Tool[] } {
+  const config = body.toolConfig?.functionCallingConfig;
+  if (!config) return { tools };
+  if (config.mode === "NONE") return { toolChoice: { mode: "none" }, tools };
+  if (config.mode !== "ANY") return { toolChoice: { mode: "auto" }, tools };
+  const allowed = config.allowedFunctionNames;
+  if (!allowed) return { toolChoice: { mode: "required" }, tools };
+  const unknown = allowed.find((name) => !tools.some((tool) => tool.name === name));
+  if (unknown !== undefined) {
+    throw invalidRequest(
+      `allowedFunctionNames names '${unknown}', which no functionDeclaration declares.`,
+      "toolConfig.functionCallingConfig.allowedFunctionNames",
+    );
+  }
+  if (allowed.length === 1) return { toolChoice: { mode: "function", functionName: allowed[0] }, tools };
+  return { toolChoice: { mode: "required" }, tools: tools.filter((tool) => allowed.includes(tool.name)) };
+}
+
+function toResponseFormat(config: Config | undefined): ChatRequest["responseFormat"] {
+  if (config?.responseMimeType !== "application/json") return undefined;
+  const schema = config.responseJsonSchema ?? (config.responseSchema && jsonSchemaOf(config.responseSchema));
+  if (!schema) return { type: "json_object" };
+  return { type: "json_schema", jsonSchemaJson: JSON.stringify({ name: "response", schema }) };
+}
+
+/**
+ * Gemini's thinkingConfig rides in the pass-through JSON, which only router's Gemini adapter
+ * reads: the canonical form has no vendor-neutral thinking setting yet.
+ */
+const extraJsonOf = (config: Config | undefined) =>
+  config?.thinkingConfig ? JSON.stringify({ thinking_config: config.thinkingConfig }) : "";
+
+/**
+ * A validated generateContent body in the gateway's canonical form. `topK` has no canonical
+ * field and is dropped (a sampling hint, like OpenAI's seed for vendors without one).
+ */
+export function toCanonicalGemini(
+  body: GenerateContentBody,
+  model: string,
+  caller: Caller,
+  stream: boolean,
+): ChatRequest {
+  const config = body.generationConfig;
+  const { toolChoice, tools } = toToolChoice(body, toTools(body));
+  return {
+    caller,
+    model,
+    messages: toMessages(body),
+    tools,
+    toolChoice,
+    temperature: config?.temperature,
+    topP: config?.topP,
+    maxTokens: config?.maxOutputTokens,
+    n: config?.candidateCount,
+    stop: config?.stopSequences ?? [],
+    seed: config?.seed,
+    responseFormat: toResponseFormat(config),
+    stream,
+    // Gemini answers always carry usageMetadata, so the router's usage chunk is always wanted.
+    includeUsage: stream,
+    presencePenalty: config?.presencePenalty,
+    frequencyPenalty: config?.frequencyPenalty,
+    extraJson: extraJsonOf(config),
+  };
+}
