@@ -369,6 +369,87 @@ const jsonWire = (body: Record<string, unknown>) => {
   );
 };
 
+const geminiPart = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ text: mostly(prose) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      inlineData: fc.record({ mimeType: mostly(fc.constantFrom("image/png", "audio/wav")), data: fc.base64String() }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ fileData: fc.record({ fileUri: imageUrl }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      functionResponse: fc.record({ name: mostly(fc.constant("get_weather")), response: anyJson }),
+    }),
+  },
+  { weight: 1, arbitrary: anyJson },
+);
+
+const geminiContent = fc.record({
+  role: optionalField(mostly(fc.constantFrom("user", "model"))),
+  parts: mostly(fc.array(geminiPart, { minLength: 1, maxLength: 3 })),
+});
+
+const geminiBody = fc
+  .record({
+    contents: mostly(fc.array(geminiContent, { minLength: 1, maxLength: 3 })),
+    systemInstruction: optionalField(fc.record({ parts: fc.array(fc.record({ text: prose }), { maxLength: 2 }) })),
+    tools: optionalField(
+      fc.constant([
+        {
+          functionDeclarations: [
+            { name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } },
+          ],
+        },
+      ]),
+    ),
+    generationConfig: optionalField(
+      fc.record({
+        temperature: optionalField(fc.double({ min: 0, max: 2, noNaN: true })),
+        topK: optionalField(mostly(smallInt(40))),
+        maxOutputTokens: optionalField(mostly(smallInt(50))),
+        candidateCount: optionalField(mostly(smallInt(3))),
+        responseMimeType: optionalField(mostly(fc.constantFrom("application/json", "text/plain"))),
+        thinkingConfig: optionalField(fc.record({ thinkingBudget: mostly(fc.integer({ min: -1, max: 2048 })) })),
+      }),
+    ),
+  })
+  .map(compact);
+
+const embedBody = fc
+  .record({
+    content: mostly(fc.record({ parts: fc.array(fc.record({ text: mostly(prose) }), { minLength: 1, maxLength: 2 }) })),
+    outputDimensionality: optionalField(fc.oneof(smallInt(3072), hugeNumber)),
+    taskType: optionalField(mostly(fc.constantFrom("RETRIEVAL_QUERY", "CLUSTERING"))),
+  })
+  .map(compact);
+
+const geminiActions = ["generateContent", "streamGenerateContent", "countTokens", "embedContent", "batchEmbedContents"];
+const embeddingModels = ["text-embedding-3-small", "gemini-embedding-001"];
+
+/** Gemini's `models/{model}:{action}` under /v1beta or /v1, the body fitting the action most of the time. */
+const geminiCall = fc
+  .tuple(
+    fc.constantFrom("/v1beta", "/v1"),
+    // Lone surrogates become U+FFFD first: encodeURIComponent throws on them.
+    modelName([...chatModels, ...embeddingModels]).map((model) =>
+      encodeURIComponent(Buffer.from(typeof model === "string" ? model : (JSON.stringify(model) ?? "")).toString()),
+    ),
+    mostly(fc.constantFrom(...geminiActions)),
+    fc.constantFrom("", "?alt=sse"),
+  )
+  .chain(([version, model, action, query]) => {
+    const embed = String(action).toLowerCase().includes("embed");
+    const body = embed
+      ? action === "batchEmbedContents"
+        ? fc.array(embedBody, { minLength: 1, maxLength: 3 }).map((requests) => ({ requests }))
+        : embedBody
+      : geminiBody;
+    return jsonPost(`${version}/models/${model}:${String(action)}${query}`, body);
+  });
+
 /** A JSON POST to one endpoint of edge. */
 const jsonPost = (
   path: string,
@@ -698,6 +779,13 @@ export function endpointRequests(known: KnownIds): Record<string, fc.Arbitrary<F
           }),
         )
         .map(([id, tail, search]) => `/v1/videos/generations/${id}${tail}${search}`),
+    ),
+    "POST /v1beta/models/{model}:{action} (Gemini)": geminiCall,
+    "GET /v1beta/models (Gemini)": get(
+      fc.oneof(
+        fc.constantFrom("/v1beta/models", "/v1beta/models?pageSize=2", "/v1beta/models?pageToken=%%%"),
+        pathId(() => ["gemini-2.5-flash"]).map((id) => `/v1beta/models/${id}`),
+      ),
     ),
     "GET /v1/models": get(
       fc.oneof(
