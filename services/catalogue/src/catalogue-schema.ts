@@ -102,8 +102,15 @@ const imageTokenRuleSchema = z.discriminatedUnion("rule", [
 
 export const DEFAULT_MAX_IMAGES_PER_REQUEST = 16;
 
+const modelIdSchema = z.string().min(1).max(128);
+
 export const modelSchema = z.object({
-  id: z.string().min(1).max(128),
+  id: modelIdSchema,
+  // Other ids clients use for this entry (a dated snapshot, a -latest name): they resolve to it, and
+  // the vendor is called with `id`.
+  aliases: z.array(modelIdSchema).default([]),
+  // Where the entry's prices and limits were read (the vendor's pricing or model page).
+  source: z.string().url().optional(),
   vendor: name,
   created: z.number().int().positive(),
   context_window: z.number().int().positive(),

@@ -47,6 +47,8 @@ const modelWithoutChannel = (model: string) =>
 export class Catalogue {
   private constructor(
     private readonly models: Map<string, CatalogueModel>,
+    // Alias -> the id of the entry it names.
+    private readonly aliases: ReadonlyMap<string, string>,
     readonly groups: ReadonlySet<string>,
     private readonly limits: ReadonlyMap<string, GroupLimits> = new Map(),
     // Channels left out for want of a vendor key (production only), and models left with none.
@@ -93,20 +95,26 @@ export class Catalogue {
       const channels = channelNames.flatMap((name) => resolveChannel(name, data, sources) ?? []);
       models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
     }
+    const aliases = new Map(data.models.flatMap((entry) => (entry.aliases ?? []).map((alias) => [alias, entry.id] as const)));
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
     const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
-    return new Catalogue(models, new Set(Object.keys(data.groups)), limits, disabled);
+    return new Catalogue(models, aliases, new Set(Object.keys(data.groups)), limits, disabled);
+  }
+
+  /** The entry an id or one of its aliases names. */
+  private entry(id: string): CatalogueModel | undefined {
+    return this.models.get(id) ?? this.models.get(this.aliases.get(id) ?? "");
   }
 
   /** The model if it exists, the group may use it and a channel can serve it; unknown and forbidden look the same. */
   find(id: string, group: string): CatalogueModel | undefined {
-    const model = this.models.get(id);
+    const model = this.entry(id);
     return model?.groups.includes(group) && model.channels.length > 0 ? model : undefined;
   }
 
   /** Why `find` found nothing: a model the group may use but no channel serves is told apart. */
   notFoundError(id: string, group: string): GatewayError {
-    return this.models.get(id)?.groups.includes(group) ? modelWithoutChannel(id) : modelNotFound(id);
+    return this.entry(id)?.groups.includes(group) ? modelWithoutChannel(id) : modelNotFound(id);
   }
 
   list(group: string): CatalogueModel[] {
@@ -146,8 +154,11 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     }
   }
   for (const model of data.models) {
-    if (seen.has(model.id)) problems.push(`models: ${model.id} is listed twice`);
-    seen.add(model.id);
+    // Hand-built data (not parsed by the schema) may leave aliases out.
+    for (const id of [model.id, ...(model.aliases ?? [])]) {
+      if (seen.has(id)) problems.push(`models: ${id} is listed twice (as an id or an alias)`);
+      seen.add(id);
+    }
     if (!data.vendors[model.vendor]) problems.push(`models.${model.id}: unknown vendor ${model.vendor}`);
     problems.push(...mediaRulesProblems(model));
     if (model.endpoints.includes("/v1/embeddings") && !model.embedding) {

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { Catalogue } from "./catalogue.js";
+import { catalogueFileSchema } from "./catalogue-schema.js";
+
+// The shipped lineup's own rules: what every entry must say, and what the issue asked of each family.
+
+const shippedCatalogue = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
+const file = catalogueFileSchema.parse(parse(readFileSync(shippedCatalogue, "utf8")));
+const catalogue = Catalogue.fromFile(shippedCatalogue, { env: {}, simulatorUrl: "http://127.0.0.1:8090" });
+const chatModels = file.models.filter((model) => model.endpoints.includes("/v1/chat/completions"));
+
+// Each vendor's own pages: a price is only as good as where it was read.
+const vendorHosts: Record<string, string[]> = {
+  openai: ["developers.openai.com"],
+  anthropic: ["platform.claude.com"],
+  google: ["ai.google.dev"],
+  xai: ["docs.x.ai"],
+  deepseek: ["api-docs.deepseek.com"],
+  alibaba: ["help.aliyun.com", "www.alibabacloud.com"],
+  moonshot: ["platform.moonshot.cn", "platform.kimi.com"],
+};
+
+describe("the shipped lineup", () => {
+  it("cites the vendor's own page for every entry", () => {
+    for (const model of file.models) {
+      expect(model.source, model.id).toBeDefined();
+      expect(vendorHosts[model.vendor], model.id).toContain(new URL(model.source!).host);
+    }
+  });
+
+  it("prices every chat model, with cache reads no dearer than input", () => {
+    for (const model of chatModels) {
+      const { input, output, cache_read: cacheRead, cache_write: cacheWrite } = model.price;
+      expect(input, model.id).toBeGreaterThan(0);
+      expect(output, model.id).toBeGreaterThan(0);
+      if (cacheRead !== undefined) expect(cacheRead, model.id).toBeLessThanOrEqual(input);
+      if (cacheWrite !== undefined) expect(cacheWrite, model.id).toBeGreaterThan(0);
+    }
+  });
+
+  it("gives every chat model a context window that holds its output ceiling", () => {
+    for (const model of chatModels) {
+      expect(model.max_output_tokens, model.id).toBeDefined();
+      expect(model.context_window, model.id).toBeGreaterThanOrEqual(model.max_output_tokens!);
+    }
+  });
+
+  it("has at least 60 chat models, six a family where the vendor offers six", () => {
+    expect(chatModels.length).toBeGreaterThanOrEqual(60);
+    for (const vendor of Object.keys(vendorHosts)) {
+      const count = chatModels.filter((model) => model.vendor === vendor).length;
+      // DeepSeek's API serves four chat ids in all.
+      expect(count, vendor).toBeGreaterThanOrEqual(vendor === "deepseek" ? 4 : 6);
+    }
+  });
+
+  it("resolves aliases to their entry and has dropped retired models", () => {
+    expect(catalogue.find("claude-sonnet-4-5-20250929", "default")?.id).toBe("claude-sonnet-4-5");
+    expect(catalogue.find("gpt-4o-mini-2024-07-18", "default")?.id).toBe("gpt-4o-mini");
+    expect(catalogue.find("grok-4-0709", "premium")?.id).toBe("grok-4");
+    for (const retired of ["gemini-1.5-pro", "claude-opus-4-1"]) {
+      expect(catalogue.find(retired, "premium"), retired).toBeUndefined();
+    }
+  });
+
+  it("refuses an alias that is another entry's id", () => {
+    const clash = structuredClone(file);
+    clash.models[1]!.aliases = [clash.models[0]!.id];
+    expect(() => Catalogue.fromData(clash, { env: {}, simulatorUrl: undefined })).toThrow(/listed twice/);
+  });
+});
