@@ -9,7 +9,9 @@ const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requ
 
 beforeAll(async () => {
   stack = await startTestStack();
-  const account = await stack.createAccount({ group: "premium" });
+  // Enough to reserve the worst case (every output token at the model's price) of each of
+  // the lineup's flagship models in turn.
+  const account = await stack.createAccount({ group: "premium", creditYuan: 10_000 });
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
 });
 afterAll(async () => {
@@ -24,7 +26,7 @@ describe("models through the running stack", () => {
     expect(deepseek).toMatchObject({
       object: "model",
       owned_by: "deepseek",
-      context_window: 65536,
+      context_window: 1000000,
       endpoints: ["/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/messages"],
     });
     expect(new Set(models.map((model) => model.owned_by))).toEqual(

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The default group gets tiny limits: 3 requests and 5,000 tokens a minute, 2 at once,
 // per key and per account. Every request names max_tokens, since tokens per minute counts it.
-const shippedLimits = "limits: { requests_per_minute: 600, tokens_per_minute: 1000000, concurrent_requests: 256 }";
+const shippedLimits = "limits: { requests_per_minute: 600, tokens_per_minute: 10000000, concurrent_requests: 256 }";
 const tinyLimits = "limits: { requests_per_minute: 3, tokens_per_minute: 5000, concurrent_requests: 2 }";
 // Premium (the video models' group) gets 2 requests a minute.
 const shippedPremiumLimits =
-  "limits: { requests_per_minute: 3000, tokens_per_minute: 5000000, concurrent_requests: 1024 }";
+  "limits: { requests_per_minute: 3000, tokens_per_minute: 50000000, concurrent_requests: 1024 }";
 const tinyPremiumLimits = "limits: { requests_per_minute: 2, tokens_per_minute: 5000000, concurrent_requests: 1024 }";
 
 let stack: TestStack;
