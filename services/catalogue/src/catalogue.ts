@@ -95,7 +95,9 @@ export class Catalogue {
       const channels = channelNames.flatMap((name) => resolveChannel(name, data, sources) ?? []);
       models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
     }
-    const aliases = new Map(data.models.flatMap((entry) => (entry.aliases ?? []).map((alias) => [alias, entry.id] as const)));
+    const aliases = new Map(
+      data.models.flatMap((entry) => (entry.aliases ?? []).map((alias) => [alias, entry.id] as const)),
+    );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
     const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
     return new Catalogue(models, aliases, new Set(Object.keys(data.groups)), limits, disabled);

@@ -5,6 +5,7 @@ export * from "./bounded-input.js";
 export * from "./config.js";
 export * from "./errors.js";
 export * from "./generated-files.js";
+export * from "./google-rpc-status.js";
 export * from "./graceful-shutdown.js";
 export * from "./grpc.js";
 export * from "./grpc-health.js";

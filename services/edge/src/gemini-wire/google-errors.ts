@@ -1,24 +1,7 @@
-import type { GatewayError } from "@gateway/shared";
+import { type GatewayError, googleRpcStatus } from "@gateway/shared";
 
 // Errors as Google's APIs write them (google.rpc.Status): `{error:{code, message, status, details}}`.
 // https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
-
-const statuses: Record<number, string> = {
-  400: "INVALID_ARGUMENT",
-  401: "UNAUTHENTICATED",
-  403: "PERMISSION_DENIED",
-  404: "NOT_FOUND",
-  409: "ABORTED",
-  413: "INVALID_ARGUMENT",
-  429: "RESOURCE_EXHAUSTED",
-  499: "CANCELLED",
-  500: "INTERNAL",
-  501: "NOT_IMPLEMENTED",
-  503: "UNAVAILABLE",
-  504: "DEADLINE_EXCEEDED",
-};
-
-const statusOf = (code: number) => statuses[code] ?? (code >= 500 ? "INTERNAL" : "FAILED_PRECONDITION");
 
 // Google's own reason for a bad key, which clients of its SDKs look for.
 const reasonOf = (error: GatewayError) =>
@@ -41,5 +24,7 @@ export function googleErrorBody(error: GatewayError) {
       retryDelay: `${Math.ceil(error.retryAfterMs / 1000)}s`,
     });
   }
-  return { error: { code: error.httpStatus, message: error.message, status: statusOf(error.httpStatus), details } };
+  return {
+    error: { code: error.httpStatus, message: error.message, status: googleRpcStatus(error.httpStatus), details },
+  };
 }

@@ -1,23 +1,9 @@
+import { googleRpcStatus } from "@gateway/shared";
 import { type Exchange, sendJson } from "../http.js";
-
-// google.rpc status names for the HTTP codes Gemini answers with.
-const statusNames: Record<number, string> = {
-  400: "INVALID_ARGUMENT",
-  401: "UNAUTHENTICATED",
-  403: "PERMISSION_DENIED",
-  404: "NOT_FOUND",
-  409: "ABORTED",
-  429: "RESOURCE_EXHAUSTED",
-  499: "CANCELLED",
-  500: "INTERNAL",
-  501: "NOT_IMPLEMENTED",
-  503: "UNAVAILABLE",
-  504: "DEADLINE_EXCEEDED",
-};
 
 /** Sends Google's error shape: `{"error":{"code","message","status","details"?}}`. */
 export function sendGeminiError(exchange: Exchange, code: number, message: string, details?: unknown[]): void {
-  const status = statusNames[code] ?? (code >= 500 ? "INTERNAL" : "FAILED_PRECONDITION");
+  const status = googleRpcStatus(code);
   sendJson(exchange, code, { error: { code, message, status, ...(details && { details }) } });
 }
 
