@@ -108,7 +108,7 @@ export const modelSchema = z.object({
   id: modelIdSchema,
   // Other ids clients use for this entry (a dated snapshot, a -latest name): they resolve to it, and
   // the vendor is called with `id`.
-  aliases: z.array(modelIdSchema).default([]),
+  aliases: z.array(modelIdSchema).optional(),
   // Where the entry's prices and limits were read (the vendor's pricing or model page).
   source: z.string().url().optional(),
   vendor: name,

@@ -156,7 +156,6 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     }
   }
   for (const model of data.models) {
-    // Hand-built data (not parsed by the schema) may leave aliases out.
     for (const id of [model.id, ...(model.aliases ?? [])]) {
       if (seen.has(id)) problems.push(`models: ${id} is listed twice (as an id or an alias)`);
       seen.add(id);
