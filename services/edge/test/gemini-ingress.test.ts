@@ -172,6 +172,28 @@ describe("generateContent", () => {
   });
 });
 
+describe("snake_case requests, as Google's REST examples write them", () => {
+  it("reads system_instruction, inline_data and generation_config like their camelCase names", async () => {
+    const response = await fetch(`${edgeOrigin}/v1beta/models/gemini-2.5-flash:generateContent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": apiKey },
+      body: JSON.stringify({
+        system_instruction: { parts: [{ text: "Be brief." }] },
+        contents: [{ parts: [{ text: "ingress snake case" }] }],
+        generation_config: { max_output_tokens: 40, stop_sequences: ["zzz"] },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as GenerateContentResponse;
+    expect(body.candidates![0]!.content!.parts![0]!.text).toMatch(/ingress snake case/);
+    const [upstream] = await upstreamWith("ingress snake case");
+    expect(upstream!.body).toMatchObject({
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+      generationConfig: { maxOutputTokens: 40, stopSequences: ["zzz"] },
+    });
+  });
+});
+
 describe("streamGenerateContent", () => {
   for (const model of ["gemini-2.5-flash", "deepseek-chat"]) {
     it(`streams ${model} as server-sent events ending with finishReason and usage`, async () => {

@@ -4,6 +4,7 @@ import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import type { TokenCountServiceClient } from "@gateway/proto/router/v1/token_count";
 import { callUnary, echoed, fromGrpcError, invalidRequest, modelId, notFound, tracedMetadata } from "@gateway/shared";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { camelCaseKeys } from "../gemini-wire/camel-case-keys.js";
 import {
   batchEmbedContentsSchema,
   embedContentSchema,
@@ -46,7 +47,7 @@ function modelOf(request: Request): string {
 
 function generate(router: RouterServiceClient, stream: boolean) {
   return async (request: Request, response: Response) => {
-    const body = validateBody(generateContentSchema, request.body);
+    const body = validateBody(generateContentSchema, camelCaseKeys(request.body));
     const canonical = toCanonicalGemini(body, modelOf(request), callerOf(response), stream);
     const includeThoughts = body.generationConfig?.thinkingConfig?.includeThoughts ?? false;
     if (stream) {
@@ -61,7 +62,7 @@ function generate(router: RouterServiceClient, stream: boolean) {
 
 function countTokens(service: TokenCountServiceClient) {
   return async (request: Request, response: Response) => {
-    const body = validateBody(countTokensSchema, request.body);
+    const body = validateBody(countTokensSchema, camelCaseKeys(request.body));
     const generateRequest = body.generateContentRequest ?? { contents: body.contents! };
     const canonical = toCanonicalGemini(generateRequest, modelOf(request), callerOf(response), false);
     const count = await callRouter(service.countTokens.bind(service), canonical, response, shortDeadlineMs);
@@ -71,9 +72,10 @@ function countTokens(service: TokenCountServiceClient) {
 
 function embed(service: EmbeddingServiceClient, batch: boolean) {
   return async (request: Request, response: Response) => {
+    const body = camelCaseKeys(request.body);
     const requests = batch
-      ? validateBody(batchEmbedContentsSchema, request.body).requests
-      : [validateBody(embedContentSchema, request.body)];
+      ? validateBody(batchEmbedContentsSchema, body).requests
+      : [validateBody(embedContentSchema, body)];
     const canonical = toCanonicalEmbed(requests, modelOf(request), callerOf(response));
     const list = await callRouter(service.createEmbeddings.bind(service), canonical, response, shortDeadlineMs);
     response.json(batch ? renderBatchEmbedContents(list) : renderEmbedContent(list));
