@@ -11,6 +11,8 @@ import {
   FunctionCallingConfigMode,
   type GenerateContentResponse,
   GoogleGenAI,
+  HarmBlockThreshold,
+  HarmCategory,
   Type,
 } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,7 +77,9 @@ describe("generateContent", () => {
         temperature: 0.4,
         maxOutputTokens: 60,
         stopSequences: ["never-appears"],
+        topK: 20,
         thinkingConfig: { thinkingBudget: 512 },
+        safetySettings: [{ category: HarmCategory.HARM_CATEGORY_HARASSMENT, threshold: HarmBlockThreshold.BLOCK_NONE }],
       },
     });
     expect(response.text).toMatch(/^Simulated answer from gemini-2\.5-flash: ingress native hello/);
@@ -94,8 +98,10 @@ describe("generateContent", () => {
         temperature: 0.4,
         maxOutputTokens: 60,
         stopSequences: ["never-appears"],
+        topK: 20,
         thinkingConfig: { thinkingBudget: 512 },
       },
+      safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
     });
     const record = await billedOnce(requestIdOf(response));
     expect(record).toMatchObject({
@@ -115,7 +121,7 @@ describe("generateContent", () => {
         { role: "model", parts: [{ text: "First answer." }] },
         { role: "user", parts: [{ text: "ingress openai second" }] },
       ],
-      config: { systemInstruction: "Answer in English.", temperature: 1.5, topP: 0.9, candidateCount: 2 },
+      config: { systemInstruction: "Answer in English.", temperature: 1.5, topP: 0.9, topK: 5, candidateCount: 2 },
     });
     expect(response.candidates).toHaveLength(2);
     expect(response.text).toMatch(/^Simulated answer from gpt-4o-mini: ingress openai second/);
@@ -135,6 +141,9 @@ describe("generateContent", () => {
       top_p: 0.9,
       n: 2,
     });
+    // Gemini's own settings stay with Gemini: OpenAI refuses fields it does not know.
+    expect(upstream!.body).not.toHaveProperty("gemini");
+    expect(upstream!.body).not.toHaveProperty("top_k");
     const record = await billedOnce(requestIdOf(response));
     expect(record).toMatchObject({ prompt_tokens: response.usageMetadata!.promptTokenCount, estimated: false });
   });

@@ -73,17 +73,21 @@ describe("Gemini requests in the canonical form", () => {
     expect(JSON.parse(request.responseFormat!.jsonSchemaJson!)).toEqual({ name: "response", schema: expected });
   });
 
-  it("keeps model thoughts as reasoning and passes thinkingConfig to the Gemini adapter", () => {
+  it("keeps model thoughts as reasoning, takes topK and thinkingConfig canonically and passes safety settings to the Gemini adapter", () => {
     const request = canonical({
       contents: [
         { role: "user", parts: [{ text: "q" }] },
         { role: "model", parts: [{ text: "pondering", thought: true }, { text: "answer" }] },
         { role: "user", parts: [{ text: "more" }] },
       ],
-      generationConfig: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
+      generationConfig: { topK: 20, thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
+      safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
     });
     expect(request.messages[1]).toMatchObject({ role: "assistant", text: "answer", reasoningContent: "pondering" });
-    expect(JSON.parse(request.extraJson)).toEqual({ thinking_config: { thinkingBudget: 1024, includeThoughts: true } });
+    expect(request).toMatchObject({ topK: 20, thinking: { type: "enabled", budgetTokens: 1024 } });
+    expect(JSON.parse(request.extraJson)).toEqual({
+      gemini: { safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }] },
+    });
   });
 
   it("takes images inline or by URL and refuses other media", () => {

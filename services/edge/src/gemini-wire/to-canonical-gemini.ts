@@ -158,16 +158,27 @@ function toResponseFormat(config: Config | undefined): ChatRequest["responseForm
   return { type: "json_schema", jsonSchemaJson: JSON.stringify({ name: "response", schema }) };
 }
 
-/**
- * Gemini's thinkingConfig rides in the pass-through JSON, which only router's Gemini adapter
- * reads: the canonical form has no vendor-neutral thinking setting yet.
- */
-const extraJsonOf = (config: Config | undefined) =>
-  config?.thinkingConfig ? JSON.stringify({ thinking_config: config.thinkingConfig }) : "";
+/** Safety settings only Gemini understands: they ride in the pass-through JSON under `gemini`. */
+const extraJsonOf = (body: GenerateContentBody) =>
+  body.safetySettings ? JSON.stringify({ gemini: { safetySettings: body.safetySettings } }) : "";
 
 /**
- * A validated generateContent body in the gateway's canonical form. `topK` has no canonical
- * field and is dropped (a sampling hint, like OpenAI's seed for vendors without one).
+ * thinkingConfig as the canonical thinking settings: a budget (0 turns thinking off, -1 lets the
+ * model choose, as Claude's adaptive thinking does) or a level, which is OpenAI's reasoning effort.
+ */
+function toThinking(config: Config | undefined): Pick<ChatRequest, "thinking" | "reasoningEffort"> {
+  const thinkingConfig = config?.thinkingConfig;
+  if (!thinkingConfig) return {};
+  const { thinkingBudget: budget, thinkingLevel: level, includeThoughts } = thinkingConfig;
+  if (budget === 0) return { thinking: { type: "disabled" } };
+  if (budget !== undefined && budget > 0) return { thinking: { type: "enabled", budgetTokens: budget } };
+  if (level !== undefined) return { reasoningEffort: level.toLowerCase() };
+  return budget === -1 || includeThoughts ? { thinking: { type: "adaptive" } } : {};
+}
+
+/**
+ * A validated generateContent body in the gateway's canonical form. Gemini-only settings reach
+ * Gemini models and are dropped for others (sampling hints and filters no other vendor has).
  */
 export function toCanonicalGemini(
   body: GenerateContentBody,
@@ -195,6 +206,8 @@ export function toCanonicalGemini(
     includeUsage: stream,
     presencePenalty: config?.presencePenalty,
     frequencyPenalty: config?.frequencyPenalty,
-    extraJson: extraJsonOf(config),
+    topK: config?.topK,
+    ...toThinking(config),
+    extraJson: extraJsonOf(body),
   };
 }

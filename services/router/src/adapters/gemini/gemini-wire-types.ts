@@ -46,8 +46,15 @@ export interface GeminiGenerationConfig {
 // https://ai.google.dev/gemini-api/docs/thinking
 export interface GeminiThinkingConfig {
   thinkingBudget?: number;
-  thinkingLevel?: string;
   includeThoughts?: boolean;
+}
+
+/**
+ * What a Gemini-format client set that only Gemini understands, carried in the canonical
+ * request's pass-through JSON under `gemini` and sent as written to Gemini models alone.
+ */
+export interface GeminiNativeFields {
+  safetySettings?: Record<string, unknown>[];
 }
 
 export interface GeminiRequest {
@@ -56,6 +63,7 @@ export interface GeminiRequest {
   tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[];
   toolConfig?: { functionCallingConfig: { mode: GeminiFunctionCallingMode; allowedFunctionNames?: string[] } };
   generationConfig?: GeminiGenerationConfig;
+  safetySettings?: Record<string, unknown>[];
 }
 
 const tokenCount = z.number().int().nonnegative();

@@ -6,6 +6,7 @@ import type {
   GeminiFunctionCallingMode,
   GeminiGenerationConfig,
   GeminiInlineData,
+  GeminiNativeFields,
   GeminiPart,
   GeminiRequest,
 } from "./gemini-wire-types.js";
@@ -215,10 +216,22 @@ function toResponseFormat(request: ChatRequest): Partial<GeminiGenerationConfig>
   };
 }
 
-/** A thinking budget (explicit, or from reasoning_effort), with the thoughts shown as reasoning_content. */
+/**
+ * A thinking budget (explicit, or from reasoning_effort), with the thoughts shown as
+ * reasoning_content; disabled thinking is a zero budget, adaptive Gemini's own dynamic budget.
+ */
 function toThinkingConfig(request: ChatRequest): Partial<GeminiGenerationConfig> {
+  if (request.thinking?.type === "disabled") return { thinkingConfig: { thinkingBudget: 0 } };
+  if (request.thinking?.type === "adaptive") return { thinkingConfig: { includeThoughts: true } };
   const budget = thinkingBudgetOf(request);
   return budget === undefined ? {} : { thinkingConfig: { thinkingBudget: budget, includeThoughts: true } };
+}
+
+/** The Gemini-only fields a Gemini-format client set, passed through as it wrote them. */
+function nativeFieldsOf(request: ChatRequest): GeminiNativeFields {
+  if (!request.extraJson) return {};
+  const extra = JSON.parse(request.extraJson) as Record<string, unknown>;
+  return isObject(extra.gemini) ? (extra.gemini as GeminiNativeFields) : {};
 }
 
 function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig | undefined {
@@ -263,7 +276,9 @@ export async function toGeminiRequest(request: ChatRequest, loadImage: ImageLoad
     body.tools = [{ functionDeclarations }];
   }
   if (request.toolChoice) body.toolConfig = toToolConfig(request.toolChoice);
+  const native = nativeFieldsOf(request);
   const generationConfig = toGenerationConfig(request);
   if (generationConfig) body.generationConfig = generationConfig;
+  if (native.safetySettings) body.safetySettings = native.safetySettings;
   return body;
 }

@@ -65,8 +65,8 @@ export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, pro
   const skip = dropped(model, profile);
   const keep = <T>(field: keyof ChatRequest, value: T | undefined) => (skip.has(field) ? undefined : value);
   const passedThrough = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
-  // Gemini's own thinking object (from the Gemini ingress) means nothing to these vendors.
-  const { thinking_config: _geminiOnly, ...extra } = passedThrough;
+  // What only Gemini understands (set by the Gemini ingress) means nothing to these vendors.
+  const { gemini: _geminiOnly, ...extra } = passedThrough;
   const body: Record<string, unknown> = {
     ...extra,
     model: model.id,
