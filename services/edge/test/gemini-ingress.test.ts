@@ -204,7 +204,7 @@ describe("snake_case requests, as Google's REST examples write them", () => {
 });
 
 describe("streamGenerateContent", () => {
-  for (const model of ["gemini-2.5-flash", "deepseek-chat"]) {
+  for (const model of ["gemini-2.5-flash", "deepseek-chat", "claude-haiku-4-5"]) {
     it(`streams ${model} as server-sent events ending with finishReason and usage`, async () => {
       const stream = await ai.models.generateContentStream({ model, contents: `ingress stream ${model}` });
       const chunks: GenerateContentResponse[] = [];
