@@ -168,6 +168,27 @@ describe("generateContent", () => {
     expect(parts[1]!.inlineData!.data!.length).toBeGreaterThan(20);
   });
 
+  it("returns a reasoning model's thinking as thought parts when includeThoughts asks for them", async () => {
+    const contents = "ingress think aloud";
+    const withThoughts = await ai.models.generateContent({
+      model: "deepseek-reasoner",
+      contents,
+      config: { thinkingConfig: { includeThoughts: true } },
+    });
+    const parts = withThoughts.candidates![0]!.content!.parts!;
+    expect(parts[0]).toMatchObject({ thought: true, text: expect.stringContaining("ingress think aloud") });
+    expect(parts[1]!.thought).toBeUndefined();
+    expect(withThoughts.text).toMatch(/^Simulated answer from deepseek-reasoner/);
+    expect(withThoughts.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
+    const usage = withThoughts.usageMetadata!;
+    expect(usage.totalTokenCount).toBe(
+      usage.promptTokenCount! + usage.candidatesTokenCount! + usage.thoughtsTokenCount!,
+    );
+
+    const without = await ai.models.generateContent({ model: "deepseek-reasoner", contents });
+    expect(without.candidates![0]!.content!.parts!.some((part) => part.thought)).toBe(false);
+  });
+
   it("asks for JSON with a response schema and gets JSON that fits it", async () => {
     const response = await ai.models.generateContent({
       model: "claude-haiku-4-5",
