@@ -1,4 +1,5 @@
 import {
+  queryRows,
   type SimulatedRequest,
   simulatorRequests,
   startTestStack,
@@ -111,6 +112,14 @@ describe("generateContent", () => {
       estimated: false,
     });
     expect(Number(record.cost_micros)).toBeGreaterThan(0);
+    // The request log keeps the conversation as for every other ingress.
+    const [log] = await queryRows<{ request_body: string; response_body: string }>(
+      stack.databaseUrl,
+      "SELECT request_body, response_body FROM ledger.request_logs WHERE request_id = $1",
+      [requestIdOf(response)],
+    );
+    expect(log!.request_body).toContain("ingress native hello");
+    expect(log!.response_body).toContain(response.text!);
   });
 
   it("translates for a non-Gemini model and bills it like any chat", async () => {
