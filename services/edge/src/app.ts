@@ -1,7 +1,7 @@
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import { invalidRequest, type Logger, notFound } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import { authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
+import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
@@ -24,7 +24,7 @@ import { geminiRoutes, speaksGemini } from "./routes/gemini.js";
 import { generatedFile } from "./routes/generated-files.js";
 import { liveness, readiness } from "./routes/health.js";
 import { imageEdits, imageGenerations } from "./routes/images.js";
-import { anthropicWireFormat, countMessageTokens, createMessage } from "./routes/messages.js";
+import { anthropicWireFormat, countMessageTokens, createMessage, speaksAnthropic } from "./routes/messages.js";
 import { listModels, retrieveModel } from "./routes/models.js";
 import { refusedEndpoints } from "./routes/refused-endpoints.js";
 import { createResponse, deleteResponse, getResponse } from "./routes/responses.js";
@@ -75,7 +75,8 @@ export function createApp(deps: EdgeDependencies): Express {
   // key lookup), never the reading or parsing of what it sent.
   // One authenticator for every ingress, so an address guessing keys is slowed down on all of them.
   const authenticate = authenticator(deps.ledger, deps.keyCache);
-  v1.use(authenticate(bearerKey));
+  const [openAIKeys, anthropicKeys] = [authenticate(bearerKey), authenticate(anthropicKey)];
+  v1.use((request, response, next) => (speaksAnthropic(request) ? anthropicKeys : openAIKeys)(request, response, next));
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.post("/messages", conversationBody, createMessage(deps.router));

@@ -2,7 +2,6 @@ import { AudioServiceClient } from "@gateway/proto/router/v1/audio";
 import { CompletionServiceClient } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceClient } from "@gateway/proto/router/v1/images";
-import { TokenCountServiceClient } from "@gateway/proto/router/v1/token_count";
 import { insecureChannel } from "@gateway/shared";
 import type { Client, Interceptor } from "@grpc/grpc-js";
 
@@ -18,6 +17,5 @@ export function routerServices(router: Client, interceptors: Interceptor[]) {
     embeddings: new EmbeddingServiceClient(target, insecureChannel(), options),
     images: new ImageServiceClient(target, insecureChannel(), options),
     audio: new AudioServiceClient(target, insecureChannel(), options),
-    tokenCount: new TokenCountServiceClient(target, insecureChannel(), options),
   };
 }

@@ -18,18 +18,28 @@ export interface KeyPresentation {
 
 const bearer = (request: Request) => request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 
+function headerKey(request: Request, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
 export const bearerKey: KeyPresentation = {
   read: bearer,
   hint: "You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY'.",
 };
 
+/** Anthropic's SDKs send `x-api-key`; a bearer key works too. */
+export const anthropicKey: KeyPresentation = {
+  read: (request) => headerKey(request, "x-api-key") ?? bearer(request),
+  hint: "You didn't provide an API key. Send it as 'x-api-key: YOUR_KEY' or 'Authorization: Bearer YOUR_KEY'.",
+};
+
 /** Google's SDKs send `x-goog-api-key`; REST examples put the key in `?key=`. A bearer key works too. */
 export const googleKey: KeyPresentation = {
   read: (request) => {
-    const header = request.headers["x-goog-api-key"];
-    if (typeof header === "string" && header.trim() !== "") return header.trim();
     const query = request.query.key;
-    return typeof query === "string" && query !== "" ? query : bearer(request);
+    const queryKey = typeof query === "string" && query !== "" ? query : undefined;
+    return headerKey(request, "x-goog-api-key") ?? queryKey ?? bearer(request);
   },
   hint: "You didn't provide an API key. Send it in the 'x-goog-api-key' header or the 'key' query parameter.",
 };

@@ -158,22 +158,30 @@ function toResponseFormat(config: Config | undefined): ChatRequest["responseForm
   return { type: "json_schema", jsonSchemaJson: JSON.stringify({ name: "response", schema }) };
 }
 
-/** Safety settings only Gemini understands: they ride in the pass-through JSON under `gemini`. */
-const extraJsonOf = (body: GenerateContentBody) =>
-  body.safetySettings ? JSON.stringify({ gemini: { safetySettings: body.safetySettings } }) : "";
-
 /**
- * thinkingConfig as the canonical thinking settings: a budget (0 turns thinking off, -1 lets the
- * model choose, as Claude's adaptive thinking does) or a level, which is OpenAI's reasoning effort.
+ * thinkingConfig as the canonical thinking settings every vendor with thinking reads: a budget
+ * (0 turns thinking off) or a level, which is OpenAI's reasoning effort. Undefined when it asks
+ * only for Gemini's own dynamic thinking (a -1 budget, or thoughts shown at the model's default).
  */
-function toThinking(config: Config | undefined): Pick<ChatRequest, "thinking" | "reasoningEffort"> {
-  const thinkingConfig = config?.thinkingConfig;
-  if (!thinkingConfig) return {};
-  const { thinkingBudget: budget, thinkingLevel: level, includeThoughts } = thinkingConfig;
+function toThinking(config: Config | undefined): Pick<ChatRequest, "thinking" | "reasoningEffort"> | undefined {
+  const { thinkingBudget: budget, thinkingLevel: level } = config?.thinkingConfig ?? {};
   if (budget === 0) return { thinking: { type: "disabled" } };
   if (budget !== undefined && budget > 0) return { thinking: { type: "enabled", budgetTokens: budget } };
-  if (level !== undefined) return { reasoningEffort: level.toLowerCase() };
-  return budget === -1 || includeThoughts ? { thinking: { type: "adaptive" } } : {};
+  return level === undefined ? undefined : { reasoningEffort: level.toLowerCase() };
+}
+
+/**
+ * What only Gemini understands rides in the pass-through JSON under `gemini`, which router's
+ * Gemini adapter sends as written and other adapters drop: safety settings, and a thinkingConfig
+ * with no canonical counterpart.
+ */
+function extraJsonOf(body: GenerateContentBody, canonicalThinking: boolean): string {
+  const thinkingConfig = canonicalThinking ? undefined : body.generationConfig?.thinkingConfig;
+  const gemini = {
+    ...(thinkingConfig && { generationConfig: { thinkingConfig } }),
+    ...(body.safetySettings && { safetySettings: body.safetySettings }),
+  };
+  return Object.keys(gemini).length > 0 ? JSON.stringify({ gemini }) : "";
 }
 
 /**
@@ -187,6 +195,7 @@ export function toCanonicalGemini(
   stream: boolean,
 ): ChatRequest {
   const config = body.generationConfig;
+  const thinking = toThinking(config);
   const { toolChoice, tools } = toToolChoice(body, toTools(body));
   return {
     caller,
@@ -207,7 +216,9 @@ export function toCanonicalGemini(
     presencePenalty: config?.presencePenalty,
     frequencyPenalty: config?.frequencyPenalty,
     topK: config?.topK,
-    ...toThinking(config),
-    extraJson: extraJsonOf(body),
+    ...thinking,
+    extraJson: extraJsonOf(body, thinking !== undefined),
+    anthropicBeta: [],
+    anthropicExtraJson: "",
   };
 }

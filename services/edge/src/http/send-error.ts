@@ -1,8 +1,8 @@
 import { GatewayError, serverError } from "@gateway/shared";
 import type { NextFunction, Request, Response } from "express";
 
-/** An ingress's own error body; OpenAI's is the default. */
-export type ErrorBody = (error: GatewayError) => unknown;
+/** An ingress's own error body, which may name the request (Anthropic's do); OpenAI's is the default. */
+export type ErrorBody = (error: GatewayError, requestId: string | undefined) => unknown;
 
 /** Middleware: every error answered on this request (auth, parsing, routing, streams) takes `render`'s shape. */
 export const speakErrorsAs = (render: ErrorBody) => (_request: Request, response: Response, next: NextFunction) => {
@@ -26,5 +26,6 @@ export function sendError(response: Response, error: unknown): void {
   }
   for (const [name, value] of Object.entries(gatewayError.headers)) response.setHeader(name, value);
   const render = response.locals.errorBody as ErrorBody | undefined;
-  response.status(gatewayError.httpStatus).json(render ? render(gatewayError) : gatewayError.toBody());
+  const body = render ? render(gatewayError, response.locals.requestId) : gatewayError.toBody();
+  response.status(gatewayError.httpStatus).json(body);
 }

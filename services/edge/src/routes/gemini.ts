@@ -1,7 +1,6 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import type { TokenCountServiceClient } from "@gateway/proto/router/v1/token_count";
 import { callUnary, echoed, fromGrpcError, invalidRequest, modelId, notFound, tracedMetadata } from "@gateway/shared";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { camelCaseKeys } from "../gemini-wire/camel-case-keys.js";
@@ -24,7 +23,6 @@ import { geminiStreamFrames } from "../sse/gemini-stream-frames.js";
 export interface GeminiServices {
   router: RouterServiceClient;
   embeddings: EmbeddingServiceClient;
-  tokenCount: TokenCountServiceClient;
 }
 
 /** Body parsers by size: conversations take the deployment's BODY_LIMIT, embeddings their own. */
@@ -60,12 +58,12 @@ function generate(router: RouterServiceClient, stream: boolean) {
   };
 }
 
-function countTokens(service: TokenCountServiceClient) {
+function countTokens(router: RouterServiceClient) {
   return async (request: Request, response: Response) => {
     const body = validateBody(countTokensSchema, camelCaseKeys(request.body));
     const generateRequest = body.generateContentRequest ?? { contents: body.contents! };
     const canonical = toCanonicalGemini(generateRequest, modelOf(request), callerOf(response), false);
-    const count = await callRouter(service.countTokens.bind(service), canonical, response, shortDeadlineMs);
+    const count = await callRouter(router.countChatTokens.bind(router), canonical, response, shortDeadlineMs);
     response.json({ totalTokens: count.inputTokens });
   };
 }
@@ -145,7 +143,7 @@ export function geminiRoutes(services: GeminiServices, bodies: GeminiBodies): ex
   const actions: Record<string, [RequestHandler, ReturnType<typeof generate>]> = {
     generateContent: [bodies.conversation, generate(services.router, false)],
     streamGenerateContent: [bodies.conversation, generate(services.router, true)],
-    countTokens: [bodies.conversation, countTokens(services.tokenCount)],
+    countTokens: [bodies.conversation, countTokens(services.router)],
     embedContent: [bodies.embeddings, embed(services.embeddings, false)],
     batchEmbedContents: [bodies.embeddings, embed(services.embeddings, true)],
   };

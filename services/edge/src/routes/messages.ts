@@ -9,6 +9,7 @@ import { renderMessage } from "../anthropic-wire/render-message.js";
 import { betaFeatures, countTokensToCanonical, messagesToCanonical } from "../anthropic-wire/to-canonical-messages.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
+import { speakErrorsAs } from "../http/send-error.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { messageEventFrames } from "../sse/message-event-frames.js";
 
@@ -20,15 +21,16 @@ const countTokensDeadlineMs = 60_000;
 export const speaksAnthropic = (request: Request) =>
   request.originalUrl.startsWith("/v1/messages") || request.headers["anthropic-version"] !== undefined;
 
+const anthropicErrors = speakErrorsAs(anthropicErrorBody);
+
 /**
  * Mounted before authentication on Anthropic's paths: every error of the request, a refused key
  * included, is written in Anthropic's shape, and the answer names its request as Anthropic's do.
  */
 export function anthropicWireFormat(request: Request, response: Response, next: NextFunction) {
   if (!speaksAnthropic(request)) return next();
-  response.locals.errorBodyOf = anthropicErrorBody;
   response.setHeader("request-id", response.locals.requestId as string);
-  next();
+  anthropicErrors(request, response, next);
 }
 
 /** POST /v1/messages: Anthropic's Messages API, served by every chat model. */

@@ -54,6 +54,7 @@ export interface GeminiThinkingConfig {
  * request's pass-through JSON under `gemini` and sent as written to Gemini models alone.
  */
 export interface GeminiNativeFields {
+  generationConfig?: Pick<GeminiGenerationConfig, "thinkingConfig">;
   safetySettings?: Record<string, unknown>[];
 }
 

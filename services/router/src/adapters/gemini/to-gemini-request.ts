@@ -218,13 +218,14 @@ function toResponseFormat(request: ChatRequest): Partial<GeminiGenerationConfig>
 
 /**
  * A thinking budget (explicit, or from reasoning_effort), with the thoughts shown as
- * reasoning_content; disabled thinking is a zero budget, adaptive Gemini's own dynamic budget.
+ * reasoning_content; disabled thinking is a zero budget. Otherwise a Gemini client's own
+ * thinkingConfig (dynamic thinking, thoughts shown), as it wrote it.
  */
-function toThinkingConfig(request: ChatRequest): Partial<GeminiGenerationConfig> {
+function toThinkingConfig(request: ChatRequest, native: GeminiNativeFields): Partial<GeminiGenerationConfig> {
   if (request.thinking?.type === "disabled") return { thinkingConfig: { thinkingBudget: 0 } };
-  if (request.thinking?.type === "adaptive") return { thinkingConfig: { includeThoughts: true } };
   const budget = thinkingBudgetOf(request);
-  return budget === undefined ? {} : { thinkingConfig: { thinkingBudget: budget, includeThoughts: true } };
+  if (budget !== undefined) return { thinkingConfig: { thinkingBudget: budget, includeThoughts: true } };
+  return native.generationConfig ?? {};
 }
 
 /** The Gemini-only fields a Gemini-format client set, passed through as it wrote them. */
@@ -234,7 +235,7 @@ function nativeFieldsOf(request: ChatRequest): GeminiNativeFields {
   return isObject(extra.gemini) ? (extra.gemini as GeminiNativeFields) : {};
 }
 
-function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig | undefined {
+function toGenerationConfig(request: ChatRequest, native: GeminiNativeFields): GeminiGenerationConfig | undefined {
   const config: GeminiGenerationConfig = {
     temperature: request.temperature,
     topP: request.topP,
@@ -247,7 +248,7 @@ function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig | unde
     frequencyPenalty: request.frequencyPenalty || undefined,
     topK: request.topK,
     ...toResponseFormat(request),
-    ...toThinkingConfig(request),
+    ...toThinkingConfig(request, native),
   };
   for (const key of Object.keys(config) as (keyof GeminiGenerationConfig)[]) {
     if (config[key] === undefined) delete config[key];
@@ -277,7 +278,7 @@ export async function toGeminiRequest(request: ChatRequest, loadImage: ImageLoad
   }
   if (request.toolChoice) body.toolConfig = toToolConfig(request.toolChoice);
   const native = nativeFieldsOf(request);
-  const generationConfig = toGenerationConfig(request);
+  const generationConfig = toGenerationConfig(request, native);
   if (generationConfig) body.generationConfig = generationConfig;
   if (native.safetySettings) body.safetySettings = native.safetySettings;
   return body;
