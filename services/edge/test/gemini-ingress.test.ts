@@ -88,7 +88,13 @@ describe("generateContent", () => {
     const usage = response.usageMetadata!;
     expect(usage.promptTokenCount).toBeGreaterThan(0);
     expect(usage.candidatesTokenCount).toBe(24);
-    expect(usage.totalTokenCount).toBe(usage.promptTokenCount! + usage.candidatesTokenCount!);
+    // The budget is the canonical thinking setting: the model thinks, and its thoughts are counted
+    // but, without includeThoughts, not shown.
+    expect(usage.thoughtsTokenCount).toBeGreaterThan(0);
+    expect(usage.totalTokenCount).toBe(
+      usage.promptTokenCount! + usage.candidatesTokenCount! + usage.thoughtsTokenCount!,
+    );
+    expect(response.candidates![0]!.content!.parts!.some((part) => part.thought)).toBe(false);
 
     const [upstream] = await upstreamWith("ingress native hello");
     expect(upstream!.path).toBe("/v1beta/models/gemini-2.5-flash:generateContent");
@@ -100,7 +106,7 @@ describe("generateContent", () => {
         maxOutputTokens: 60,
         stopSequences: ["never-appears"],
         topK: 20,
-        thinkingConfig: { thinkingBudget: 512 },
+        thinkingConfig: { thinkingBudget: 512, includeThoughts: true },
       },
       safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
     });
@@ -108,7 +114,8 @@ describe("generateContent", () => {
     expect(record).toMatchObject({
       model: "gemini-2.5-flash",
       prompt_tokens: usage.promptTokenCount,
-      completion_tokens: 24,
+      // Thoughts are output, billed as Gemini bills them.
+      completion_tokens: 24 + usage.thoughtsTokenCount!,
       estimated: false,
     });
     expect(Number(record.cost_micros)).toBeGreaterThan(0);
