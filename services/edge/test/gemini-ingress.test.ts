@@ -14,6 +14,7 @@ import {
   GoogleGenAI,
   HarmBlockThreshold,
   HarmCategory,
+  ThinkingLevel,
   Type,
 } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -205,6 +206,25 @@ describe("generateContent", () => {
     expect(without.candidates![0]!.content!.parts!.some((part) => part.thought)).toBe(false);
   });
 
+  it("gives Claude a thinking budget as extended thinking and a thinking level as a reasoning effort", async () => {
+    const config = { maxOutputTokens: 4096, topK: 7 };
+    await ai.models.generateContent({
+      model: "claude-haiku-4-5",
+      contents: "ingress claude budget",
+      config: { ...config, thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } },
+    });
+    const [budgeted] = await upstreamWith("ingress claude budget");
+    expect(budgeted!.body).toMatchObject({ top_k: 7, thinking: { type: "enabled", budget_tokens: 2048 } });
+
+    await ai.models.generateContent({
+      model: "claude-haiku-4-5",
+      contents: "ingress claude level",
+      config: { ...config, thinkingConfig: { thinkingLevel: ThinkingLevel.LOW } },
+    });
+    const [levelled] = await upstreamWith("ingress claude level");
+    expect(levelled!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
+  });
+
   it("asks for JSON with a response schema and gets JSON that fits it", async () => {
     const response = await ai.models.generateContent({
       model: "claude-haiku-4-5",
@@ -326,6 +346,15 @@ describe("countTokens", () => {
     expect(counted.totalTokens).toBe(answered.usageMetadata!.promptTokenCount);
     const [upstream] = (await upstreamWith(contents)).filter((request) => request.path.endsWith(":countTokens"));
     expect(upstream!.body).toMatchObject({ generateContentRequest: { model: "models/gemini-2.5-flash" } });
+  });
+
+  it("is Claude's own count for a Claude model, through the RPC Anthropic's count_tokens uses", async () => {
+    const contents = "ingress count for claude";
+    const counted = await ai.models.countTokens({ model: "claude-haiku-4-5", contents });
+    const answered = await ai.models.generateContent({ model: "claude-haiku-4-5", contents });
+    expect(counted.totalTokens).toBe(answered.usageMetadata!.promptTokenCount);
+    const upstream = (await upstreamWith(contents)).filter((request) => request.path === "/v1/messages/count_tokens");
+    expect(upstream).toHaveLength(1);
   });
 
   it("is the gateway's estimate for other models, never below what the vendor bills", async () => {
