@@ -29,7 +29,8 @@ import { pendingMigrations } from "./migrate.js";
 import { expiredResponsesPurge, StoredResponses } from "./responses/stored-responses.js";
 import { startPeriodicPurge } from "./retention/periodic-purge.js";
 import { requestLogRetention } from "./retention/request-log-retention.js";
-import { startUsageConsumer } from "./usage/consume-usage.js";
+import { createSqlPool } from "./sql-pool.js";
+import { BATCHES_IN_FLIGHT, startUsageConsumer } from "./usage/consume-usage.js";
 import { settleReservations } from "./usage/settle-reservations.js";
 import { UsageMetrics } from "./usage/usage-metrics.js";
 
@@ -46,6 +47,7 @@ try {
 await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/ledger migrate");
 
 const database = connectDatabase(config.DATABASE_URL);
+const usagePool = createSqlPool(config.DATABASE_URL, BATCHES_IN_FLIGHT, logger);
 const redis = createRedis(config.REDIS_URL, logger, "key lookups fall back to Postgres");
 const nats = await connectNats(config, "ledger").catch((error: unknown) =>
   fail("cannot reach NATS at NATS_URL", error),
@@ -94,7 +96,7 @@ const consumer = await startUsageConsumer({
   redis,
   namespace: config.GATEWAY_NAMESPACE,
   definition: configuredUsageDefinition(config),
-  database,
+  pool: usagePool,
   logger,
   metrics: new UsageMetrics(),
 }).catch((error: unknown) => fail("cannot start consuming usage events", error));
@@ -120,5 +122,5 @@ stopOnSignal(logger, async () => {
     new Promise<void>((resolve) => http.close(() => resolve())),
   ]);
   await nats.drain();
-  await Promise.allSettled([database.$disconnect(), redis.isOpen ? redis.quit() : Promise.resolve()]);
+  await Promise.allSettled([database.$disconnect(), usagePool.end(), redis.isOpen ? redis.quit() : Promise.resolve()]);
 });

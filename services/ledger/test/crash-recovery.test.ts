@@ -29,7 +29,8 @@ const recordCount = async (accountId: string) =>
 // Messages the killed process held come back after the consumer's ack wait (30 s), hence the long timeout.
 it("bills every event exactly once when the ledger is killed mid-batch and another takes over", async () => {
   const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "crash" });
-  const total = 2_000;
+  // Several times what two batches in flight hold, so the kill lands before the last commit.
+  const total = 10_000;
   const events = Array.from({ length: total }, (_, index) =>
     UsageEvent.fromPartial({
       requestId: `crash-${index}-${randomUUID()}`,
@@ -49,13 +50,23 @@ it("bills every event exactly once when the ledger is killed mid-batch and anoth
   try {
     const jetstream = nats.jetstream();
     const subject = natsNames(ledger.namespace).usageSubject("sim");
-    await Promise.all(
-      events.map((event) => jetstream.publish(subject, UsageEvent.encode(event).finish(), { msgID: event.requestId })),
-    );
+    // Published a slice at a time, so the kill below lands while events are still arriving:
+    // a ledger that keeps up with the publisher would otherwise be done before it.
+    const published = (async () => {
+      for (let start = 0; start < total; start += 200) {
+        const slice = events.slice(start, start + 200);
+        await Promise.all(
+          slice.map((event) =>
+            jetstream.publish(subject, UsageEvent.encode(event).finish(), { msgID: event.requestId }),
+          ),
+        );
+      }
+    })();
     // Kill it once it has committed some batches but not all.
     await eventually(async () => ((await recordCount(account.account_id)) > 0 ? true : undefined), 15_000, 5);
     await ledger.service.stop("SIGKILL");
     expect(await recordCount(account.account_id)).toBeLessThan(total);
+    await published;
 
     await ledger.startAnother();
     const manager = await nats.jetstreamManager();

@@ -1,60 +1,98 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
 import { loadUsageDefinition, natsNames } from "@gateway/shared";
-import { connect } from "nats";
+import { connect, type JetStreamClient, type JetStreamManager } from "nats";
 import { round2 } from "./stats.js";
 
-export interface IngestResult {
+export interface IngestRun {
   events: number;
   seconds: number;
   eventsPerSecond: number;
 }
 
+export interface IngestResult extends IngestRun {
+  /** How long publishing alone took: when it is close to `seconds`, the publisher, not ledger, set the pace. */
+  publishSeconds: number;
+  /** The same number of events already waiting in the stream when ledger starts on them: its own capacity. */
+  backlog: IngestRun;
+}
+
+interface IngestTarget {
+  natsUrl: string;
+  namespace: string;
+  account: { accountId: string; keyId: string };
+  /** The ledger process, paused while the backlog is published. */
+  ledgerPid: number;
+}
+
+// Bounded in-flight publishes, so the publisher measures the ledger rather than its own queue.
+const PUBLISH_WINDOW = 500;
+
+async function publishEvents(jetstream: JetStreamClient, target: IngestTarget, count: number): Promise<void> {
+  const subject = natsNames(target.namespace).usageSubject("bench");
+  const publishes: Promise<unknown>[] = [];
+  for (let index = 0; index < count; index++) {
+    const event = UsageEvent.fromPartial({
+      requestId: `ingest-${randomUUID()}`,
+      accountId: target.account.accountId,
+      keyId: target.account.keyId,
+      model: "gpt-4o-mini",
+      vendor: "bench",
+      channel: "bench",
+      promptTokens: 10,
+      completionTokens: 20,
+      totalTokens: 30,
+      outcome: UsageOutcome.USAGE_OUTCOME_OK,
+      inputPriceMicros: 1_080_000,
+      outputPriceMicros: 4_320_000,
+    });
+    publishes.push(jetstream.publish(subject, UsageEvent.encode(event).finish(), { msgID: event.requestId }));
+    if (publishes.length >= PUBLISH_WINDOW) await Promise.all(publishes.splice(0));
+  }
+  await Promise.all(publishes);
+}
+
+async function allAcked(manager: JetStreamManager, namespace: string): Promise<void> {
+  const { stream, consumer } = loadUsageDefinition(namespace);
+  for (;;) {
+    const info = await manager.consumers.info(stream.name, consumer.durable_name);
+    if (info.num_pending === 0 && info.num_ack_pending === 0) return;
+    await sleep(20);
+  }
+}
+
+const run = (events: number, started: number): IngestRun => {
+  const seconds = (performance.now() - started) / 1000;
+  return { events, seconds: round2(seconds), eventsPerSecond: Math.round(events / seconds) };
+};
+
 /**
  * Publishes `count` usage events straight onto the stack's stream and times how long the
- * ledger takes to commit and ack them all (publishing overlaps with consuming, as in use).
+ * ledger takes to commit and ack them all, twice: publishing while ledger consumes (as in
+ * use, where a fast ledger only keeps pace with the publisher), then with ledger paused
+ * (SIGSTOP) until all are published, timed from when it resumes (its own drain rate).
  */
-export async function measureLedgerIngest(
-  natsUrl: string,
-  namespace: string,
-  account: { accountId: string; keyId: string },
-  count: number,
-): Promise<IngestResult> {
-  const nats = await connect({ servers: natsUrl });
+export async function measureLedgerIngest(target: IngestTarget, count: number): Promise<IngestResult> {
+  const nats = await connect({ servers: target.natsUrl });
   try {
     const jetstream = nats.jetstream();
     const manager = await nats.jetstreamManager();
-    const { stream, consumer } = loadUsageDefinition(namespace);
-    const subject = natsNames(namespace).usageSubject("bench");
     const started = performance.now();
-    const publishes: Promise<unknown>[] = [];
-    for (let index = 0; index < count; index++) {
-      const event = UsageEvent.fromPartial({
-        requestId: `ingest-${randomUUID()}`,
-        accountId: account.accountId,
-        keyId: account.keyId,
-        model: "gpt-4o-mini",
-        vendor: "bench",
-        channel: "bench",
-        promptTokens: 10,
-        completionTokens: 20,
-        totalTokens: 30,
-        outcome: UsageOutcome.USAGE_OUTCOME_OK,
-        inputPriceMicros: 1_080_000,
-        outputPriceMicros: 4_320_000,
-      });
-      publishes.push(jetstream.publish(subject, UsageEvent.encode(event).finish(), { msgID: event.requestId }));
-      // Bounded in-flight publishes, so the publisher measures the ledger rather than its own queue.
-      if (publishes.length >= 500) await Promise.all(publishes.splice(0));
+    await publishEvents(jetstream, target, count);
+    const publishSeconds = round2((performance.now() - started) / 1000);
+    await allAcked(manager, target.namespace);
+    const overlapped = run(count, started);
+
+    process.kill(target.ledgerPid, "SIGSTOP");
+    try {
+      await publishEvents(jetstream, target, count);
+    } finally {
+      process.kill(target.ledgerPid, "SIGCONT");
     }
-    await Promise.all(publishes);
-    for (;;) {
-      const info = await manager.consumers.info(stream.name, consumer.durable_name);
-      if (info.num_pending === 0 && info.num_ack_pending === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    return { events: count, seconds: round2(seconds), eventsPerSecond: Math.round(count / seconds) };
+    const resumed = performance.now();
+    await allAcked(manager, target.namespace);
+    return { ...overlapped, publishSeconds, backlog: run(count, resumed) };
   } finally {
     await nats.close();
   }

@@ -246,9 +246,12 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   await begin(run, "ledger ingest");
   const ingestAccount = await stack.createAccount({ creditYuan: 1_000_000 });
   const ingest = await measureLedgerIngest(
-    testServers.natsUrl,
-    stack.namespace,
-    { accountId: ingestAccount.account_id, keyId: ingestAccount.key_id },
+    {
+      natsUrl: testServers.natsUrl,
+      namespace: stack.namespace,
+      account: { accountId: ingestAccount.account_id, keyId: ingestAccount.key_id },
+      ledgerPid: pids.ledger!,
+    },
     flags.quick ? 2_000 : 20_000,
   );
   await begin(run, "reservation cost");

@@ -152,7 +152,8 @@ export function renderMarkdown(summary: Summary): string {
     "",
     "| Ledger and billing | Result | Target |",
     "|---|---:|---:|",
-    `| Usage events committed by ledger (${summary.billing.ingest.events.toLocaleString("en-US")} events) | ${perSecond(summary.billing.ingest.eventsPerSecond)} /s | ≥ 5,000 /s |`,
+    `| Usage events committed by ledger while published (${summary.billing.ingest.events.toLocaleString("en-US")} events; publishing took ${summary.billing.ingest.publishSeconds} of ${summary.billing.ingest.seconds} s) | ${perSecond(summary.billing.ingest.eventsPerSecond)} /s | ≥ 15,000 /s |`,
+    `| Usage events committed by ledger from a backlog (the same number already in the stream) | ${perSecond(summary.billing.ingest.backlog.eventsPerSecond)} /s | ≥ 15,000 /s |`,
     `| Cost reservation on the hot path, p50 / p99 | ${ms(summary.billing.reservationMs.p50)} / ${ms(summary.billing.reservationMs.p99)} ms | p50 < 0.3 ms |`,
     "",
     ...videoRows(summary.video),
@@ -172,7 +173,7 @@ export function renderMarkdown(summary: Summary): string {
   ].join("\n");
 }
 
-export function writeJson(path: string, summary: Summary): void {
+export function writeJson(path: string, summary: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
 }

@@ -9,6 +9,8 @@ import { type Echo, type ServiceProcess, startService } from "./service-process.
 const run = promisify(execFile);
 
 export type StackService = "simulator" | "ledger" | "router" | "edge" | "video" | "console" | "oidcProvider";
+// The services every stack runs (the console and its OpenID provider only on request).
+type CoreService = Exclude<StackService, "console" | "oidcProvider">;
 
 export interface StackOptions {
   databaseUrl: string;
@@ -39,6 +41,8 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   // Environment for one service only, over `env` (its own NATS user, say).
   serviceEnv?: Partial<Record<StackService, NodeJS.ProcessEnv>>;
+  // Another build of a service (an earlier dist kept for an A/B bench) instead of its own dist/main.js.
+  entries?: Partial<Record<CoreService, string>>;
   echo?: Echo;
   /** Points the video service's S3 storage at the simulator's S3 (`<simulator url>/s3`), whose URL is known only here. */
   videoS3OnSimulator?: boolean;
@@ -115,6 +119,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     GATEWAY_SERVICE_TOKEN_SECRET: options.env?.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex"),
   };
   const envOf = (service: StackService, env: NodeJS.ProcessEnv) => ({ ...env, ...options.serviceEnv?.[service] });
+  const entryOf = (service: CoreService) => options.entries?.[service] ?? serviceEntry[service];
   const started: ServiceProcess[] = [];
   let videoStarting: Promise<ServiceProcess> | undefined;
   const track = async (service: Promise<ServiceProcess>) => {
@@ -127,7 +132,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       track(
         startService(
           "simulator",
-          serviceEntry.simulator,
+          entryOf("simulator"),
           envOf("simulator", { ...common, SIMULATOR_HOST: host, SIMULATOR_PORT: String(ports.simulator ?? 0) }),
           { echo: options.echo },
         ),
@@ -135,7 +140,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       track(
         startService(
           "ledger",
-          serviceEntry.ledger,
+          entryOf("ledger"),
           envOf("ledger", {
             ...common,
             DATABASE_URL: options.databaseUrl,
@@ -165,11 +170,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
       VIDEO_CALLBACK_SIGNING_KEY: options.env?.VIDEO_CALLBACK_SIGNING_KEY ?? randomBytes(24).toString("hex"),
     });
-    videoStarting = track(startService("video", serviceEntry.video, videoEnv, { echo: options.echo }));
+    videoStarting = track(startService("video", entryOf("video"), videoEnv, { echo: options.echo }));
     const router = await track(
       startService(
         "router",
-        serviceEntry.router,
+        entryOf("router"),
         envOf("router", {
           ...common,
           SIMULATOR_URL: simulatorUrl,
@@ -186,7 +191,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const edge = await track(
       startService(
         "edge",
-        serviceEntry.edge,
+        entryOf("edge"),
         envOf("edge", {
           ...common,
           EDGE_HOST: host,

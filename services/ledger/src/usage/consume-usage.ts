@@ -10,7 +10,7 @@ import {
   withMessageContext,
 } from "@gateway/shared";
 import type { JsMsg, NatsConnection } from "nats";
-import type { Database } from "../database.js";
+import type { SqlPool } from "../sql-pool.js";
 import { MicroBatcher } from "./micro-batcher.js";
 import { recordUsage } from "./record-usage.js";
 import { settleReservations } from "./settle-reservations.js";
@@ -23,8 +23,12 @@ import { validateUsageEvent } from "./validate-usage-event.js";
 const BATCH_SIZE = 1_000;
 // Long enough to gather many events per transaction at modest rates, where per-batch cost dominates.
 const BATCH_WAIT_MS = 100;
-// How many messages the client keeps requested from the server ahead of processing.
-const PULL_AHEAD = 2_000;
+// Batches recorded at once: the next batch is decoded, priced and sent while the previous
+// one commits. Each batch acks its own messages after its own commit.
+export const BATCHES_IN_FLIGHT = 2;
+// How many messages the client keeps requested from the server ahead of processing: enough
+// to fill every batch in flight and the next.
+const PULL_AHEAD = BATCH_SIZE * (BATCHES_IN_FLIGHT + 1);
 const RETRY_BASE_DELAY_MS = 1_000;
 const RETRY_MAX_DELAY_MS = 60_000;
 
@@ -40,18 +44,19 @@ interface ReceivedUsage extends UsageEntry {
 /**
  * Consumes usage events from the durable JetStream consumer and records them in batches.
  * A batch's messages are acked only after its transaction commits; if it fails they are
- * nak'ed with a growing delay and come back, and the unique request_id makes the retry safe.
+ * nak'ed with a growing delay and come back, and the unique request_id makes the retry safe
+ * (also when two batches in flight, or two replicas, hold copies of one event).
  */
 export async function startUsageConsumer(dependencies: {
   nats: NatsConnection;
   redis: Redis;
   namespace: string;
   definition: UsageDefinition;
-  database: Database;
+  pool: SqlPool;
   logger: Logger;
   metrics: UsageMetrics;
 }): Promise<UsageConsumer> {
-  const { nats, redis, namespace, definition, database, logger, metrics } = dependencies;
+  const { nats, redis, namespace, definition, pool, logger, metrics } = dependencies;
   const manager = await nats.jetstreamManager();
   await ensureUsageStream(manager, definition);
   await ensureUsageConsumer(manager, definition);
@@ -60,7 +65,7 @@ export async function startUsageConsumer(dependencies: {
   const recordBatch = async (batch: ReceivedUsage[]) => {
     const startedAt = performance.now();
     try {
-      const recorded = await withEventSpans(batch, () => recordUsage(database, batch));
+      const recorded = await withEventSpans(batch, () => recordUsage(pool, batch));
       for (const { message } of batch) message.ack();
       metrics.batchCommitted(
         batch.map(({ message }) => message),
@@ -85,7 +90,11 @@ export async function startUsageConsumer(dependencies: {
       }
     }
   };
-  const batcher = new MicroBatcher(recordBatch, { maxSize: BATCH_SIZE, maxWaitMs: BATCH_WAIT_MS });
+  const batcher = new MicroBatcher(recordBatch, {
+    maxSize: BATCH_SIZE,
+    maxWaitMs: BATCH_WAIT_MS,
+    concurrency: BATCHES_IN_FLIGHT,
+  });
 
   const receive = (message: JsMsg) => {
     const decoded = decodeUsage(message);

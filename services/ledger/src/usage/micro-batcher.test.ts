@@ -10,7 +10,7 @@ describe("MicroBatcher", () => {
       async (batch) => {
         batches.push(batch);
       },
-      { maxSize: 100, maxWaitMs: 20 },
+      { maxSize: 100, maxWaitMs: 20, concurrency: 1 },
     );
     for (const item of [1, 2, 3]) batcher.add(item);
     expect(batches).toEqual([]);
@@ -30,12 +30,44 @@ describe("MicroBatcher", () => {
         batches.push(batch);
         active -= 1;
       },
-      { maxSize: 2, maxWaitMs: 10_000 },
+      { maxSize: 2, maxWaitMs: 10_000, concurrency: 1 },
     );
     for (const item of [1, 2, 3, 4, 5]) batcher.add(item);
     await batcher.drain();
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
     expect(mostActive).toBe(1);
+  });
+
+  it("gathers and starts the next batch while earlier ones are still processed, up to its concurrency", async () => {
+    const started: number[][] = [];
+    const finishes: Array<() => void> = [];
+    const batcher = new MicroBatcher<number>(
+      (batch) => {
+        started.push(batch);
+        return new Promise<void>((resolve) => finishes.push(resolve));
+      },
+      { maxSize: 2, maxWaitMs: 10_000, concurrency: 2 },
+    );
+    for (const item of [1, 2, 3, 4, 5, 6, 7]) batcher.add(item);
+    expect(started).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    finishes.shift()?.();
+    await pause(0);
+    // A free slot takes what waited in full batches, the remainder included.
+    expect(started).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    const drained = batcher.drain();
+    while (finishes.length > 0) {
+      finishes.shift()?.();
+      await pause(0);
+    }
+    await drained;
+    expect(started.flat()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("drains whatever is pending", async () => {
@@ -44,7 +76,7 @@ describe("MicroBatcher", () => {
       async (batch) => {
         seen.push(...batch);
       },
-      { maxSize: 10, maxWaitMs: 10_000 },
+      { maxSize: 10, maxWaitMs: 10_000, concurrency: 1 },
     );
     batcher.add(7);
     await batcher.drain();
