@@ -28,12 +28,15 @@ import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { VideoMetrics } from "./metrics/video-metrics.js";
 import { pendingMigrations } from "./migrate.js";
+import { createSqlPool } from "./sql-pool.js";
 import { openVideoStorage } from "./storage/open-video-storage.js";
 import { OpenAIVideosClient } from "./vendor/openai-videos-client.js";
 import { startWorkerLoop, type WorkerLoop } from "./worker/worker-loop.js";
 
 // Callback deliveries in flight at once per process; each ends by its deadline.
 const CALLBACK_CONCURRENCY = 16;
+// Postgres connections for submits and reads: each holds one for a single statement.
+const REQUEST_CONNECTIONS = 4;
 
 const start = beginService("video", loadVideoConfig);
 const { config, logger } = start;
@@ -60,6 +63,8 @@ try {
 }
 const clock = new Clock(config.VIDEO_CLOCK_OFFSET_MS);
 const database = connectDatabase(config.DATABASE_URL);
+// Submits and reads; the workers' queries go through Prisma's own pool.
+const pool = createSqlPool(config.DATABASE_URL, REQUEST_CONNECTIONS, logger);
 const storage = await openVideoStorage(config).catch((error: unknown) =>
   fail("cannot use the video storage (check the VIDEO_S3_* settings)", error),
 );
@@ -90,6 +95,7 @@ const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, 60_000, logg
 const grpc = await startGrpcServer(
   {
     database,
+    pool,
     clock,
     catalogue,
     links,
@@ -176,5 +182,5 @@ stopOnSignal(logger, async () => {
   await nats.drain();
   ledger.close();
   await redis.quit().catch(() => undefined);
-  await database.$disconnect();
+  await Promise.allSettled([database.$disconnect(), pool.end()]);
 });

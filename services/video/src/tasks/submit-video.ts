@@ -5,15 +5,16 @@ import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway
 import { GatewayError, invalidRequest, serverError } from "@gateway/shared";
 import { videoWorstCaseMicros } from "../billing/video-reservation.js";
 import type { Clock } from "../clock.js";
-import type { Database, VideoTask } from "../database.js";
-import { Prisma } from "../generated/prisma/client.js";
+import type { VideoTask } from "../database.js";
+import { isUniqueViolation, type SqlPool } from "../sql-pool.js";
 import { findVideoModel, type VideoModel } from "./find-video-model.js";
 import { type LinkSettings, renderTask } from "./render-task.js";
 import { checkStorable } from "./storable-request.js";
 import { DURATIONS, newTaskId, TASK_LIFETIME_MS } from "./task-rules.js";
+import { findTaskByIdempotencyKey, insertTask } from "./task-sql.js";
 
 export interface SubmitDependencies {
-  database: Database;
+  pool: SqlPool;
   clock: Clock;
   catalogue: CatalogueHolder;
   links: LinkSettings;
@@ -60,11 +61,9 @@ export function submitVideo(deps: SubmitDependencies) {
     const render = (task: VideoTask) => renderTask(task, deps.links, deps.clock.nowMs(), request.publicBaseUrl);
     const earlier = async () => {
       if (!idempotencyKey) return undefined;
-      const task = await deps.database.videoTask.findUnique({
-        where: { accountId_idempotencyKey: { accountId: caller.accountId, idempotencyKey } },
-      });
+      const task = await findTaskByIdempotencyKey(deps.pool, caller.accountId, idempotencyKey);
       if (task && !sameRequest(task, request)) throw idempotencyConflict();
-      return task ?? undefined;
+      return task;
     };
 
     // Every submit counts against the key's and account's limits; its slot is held only while it is answered.
@@ -81,8 +80,7 @@ export function submitVideo(deps: SubmitDependencies) {
         return render(await createTask(deps, request, video));
       } catch (error) {
         await deps.reservations.release(caller);
-        const duplicate = error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-        const winner = duplicate ? await earlier() : undefined;
+        const winner = isUniqueViolation(error) ? await earlier() : undefined;
         if (winner) return render(winner);
         throw error;
       }
@@ -96,24 +94,22 @@ export function submitVideo(deps: SubmitDependencies) {
 function createTask(deps: SubmitDependencies, request: SubmitVideoRequest, video: VideoModel): Promise<VideoTask> {
   const caller = request.caller!;
   const now = deps.clock.now();
-  return deps.database.videoTask.create({
-    data: {
-      id: newTaskId(),
-      requestId: caller.requestId,
-      accountId: caller.accountId,
-      keyId: caller.keyId,
-      modelGroup: caller.modelGroup,
-      model: video.model.id,
-      vendor: video.model.vendor,
-      channel: video.channel.name,
-      prompt: request.prompt,
-      durationSeconds: request.durationSeconds,
-      size: video.rules.size,
-      idempotencyKey: request.idempotencyKey || null,
-      callbackUrl: request.callbackUrl || null,
-      publicBaseUrl: request.publicBaseUrl,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + TASK_LIFETIME_MS),
-    },
+  return insertTask(deps.pool, {
+    id: newTaskId(),
+    requestId: caller.requestId,
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    modelGroup: caller.modelGroup,
+    model: video.model.id,
+    vendor: video.model.vendor,
+    channel: video.channel.name,
+    prompt: request.prompt,
+    durationSeconds: request.durationSeconds,
+    size: video.rules.size,
+    idempotencyKey: request.idempotencyKey || null,
+    callbackUrl: request.callbackUrl || null,
+    publicBaseUrl: request.publicBaseUrl,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + TASK_LIFETIME_MS),
   });
 }
