@@ -8,6 +8,7 @@ import {
   configuredUsageDefinition,
   connectNats,
   createRedis,
+  createSqlPool,
   drainGrpcServer,
   keepIdleConnections,
   requireMigrated,
@@ -29,7 +30,6 @@ import { pendingMigrations } from "./migrate.js";
 import { expiredResponsesPurge, StoredResponses } from "./responses/stored-responses.js";
 import { startPeriodicPurge } from "./retention/periodic-purge.js";
 import { requestLogRetention } from "./retention/request-log-retention.js";
-import { createSqlPool } from "./sql-pool.js";
 import { BATCHES_IN_FLIGHT, startUsageConsumer } from "./usage/consume-usage.js";
 import { settleReservations } from "./usage/settle-reservations.js";
 import { UsageMetrics } from "./usage/usage-metrics.js";

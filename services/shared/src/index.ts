@@ -24,6 +24,7 @@ export * from "./service-credentials.js";
 export * from "./service-startup.js";
 export * from "./service-token.js";
 export * from "./spool-metrics.js";
+export * from "./sql-pool.js";
 export * from "./telemetry.js";
 export * from "./truncate-utf8.js";
 export * from "./usage-publisher.js";

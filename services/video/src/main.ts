@@ -8,6 +8,7 @@ import {
   configuredUsageDefinition,
   connectNats,
   createRedis,
+  createSqlPool,
   drainGrpcServer,
   ensureUsageStream,
   insecureChannel,
@@ -28,7 +29,6 @@ import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { VideoMetrics } from "./metrics/video-metrics.js";
 import { pendingMigrations } from "./migrate.js";
-import { createSqlPool } from "./sql-pool.js";
 import { openVideoStorage } from "./storage/open-video-storage.js";
 import { OpenAIVideosClient } from "./vendor/openai-videos-client.js";
 import { startWorkerLoop, type WorkerLoop } from "./worker/worker-loop.js";

@@ -111,7 +111,7 @@ function render(rounds: Round[]): string {
     "|---|---:|---:|---:|---:|---:|",
     ...rounds.map(
       (round) =>
-        `| ${round.variant} | ${round.ingest ? `${round.ingest.eventsPerSecond} (${round.ingest.publishSeconds} / ${round.ingest.seconds})` : "—"} | ${round.ingest?.backlog.eventsPerSecond ?? "—"} | ${round.video ? `${round.video.submitMs.p50} / ${round.video.submitMs.p99}` : "—"} | ${round.video?.tasksPerSecond ?? "—"} | ${rss(round, "ledger")} / ${rss(round, "video")} |`,
+        `| ${round.variant} | ${round.ingest ? `${round.ingest.eventsPerSecond} (${round.ingest.publishSeconds} / ${round.ingest.seconds})` : "—"} | ${round.ingest?.backlog.eventsPerSecond ?? "—"} | ${round.video ? `${round.video.submitMs.p50} / ${round.video.submitMs.p99}` : "—"} | ${round.video ? `${round.video.tasksPerSecond} (${round.video.failedSubmits} refused)` : "—"} | ${rss(round, "ledger")} / ${rss(round, "video")} |`,
     ),
   ].join("\n");
 }

@@ -244,6 +244,8 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   progress("starting a stack with tracing exported and rate limits checked");
   const productionSettings = await measureProductionSettings(settings, cleanup);
   await begin(run, "ledger ingest");
+  // Ledger and video under their own loads (the HTTP runs above barely touch video).
+  const billingSampler = startRssSampler({ ledger: pids.ledger!, video: pids.video! });
   const ingestAccount = await stack.createAccount({ creditYuan: 1_000_000 });
   const ingest = await measureLedgerIngest(
     {
@@ -258,6 +260,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   const reservationMs = await measureReservationCost(testServers.redisUrl, stack.namespace, flags.quick ? 500 : 5_000);
   await begin(run, "video submit latency");
   const video = await measureVideoTasks(stack, apiKey, settings.video, (step) => begin(run, step));
+  const billingMemory = billingSampler.stop();
 
   const command = ["pnpm bench", flags.quick && "--quick", flags.writeReadme && "--write-readme"].filter(Boolean);
   return {
@@ -269,6 +272,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
     throughput,
     firstByte,
     memory,
+    billingMemory,
     families: familyResults,
     productionSettings,
     billing: { ingest, reservationMs },

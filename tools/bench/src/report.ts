@@ -35,6 +35,8 @@ export interface Summary {
   throughput: { connections: number; direct: LoadResult; gateway: LoadResult; portkey: LoadResult };
   firstByte: { direct: FirstByteResult; gateway: FirstByteResult; overheadMs: Percentiles };
   memory: MemoryResult[];
+  /** Ledger and video while the ingest and video steps ran. */
+  billingMemory: MemoryResult[];
   families: FamilyComparison[];
   /** The gateway with spans exported (10 % sampled) and rate limits checked, on its own stack. */
   productionSettings: { latency: LoadResult; throughput: LoadResult; spansExported: number };
@@ -124,12 +126,13 @@ function failureNote(summary: Summary): string[] {
     );
 }
 
-function videoRows({ submits, submitMs, tasks, tasksPerSecond }: VideoResult): string[] {
+function videoRows({ submits, submitMs, tasks, failedSubmits, tasksPerSecond }: VideoResult): string[] {
+  const refused = failedSubmits > 0 ? `; ${failedSubmits} simultaneous submits refused` : "";
   return [
     "| Video tasks | Result |",
     "|---|---:|",
     `| Submit latency \`POST /v1/videos/generations\`, 1 conn (${submits} submits), p50 / p99 | ${ms(submitMs.p50)} / ${ms(submitMs.p99)} ms |`,
-    `| Worker pool throughput, submit to completed (${tasks} tasks) | ${tasksPerSecond.toFixed(1)} tasks/s |`,
+    `| Worker pool throughput, submit to completed (${tasks} tasks${refused}) | ${tasksPerSecond.toFixed(1)} tasks/s |`,
   ];
 }
 
@@ -161,6 +164,10 @@ export function renderMarkdown(summary: Summary): string {
     "| Process | Peak VmRSS under load (MB) | VmHWM at end (MB) |",
     "|---|---:|---:|",
     ...summary.memory.map((m) => `| ${m.process} | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`),
+    ...summary.billingMemory.map(
+      (m) =>
+        `| ${m.process}, during the ledger ingest and video runs | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`,
+    ),
     "",
     "- Latency percentiles come from each response's own timing; autocannon's histogram has only 1 ms resolution (its figures are in tools/bench/results/latest.json).",
     `- Each load run follows a ${summary.settings.warmUpSeconds} s warm-up and lasts ${summary.settings.seconds} s; every run starts once the services are idle again.`,

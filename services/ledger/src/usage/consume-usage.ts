@@ -1,5 +1,5 @@
 import { UsageEvent } from "@gateway/proto/events/v1/events";
-import type { Redis } from "@gateway/shared";
+import type { Redis, SqlPool } from "@gateway/shared";
 import {
   ensureUsageConsumer,
   ensureUsageStream,
@@ -10,7 +10,6 @@ import {
   withMessageContext,
 } from "@gateway/shared";
 import type { JsMsg, NatsConnection } from "nats";
-import type { SqlPool } from "../sql-pool.js";
 import { MicroBatcher } from "./micro-batcher.js";
 import { recordUsage } from "./record-usage.js";
 import { settleReservations } from "./settle-reservations.js";

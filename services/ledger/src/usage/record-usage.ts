@@ -1,5 +1,5 @@
+import type { SqlPool } from "@gateway/shared";
 import type { CommittedBalance } from "../accounts/committed-copies.js";
-import type { SqlPool } from "../sql-pool.js";
 import { requestLogFields } from "./request-log-fields.js";
 import { keyMultipliersSql, recordUsageBatchSql } from "./usage-batch-sql.js";
 import { type UsageEntry, type UsageRow, usageRows } from "./usage-rows.js";

@@ -1,5 +1,5 @@
+import type { SqlPool } from "@gateway/shared";
 import type { VideoTask } from "../database.js";
-import type { SqlPool } from "../sql-pool.js";
 
 // Every column, named as the generated VideoTask type names it, so a row is a task as it comes.
 const taskColumns = `

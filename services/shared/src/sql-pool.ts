@@ -1,11 +1,12 @@
-import type { Logger } from "@gateway/shared";
 import pg from "pg";
+import type { Logger } from "./logger.js";
 
 export type SqlPool = pg.Pool;
 
 /**
- * A plain node-postgres pool for the request paths (submit, get), where raw SQL with named
- * (prepared) statements costs a fraction of Prisma's per-query work.
+ * A plain node-postgres pool for the paths that run for every event or request (ledger's
+ * usage batches, video's submits and reads), where raw SQL with named (prepared) statements
+ * costs a fraction of Prisma's per-query work.
  */
 export function createSqlPool(databaseUrl: string, max: number, logger: Logger): SqlPool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max });
