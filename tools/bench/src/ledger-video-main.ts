@@ -1,5 +1,5 @@
-import { rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { repoRoot, type StackService, startTestStack, testServers } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
@@ -15,7 +15,7 @@ import { measureVideoTasks, type VideoResult } from "./video-tasks.js";
 
 const usage = `usage: pnpm bench:ledger-video [--quick] [--only ledger|video] [--rounds N] [--baseline DIR] [--cpu-prof DIR] [--node-options="..."]
   --baseline DIR      also run ledger and video from services/<service>/DIR/main.js (a copy of an earlier dist)
-  --cpu-prof DIR      write a CPU profile of ledger and video to DIR/<pid>.cpuprofile
+  --cpu-prof DIR      write a CPU profile of ledger and video to DIR/<variant>-<round>-<service>.cpuprofile
   --node-options=...  more NODE_OPTIONS for ledger and video (e.g. --node-options="--max-old-space-size=64")`;
 const resultsPath = `${repoRoot}tools/bench/results/ledger-video.json`;
 
@@ -53,20 +53,36 @@ function parseFlags(args: string[]) {
     const entry = (service: string) => `${repoRoot}services/${service}/${values.baseline}/main.js`;
     variants.unshift({ name: "baseline", entries: { ledger: entry("ledger"), video: entry("video") } });
   }
-  const profile = values["cpu-prof"];
-  const nodeOptions = [profile && `--import=${import.meta.resolve("./cpu-profile.js")}`, values["node-options"]];
-  const env = { NODE_OPTIONS: nodeOptions.filter(Boolean).join(" "), BENCH_CPU_PROFILE_DIR: profile };
-  return { quick: values.quick, only: values.only, rounds, variants, serviceEnv: { ledger: env, video: env } };
+  const profileDirectory = values["cpu-prof"] && resolve(values["cpu-prof"]);
+  if (profileDirectory) mkdirSync(profileDirectory, { recursive: true });
+  const serviceEnv = (run: string) => {
+    const env = (service: string) => ({
+      NODE_OPTIONS: [
+        profileDirectory && `--import=${import.meta.resolve("./cpu-profile-preload.js")}`,
+        values["node-options"],
+      ]
+        .filter(Boolean)
+        .join(" "),
+      ...(profileDirectory && { BENCH_CPU_PROFILE: join(profileDirectory, `${run}-${service}.cpuprofile`) }),
+    });
+    return { ledger: env("ledger"), video: env("video") };
+  };
+  return { quick: values.quick, only: values.only, rounds, variants, serviceEnv };
 }
 
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
-async function measureRound(variant: Variant, flags: ReturnType<typeof parseFlags>, catalogue: string): Promise<Round> {
+async function measureRound(
+  variant: Variant,
+  roundIndex: number,
+  flags: ReturnType<typeof parseFlags>,
+  catalogue: string,
+): Promise<Round> {
   progress(`${variant.name}: starting the stack`);
   const stack = await startTestStack({
     env: { CATALOGUE_PATH: catalogue },
     entries: variant.entries,
-    serviceEnv: flags.serviceEnv,
+    serviceEnv: flags.serviceEnv(`${variant.name}-${roundIndex}`),
     echo: "problems",
   });
   try {
@@ -122,7 +138,7 @@ async function main(): Promise<number> {
   try {
     const rounds: Round[] = [];
     for (let round = 0; round < flags.rounds; round++) {
-      for (const variant of flags.variants) rounds.push(await measureRound(variant, flags, catalogue));
+      for (const variant of flags.variants) rounds.push(await measureRound(variant, round, flags, catalogue));
     }
     console.log(render(rounds));
     writeJson(resultsPath, rounds);
