@@ -50,9 +50,11 @@ export class Catalogue {
     // Alias -> the id of the entry it names.
     private readonly aliases: ReadonlyMap<string, string>,
     readonly groups: ReadonlySet<string>,
-    private readonly limits: ReadonlyMap<string, GroupLimits> = new Map(),
+    private readonly limits: ReadonlyMap<string, GroupLimits>,
     // Channels left out for want of a vendor key (production only), and models left with none.
-    readonly disabledChannels: readonly string[] = [],
+    readonly disabledChannels: readonly string[],
+    // The file as written, for describing it (groups' descriptions, every price).
+    readonly source: CatalogueFile,
   ) {}
 
   /** Models that exist but have no channel to serve them. */
@@ -100,7 +102,7 @@ export class Catalogue {
     );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
     const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
-    return new Catalogue(models, aliases, new Set(Object.keys(data.groups)), limits, disabled);
+    return new Catalogue(models, aliases, new Set(Object.keys(data.groups)), limits, disabled, data);
   }
 
   /** The entry an id or one of its aliases names. */
@@ -117,6 +119,11 @@ export class Catalogue {
   /** Why `find` found nothing: a model the group may use but no channel serves is told apart. */
   notFoundError(id: string, group: string): GatewayError {
     return this.entry(id)?.groups.includes(group) ? modelWithoutChannel(id) : modelNotFound(id);
+  }
+
+  /** Every model, servable or not, whatever its groups. */
+  all(): CatalogueModel[] {
+    return [...this.models.values()];
   }
 
   list(group: string): CatalogueModel[] {

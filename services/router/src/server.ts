@@ -4,6 +4,7 @@ import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
 import {
+  type CallerPolicy,
   callersOfEveryMethod,
   logHandlerErrors,
   serveHealth,
@@ -12,6 +13,7 @@ import {
 } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { CallsInFlight } from "./calls-in-flight.js";
+import { describeCatalogue, getChannelHealth } from "./handlers/admin-views.js";
 import { countChatTokens } from "./handlers/count-chat-tokens.js";
 import { createChatCompletion } from "./handlers/create-chat-completion.js";
 import { createCompletion } from "./handlers/create-completion.js";
@@ -24,12 +26,15 @@ import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
 
 // Only edge turns client requests into calls here: anyone else could run a request billed to any account.
-const callers = {
+const callers: CallerPolicy = {
   ...callersOfEveryMethod(RouterServiceService, ["edge"]),
   ...callersOfEveryMethod(CompletionServiceService, ["edge"]),
   ...callersOfEveryMethod(EmbeddingServiceService, ["edge"]),
   ...callersOfEveryMethod(ImageServiceService, ["edge"]),
   ...callersOfEveryMethod(AudioServiceService, ["edge"]),
+  // The console's admin pages: read-only views that run nothing and bill no one.
+  [RouterServiceService.getChannelHealth.path]: ["console"],
+  [RouterServiceService.describeCatalogue.path]: ["console"],
 };
 
 /** Binds the router's gRPC service and resolves with the port actually bound. */
@@ -54,6 +59,8 @@ export async function startRouterServer(
         listModels: unaryHandler(listModels(deps)),
         getModel: unaryHandler(getModel(deps)),
         getServingStatus: unaryHandler(getServingStatus(deps)),
+        getChannelHealth: unaryHandler(getChannelHealth(deps)),
+        describeCatalogue: unaryHandler(describeCatalogue(deps)),
       }),
     ),
   );

@@ -66,11 +66,15 @@ export class ChannelHealth {
 
   /** Every channel that has served a request so far. */
   *snapshots(): Iterable<CircuitSnapshot> {
-    const now = this.now();
-    for (const [channel, state] of this.states) {
-      const circuit = state.openUntil === 0 ? 0 : !state.probing && now < state.openUntil ? 1 : 2;
-      yield { channel, circuit, consecutiveFailures: state.consecutiveFailures };
-    }
+    for (const channel of this.states.keys()) yield this.snapshot(channel);
+  }
+
+  /** One channel's circuit; closed for a channel that has not served a request yet. */
+  snapshot(channel: string): CircuitSnapshot {
+    const state = this.states.get(channel);
+    if (!state) return { channel, circuit: 0, consecutiveFailures: 0 };
+    const circuit = state.openUntil === 0 ? 0 : !state.probing && this.now() < state.openUntil ? 1 : 2;
+    return { channel, circuit, consecutiveFailures: state.consecutiveFailures };
   }
 
   /** A request that ended without a verdict (the client left) gives the probe back. */
