@@ -4,8 +4,10 @@ import { errorHandler, notFound } from "./http/console-error.js";
 import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
 import type { Ledger } from "./ledger-client.js";
+import type { RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
+import { routerViewRoutes } from "./routes/router-view-routes.js";
 import { statisticsRoutes } from "./routes/statistics-routes.js";
 import { topUpRoutes } from "./routes/topup-routes.js";
 import { usageRoutes } from "./routes/usage-routes.js";
@@ -20,6 +22,7 @@ import type { PaymentMethod } from "./topups/payment-methods.js";
 
 export interface ConsoleDependencies {
   ledger: Ledger;
+  router: RouterViews;
   redis: Redis;
   namespace: string;
   sessions: SessionStore;
@@ -89,7 +92,8 @@ export function createApp(deps: ConsoleDependencies): Express {
     providers: deps.providers.map(({ id, name }) => ({ id, name })),
     defaultLogCapture: deps.defaultLogCapture,
   };
-  accountRoutes(api, accountDependencies);
+  const requireAdmin = accountRoutes(api, accountDependencies);
+  routerViewRoutes(api, deps.router, requireAdmin);
   statisticsRoutes(api, deps.ledger);
   usageRoutes(api, deps.ledger);
   keyRoutes(api, deps.ledger, deps.keyGroups);

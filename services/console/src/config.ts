@@ -16,6 +16,8 @@ export const consoleConfigSchema = z
     // Where browsers reach the console: OAuth redirect URIs, payment notify URLs and the Origin check.
     CONSOLE_PUBLIC_URL: z.url().optional(),
     LEDGER_URL: z.string().default("127.0.0.1:50052"),
+    // Router's gRPC address: the admin pages' channel health and catalogue.
+    ROUTER_URL: z.string().default("127.0.0.1:50051"),
     REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
     // Sign-ins (provider:subject) that see the admin pages.
     CONSOLE_ADMIN_IDENTITIES: identityList,

@@ -18,6 +18,7 @@ import { loadConsoleConfig } from "./config.js";
 import { Drain } from "./http/drain.js";
 import { connectLedger } from "./ledger-client.js";
 import { paymentSetup } from "./payment-setup.js";
+import { connectRouter } from "./router-client.js";
 import { SessionStore } from "./sessions/session-store.js";
 import { signInProviders } from "./sign-in/providers.js";
 import { reconcileOnce, runReconcileJob } from "./topups/reconcile-job.js";
@@ -47,10 +48,12 @@ const payments = (() => {
 
 const redis = createRedis(config.REDIS_URL, logger, "sign-ins and sessions fail until it is back");
 const { ledger, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
+const { router, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
 const drain = new Drain();
 const app = createApp({
   ledger,
+  router,
   redis,
   namespace: config.GATEWAY_NAMESPACE,
   sessions: new SessionStore(redis, config.GATEWAY_NAMESPACE, lifetimes),
@@ -117,5 +120,6 @@ stopOnSignal(logger, async () => {
   await reconciling;
   await admin.close();
   closeLedger();
+  closeRouter();
   await redis.quit().catch(() => undefined);
 });

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { startTestStack, type TestStack } from "@gateway/stack";
+import { join } from "node:path";
+import { Catalogue } from "@gateway/catalogue/catalogue";
+import { repoRoot, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, eventually, signInWithGithub, signInWithOidc } from "./browser.js";
@@ -12,6 +14,11 @@ const user = new Browser();
 const admin = new Browser();
 const stranger = new Browser();
 let accountId: string;
+// The catalogue the test stack's router runs with.
+const shipped = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml"), {
+  env: {},
+  simulatorUrl: "http://127.0.0.1:1",
+}).source;
 
 beforeAll(async () => {
   stack = await startTestStack({
@@ -140,5 +147,46 @@ describe("console account pages", () => {
     const changed = await user.api(`${consoleUrl}/api/settings`, "PUT", { logCapture: "metadata" });
     expect(changed.body.logCapture).toBe("metadata");
     expect((await user.api(`${consoleUrl}/api/settings`, "PUT", { logCapture: "everything" })).status).toBe(400);
+  });
+
+  it("shows only an admin the channels' health and the catalogue's groups and prices", async () => {
+    for (const path of ["/api/admin/channels", "/api/admin/catalogue"]) {
+      const refused = await user.api(`${consoleUrl}${path}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("not_admin");
+    }
+    const channels = (await admin.api(`${consoleUrl}/api/admin/channels`)).body.channels;
+    expect(channels.map((channel: { name: string }) => channel.name).sort()).toEqual(
+      Object.keys(shipped.channels).sort(),
+    );
+    for (const channel of channels) {
+      expect(channel.vendor).toBe(shipped.channels[channel.name]!.vendor);
+      // Development: every channel without a key is answered by the simulator, none is disabled.
+      expect(channel).toMatchObject({ disabled: false, simulated: true });
+      expect(["closed", "open", "half_open"]).toContain(channel.status);
+    }
+    expect(channels.some((channel: { models: number }) => channel.models > 0)).toBe(true);
+
+    const catalogue = (await admin.api(`${consoleUrl}/api/admin/catalogue`)).body;
+    expect(catalogue.groups.map((group: { name: string }) => group.name)).toEqual(Object.keys(shipped.groups));
+    for (const group of catalogue.groups) {
+      const limits = shipped.groups[group.name]!.limits ?? {};
+      expect(group.description).toBe(shipped.groups[group.name]!.description);
+      expect(group.limits.requestsPerMinute).toBe(limits.requests_per_minute);
+      expect(group.limits.tokensPerMinute).toBe(limits.tokens_per_minute);
+    }
+    expect(catalogue.models).toHaveLength(shipped.models.length);
+    for (const model of shipped.models) {
+      const described = catalogue.models.find((entry: { id: string }) => entry.id === model.id);
+      expect(described.prices).toEqual({
+        input: model.price.input,
+        output: model.price.output,
+        ...(model.price.cache_read !== undefined && { cacheRead: model.price.cache_read }),
+        ...(model.price.cache_write !== undefined && { cacheWrite: model.price.cache_write }),
+      });
+      expect(described.groups).toEqual(model.groups);
+      expect(described.contextWindow).toBe(model.context_window);
+      expect(described.pricePerSecond).toBe(model.audio?.price_per_second ?? model.video?.price_per_second);
+    }
   });
 });

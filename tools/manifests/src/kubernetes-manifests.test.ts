@@ -137,6 +137,7 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
         "ledger → redis:6379",
         "ledger → nats:4222",
         "console → ledger:50052",
+        "console → router:50051",
         "console → redis:6379",
         "gateway-migrate → postgres:5432",
         "gateway-usage-stream → nats:4222",
@@ -178,9 +179,10 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
       ["/files", "edge"],
       ["/", "console"],
     ]);
-    for (const policy of ["console", "console-egress", "ledger-from-console"]) {
+    for (const policy of ["console", "console-egress", "ledger-from-console", "router-from-console"]) {
       expect(find(objects, "NetworkPolicy", policy), policy).toBeDefined();
     }
     expect(envOf(objects, "console", "LEDGER_URL")).toBe("ledger:50052");
+    expect(envOf(objects, "console", "ROUTER_URL")).toBe("router:50051");
   });
 });

@@ -6,7 +6,7 @@ import { simulatedGithubApp, simulatorPaymentEnv } from "./simulator-client.js";
 export interface ConsoleStackOptions {
   host: string;
   ports: Partial<Record<"console" | "consoleAdmin" | "oidcProvider", number>>;
-  // The console's environment so far: the stack's common settings, Redis and ledger.
+  // The console's environment so far: the stack's common settings, Redis, ledger and router.
   env: NodeJS.ProcessEnv;
   simulatorUrl: string;
   echo?: Echo;

@@ -210,7 +210,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ? await startConsole({
           host,
           ports,
-          env: envOf("console", { ...common, REDIS_URL: options.redisUrl, LEDGER_URL: `${host}:${ledger.ports.grpc}` }),
+          env: envOf("console", {
+            ...common,
+            REDIS_URL: options.redisUrl,
+            LEDGER_URL: `${host}:${ledger.ports.grpc}`,
+            ROUTER_URL: `${host}:${router.ports.grpc}`,
+          }),
           simulatorUrl,
           echo: options.echo,
           track,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Request, Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { z } from "zod";
 import { notAdmin, parseInput } from "../http/console-error.js";
 import { accountJson, identityJson } from "../http/to-json.js";
@@ -34,8 +34,8 @@ const creditBody = z.object({
   idempotencyKey: z.string().min(8).max(128).optional(),
 });
 
-/** The session, settings and the admin pages' calls. */
-export function accountRoutes(router: Router, dependencies: AccountRouteDependencies): void {
+/** The session, settings and the admin pages' calls; answers the check other admin routes run first. */
+export function accountRoutes(router: Router, dependencies: AccountRouteDependencies): RequestHandler {
   const { ledger, sessions, sessionCookie, adminIdentities } = dependencies;
   const identitiesOf = async (response: Response) =>
     (await ledger.listIdentities({ accountId: sessionOf(response).accountId })).identities;
@@ -109,4 +109,5 @@ export function accountRoutes(router: Router, dependencies: AccountRouteDependen
     });
     response.json({ balanceMicros: adjusted.balanceMicros, adjustmentId: adjusted.adjustmentId });
   });
+  return requireAdmin;
 }

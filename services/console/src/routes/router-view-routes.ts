@@ -1,0 +1,28 @@
+import { CircuitState } from "@gateway/proto/router/v1/router";
+import type { RequestHandler, Router } from "express";
+import type { RouterViews } from "../router-client.js";
+
+const circuitNames: Record<CircuitState, string> = {
+  [CircuitState.CIRCUIT_STATE_UNSPECIFIED]: "closed",
+  [CircuitState.CIRCUIT_STATE_CLOSED]: "closed",
+  [CircuitState.CIRCUIT_STATE_OPEN]: "open",
+  [CircuitState.CIRCUIT_STATE_HALF_OPEN]: "half_open",
+  [CircuitState.UNRECOGNIZED]: "closed",
+};
+
+/** The admin pages' channel health and catalogue, as the router that answers sees them. */
+export function routerViewRoutes(api: Router, router: RouterViews, requireAdmin: RequestHandler): void {
+  api.get("/admin/channels", requireAdmin, async (_request, response) => {
+    const { channels } = await router.getChannelHealth({});
+    // One word for the health badge: a disabled channel serves nothing whatever its circuit.
+    response.json({
+      channels: channels.map(({ circuit, ...channel }) => ({
+        ...channel,
+        status: channel.disabled ? "disabled" : circuitNames[circuit],
+      })),
+    });
+  });
+  api.get("/admin/catalogue", requireAdmin, async (_request, response) => {
+    response.json(await router.describeCatalogue({}));
+  });
+}
