@@ -1,11 +1,11 @@
 import { eventually, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI, { AuthenticationError } from "openai";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
 import { ConsolePage } from "./console-pages.js";
 import { screenshot } from "./screenshots.js";
-import { fill, texts } from "./text.js";
+import { fill, type Language, texts } from "./text.js";
 
 // The console through the whole running stack in Chromium: sign-in with the simulator's GitHub
 // and the local OpenID provider, payments through the simulator's WeChat Pay and Alipay pages,
@@ -17,6 +17,26 @@ const OIDC_NAME = "Local OpenID provider";
 // A one-pixel PNG: the log keeps a data URL's header and size, not the image.
 const PIXEL =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/**
+ * The admin page's channel and catalogue tabs: every channel healthy (the simulator answers),
+ * and gpt-4o-mini's shipped prices (1,080,000 and 4,320,000 micro-yuan per million tokens) in yuan.
+ */
+async function showRouterViews(page: Page, text: (typeof texts)[Language], language: Language): Promise<void> {
+  await page.getByRole("tab", { name: text.channels.title }).click();
+  const channel = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "openai-main", exact: true }) });
+  await channel.getByText(text.channels.state.closed, { exact: true }).waitFor();
+  await screenshot(page, `admin-channels.${language}`);
+
+  await page.getByRole("tab", { name: text.catalogue.title }).click();
+  await page.getByRole("cell", { name: "default", exact: true }).first().waitFor();
+  await screenshot(page, `admin-catalogue.${language}`);
+  await page.getByLabel(text.common.search).fill("gpt-4o-mini");
+  const model = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "gpt-4o-mini", exact: true }) });
+  await model.getByRole("cell", { name: "¥1.08", exact: true }).waitFor();
+  await model.getByRole("cell", { name: "¥4.32", exact: true }).waitFor();
+  expect(await page.getByRole("row").filter({ hasText: "claude" }).count()).toBe(0);
+}
 
 let stack: TestStack;
 let consoleUrl: string;
@@ -233,10 +253,15 @@ describe("the console in a browser", () => {
     await page.getByText(new RegExp(fill(zh.admin.adjusted, { balance: "" }))).waitFor();
     await dialog.waitFor({ state: "detached" });
 
+    await showRouterViews(page, zh, "zh-CN");
+
     await app.switchLanguage("en");
     await app.navigate(en.nav.admin);
+    // The tabs keep the one last open.
+    await page.getByRole("tab", { name: en.admin.title }).click();
     await page.getByRole("row").filter({ hasText: "octocat" }).waitFor();
     await screenshot(page, "admin.en");
+    await showRouterViews(page, en, "en");
 
     await page.setViewportSize({ width: 390, height: 844 });
     await app.open("/");

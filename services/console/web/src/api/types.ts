@@ -166,3 +166,40 @@ export interface RecordFilters {
   keyId?: string;
   status?: string;
 }
+
+/** A channel as the answering router sees it (GET /api/admin/channels). */
+export interface ChannelHealth {
+  name: string;
+  vendor: string;
+  models: number;
+  status: "closed" | "open" | "half_open" | "disabled";
+  consecutiveFailures: number;
+  reopensInMs: number;
+  disabled: boolean;
+  simulated: boolean;
+}
+
+export interface CatalogueGroup {
+  name: string;
+  description: string;
+  limits: { requestsPerMinute?: number; tokensPerMinute?: number; concurrentRequests?: number };
+}
+
+/** Prices in micro-yuan: per million tokens, per image, per second. */
+export interface CatalogueModel {
+  id: string;
+  vendor: string;
+  ownedBy: string;
+  kind: "chat" | "embedding" | "image" | "audio" | "video";
+  groups: string[];
+  contextWindow: number;
+  prices: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  imagePrices: { size: string; quality: string; price: number }[];
+  pricePerSecond?: number;
+  servable: boolean;
+}
+
+export interface CatalogueDescription {
+  groups: CatalogueGroup[];
+  models: CatalogueModel[];
+}

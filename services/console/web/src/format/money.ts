@@ -44,3 +44,8 @@ export function yuanToFen(yuan: number): number | undefined {
 export function yuanToMicros(yuan: number): number {
   return Math.round(yuan * MICROS_PER_YUAN);
 }
+
+/** A price in yuan to the micro-yuan: catalogue prices are often fractions of a fen. */
+export function formatPrice(micros: number, locale = "zh-CN"): string {
+  return formatter(locale, 6).format(micros / MICROS_PER_YUAN);
+}

@@ -1,4 +1,4 @@
-import { Button, Code, Modal, NumberInput, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Button, Code, Modal, NumberInput, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDebouncedValue } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
@@ -7,6 +7,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, apiPath } from "../api/client.js";
 import type { Account, AdminAccountPage } from "../api/types.js";
+import { CatalogueView } from "../components/CatalogueView.js";
+import { ChannelHealthTable } from "../components/ChannelHealthTable.js";
 import { CursorPager } from "../components/CursorPager.js";
 import { FormActions } from "../components/FormActions.js";
 import { QueryState } from "../components/QueryState.js";
@@ -68,7 +70,7 @@ function AdjustCredit({ account, onClose }: { account: Account | null; onClose: 
   );
 }
 
-export default function AdminPage() {
+function AccountsPanel() {
   const { t, i18n } = useTranslation();
   const [search, setSearch] = useState("");
   const [query] = useDebouncedValue(search, 300);
@@ -81,7 +83,6 @@ export default function AdminPage() {
   });
   return (
     <Stack>
-      <Title order={2}>{t("admin.title")}</Title>
       <TextInput
         label={t("common.search")}
         placeholder={t("admin.query")}
@@ -123,6 +124,32 @@ export default function AdminPage() {
           </>
         )}
       </QueryState>
+    </Stack>
+  );
+}
+
+export default function AdminPage() {
+  const { t } = useTranslation();
+  // Panels mount when first opened: the router's views are fetched only for an admin who looks.
+  return (
+    <Stack>
+      <Title order={2}>{t("admin.pageTitle")}</Title>
+      <Tabs defaultValue="accounts" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="accounts">{t("admin.title")}</Tabs.Tab>
+          <Tabs.Tab value="channels">{t("channels.title")}</Tabs.Tab>
+          <Tabs.Tab value="catalogue">{t("catalogue.title")}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="accounts" pt="md">
+          <AccountsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="channels" pt="md">
+          <ChannelHealthTable />
+        </Tabs.Panel>
+        <Tabs.Panel value="catalogue" pt="md">
+          <CatalogueView />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }
