@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import { Catalogue } from "@gateway/catalogue/catalogue";
+import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { CircuitState } from "@gateway/proto/router/v1/router";
+import { describe, expect, it } from "vitest";
+import { ChannelHealth } from "../routing/channel-health.js";
+import { describeCatalogue, getChannelHealth } from "./admin-views.js";
+
+const path = fileURLToPath(new URL("../../../../infra/catalogue/models.yaml", import.meta.url));
+const holderOf = (catalogue: Catalogue) => ({ current: catalogue }) as CatalogueHolder;
+
+describe("the admin views", () => {
+  it("reports an open circuit with its failures, closed ones for channels never used, and disabled channels", async () => {
+    let now = 1_000;
+    const health = new ChannelHealth({ failureThreshold: 2, cooldownMs: 30_000 }, () => now);
+    health.recordFailure("openai-main");
+    health.recordFailure("openai-main");
+    now += 10_000;
+    // Production without keys but Anthropic's: every other channel is left out.
+    const catalogue = Catalogue.fromFile(path, { env: { ANTHROPIC_API_KEY: "key" }, simulatorUrl: undefined });
+    const { channels } = await getChannelHealth({ catalogue: holderOf(catalogue), health })();
+
+    const openai = channels.find((channel) => channel.name === "openai-main")!;
+    expect(openai).toMatchObject({ circuit: CircuitState.CIRCUIT_STATE_OPEN, consecutiveFailures: 2, disabled: true });
+    expect(openai.reopensInMs).toBe(20_000);
+    const anthropic = channels.find((channel) => channel.name === "anthropic-main")!;
+    expect(anthropic).toMatchObject({
+      vendor: "anthropic",
+      circuit: CircuitState.CIRCUIT_STATE_CLOSED,
+      disabled: false,
+      simulated: false,
+    });
+    expect(anthropic.models).toBe(catalogue.source.models.filter((model) => model.vendor === "anthropic").length);
+  });
+
+  it("describes every model with its kind and prices, servable or not", async () => {
+    const catalogue = Catalogue.fromFile(path, { env: {}, simulatorUrl: undefined });
+    const { groups, models } = await describeCatalogue({ catalogue: holderOf(catalogue) })();
+    expect(groups.map((group) => group.name)).toEqual(Object.keys(catalogue.source.groups));
+    expect(models).toHaveLength(catalogue.source.models.length);
+    expect(models.every((model) => !model.servable)).toBe(true);
+    const mini = models.find((model) => model.id === "gpt-4o-mini")!;
+    expect(mini).toMatchObject({ kind: "chat", ownedBy: "openai", prices: { input: 1_080_000, output: 4_320_000 } });
+    const whisper = models.find((model) => model.id === "whisper-1")!;
+    expect(whisper.kind).toBe("audio");
+    expect(whisper.pricePerSecond).toBeGreaterThan(0);
+    const dalle = models.find((model) => model.id === "dall-e-3")!;
+    expect(dalle.kind).toBe("image");
+    expect(dalle.imagePrices.length).toBeGreaterThan(0);
+  });
+});
