@@ -39,6 +39,17 @@ describe("Reservations", () => {
     expect(refused.message).toContain("4.000000 yuan is available");
   });
 
+  it("serves and refuses exactly for balances of 10^14 micro-yuan and more", async () => {
+    const balance = 123_456_789_012_345_678n / 1000n;
+    const { reservations, caller } = await setup(balance);
+    await reservations.reserve(caller("k"), 2n * YUAN);
+    const refused = await gatewayErrorOf(reservations.reserve(caller("k"), balance));
+    expect(refused).toMatchObject({ httpStatus: 429, code: "insufficient_quota" });
+    expect(refused.message).toContain(
+      `${(balance - 2n * YUAN) / YUAN}.${String((balance - 2n * YUAN) % YUAN).padStart(6, "0")} yuan is available`,
+    );
+  });
+
   it("holds a capped key to its cap minus what it spent and has reserved, while other keys go on", async () => {
     const { reservations, caller } = await setup(100n * YUAN, { keyId: "capped", micros: 6n * YUAN });
     await reservations.reserve(caller("capped", 10n * YUAN), 3n * YUAN);

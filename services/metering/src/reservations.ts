@@ -20,7 +20,7 @@ import {
 // ra (arguments): request id, amount, now, expiry, key cap ('' = no cap).
 // Replies {1, available} reserved, {0, available} balance short, {2, available} cap reached,
 // {-1, 0} balance (or the key's spent total) not loaded yet. Amounts are micro-yuan, exact in
-// Lua's doubles up to 2^53. A Lua function, so the admission script (admission.ts) runs it in
+// Lua's doubles up to 2^53, and formatted with '%.0f' because tostring writes 1e+14 from 10^14 on. A Lua function, so the admission script (admission.ts) runs it in
 // the same call as the rate limits.
 export const reserveFunction = `
 local function reserve(rk, ra)
@@ -38,7 +38,7 @@ local function reserve(rk, ra)
   local reserved = 0
   for _, held in ipairs(redis.call('HVALS', rk[2])) do reserved = reserved + tonumber(held) end
   local available = tonumber(balance) - reserved
-  if available < amount then return {0, tostring(available)} end
+  if available < amount then return {0, string.format('%.0f', available)} end
   if cap ~= '' then
     local keyReserved = 0
     local held = redis.call('HGETALL', rk[5])
@@ -47,12 +47,12 @@ local function reserve(rk, ra)
       if tonumber(expiry) <= now then redis.call('HDEL', rk[5], held[i]) else keyReserved = keyReserved + tonumber(value) end
     end
     local left = tonumber(cap) - tonumber(spent) - keyReserved
-    if left < amount then return {2, tostring(left)} end
+    if left < amount then return {2, string.format('%.0f', left)} end
     redis.call('HSET', rk[5], ra[1], ra[2] .. ':' .. ra[4])
   end
   redis.call('HSET', rk[2], ra[1], ra[2])
   redis.call('ZADD', rk[3], ra[4], ra[1])
-  return {1, tostring(available)}
+  return {1, string.format('%.0f', available)}
 end
 `;
 
