@@ -187,6 +187,27 @@ describe("rate limits", () => {
     expect(error.message).toContain("requests per minute on this account");
   });
 
+  it("counts token counting against requests per minute, refusing before the vendor is asked", async () => {
+    await awayFromWindowEdge();
+    const account = await stack.createAccount();
+    const marker = `count-${randomUUID()}`;
+    const count = () =>
+      fetch(`${stack.baseUrl}/messages/count_tokens`, {
+        method: "POST",
+        headers: {
+          "x-api-key": account.api_key,
+          "anthropic-version": "2023-06-01",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ model: "claude-haiku-4-5", messages: [{ role: "user", content: marker }] }),
+      });
+    for (let i = 0; i < 3; i += 1) expect((await count()).status).toBe(200);
+    const refused = await count();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
+    expect(await vendorCalls(marker)).toBe(3);
+  });
+
   // Last: the address (127.0.0.1) is refused new keys for the rest of the minute.
   it("counts video submits against the same limits, refusing before any task exists", async () => {
     await awayFromWindowEdge();
