@@ -440,14 +440,16 @@ const geminiCall = fc
     mostly(fc.constantFrom(...geminiActions)),
     fc.constantFrom("", "?alt=sse"),
   )
-  .chain(([version, model, action, query]) => {
-    const embed = String(action).toLowerCase().includes("embed");
+  .chain(([version, model, generatedAction, query]) => {
+    // A generated JSON object may carry its own `toString` key, which String() cannot convert.
+    const action = typeof generatedAction === "string" ? generatedAction : (JSON.stringify(generatedAction) ?? "");
+    const embed = action.toLowerCase().includes("embed");
     const body = embed
       ? action === "batchEmbedContents"
         ? fc.array(embedBody, { minLength: 1, maxLength: 3 }).map((requests) => ({ requests }))
         : embedBody
       : geminiBody;
-    return jsonPost(`${version}/models/${model}:${String(action)}${query}`, body);
+    return jsonPost(`${version}/models/${model}:${encodeURIComponent(Buffer.from(action).toString())}${query}`, body);
   });
 
 /** A JSON POST to one endpoint of edge. */
