@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { type OtlpCollector, startOtlpCollector, startTestStack } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
 import { measureFirstByte } from "./first-byte.js";
+import { startHopFloor } from "./hop-floor.js";
 import { cannon, type Target } from "./load.js";
 import { startPortkey } from "./portkey.js";
 import { difference, machine } from "./report.js";
@@ -85,6 +86,7 @@ async function main() {
     serviceEnv: hotPathServiceEnv(flags.profile, flags["service-node-options"]),
   });
   const portkey = await startPortkey(`${stack.simulatorUrl}/v1`);
+  const floor = await startHopFloor(`${stack.simulatorUrl}/v1/chat/completions`);
   try {
     const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
     const direct: Target = {
@@ -113,6 +115,8 @@ async function main() {
     const directThroughput = await measuredLoad(direct, 64, {});
     await begin("throughput, portkey");
     const portkeyThroughput = await measuredLoad(portkey.target("portkey"), 64, {});
+    await begin("throughput, hop floor");
+    const floorThroughput = await measuredLoad(floor.target, 64, floor.pids);
     await begin("throughput, gateway");
     const gatewayThroughput = await measuredLoad(gateway, 64, pids);
     await begin("streaming first frame");
@@ -134,6 +138,10 @@ async function main() {
         portkey: portkeyThroughput.requestsPerSecond,
         gateway: gatewayThroughput.requestsPerSecond,
         vsPortkey: Math.round((gatewayThroughput.requestsPerSecond / portkeyThroughput.requestsPerSecond) * 100) / 100,
+        hopFloor: floorThroughput.requestsPerSecond,
+        hopFloorVsPortkey:
+          Math.round((floorThroughput.requestsPerSecond / portkeyThroughput.requestsPerSecond) * 100) / 100,
+        hopFloorCpuMsPerRequest: floorThroughput.cpuMsPerRequest,
         failed: gatewayThroughput.failed,
         cpuMsPerRequest: gatewayThroughput.cpuMsPerRequest,
       },
@@ -149,6 +157,7 @@ async function main() {
     process.stdout.write(text);
     if (flags.out) writeFileSync(flags.out, text);
   } finally {
+    floor.stop();
     await portkey.stop();
     await stack.teardown();
     collector?.close();

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { repoRoot, startOtlpCollector, startTestStack, type TestStack, testServers } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
 import { measureFirstByte } from "./first-byte.js";
+import { type HopFloor, startHopFloor } from "./hop-floor.js";
 import { measureLedgerIngest } from "./ledger-ingest.js";
 import { checkTarget, runLoad, type Target } from "./load.js";
 import { type PortkeyGateway, startPortkey } from "./portkey.js";
@@ -65,6 +66,7 @@ interface Targets {
   direct: Target;
   gateway: Target;
   portkey: Target;
+  hopFloor: Target;
 }
 
 /** What every measurement needs: where to send requests, for how long, and whose CPU must be quiet first. */
@@ -74,7 +76,7 @@ interface Run {
   pids: number[];
 }
 
-function targetsFor(stack: TestStack, portkey: PortkeyGateway, apiKey: string): Targets {
+function targetsFor(stack: TestStack, portkey: PortkeyGateway, floor: HopFloor, apiKey: string): Targets {
   return {
     direct: {
       name: "direct",
@@ -87,6 +89,7 @@ function targetsFor(stack: TestStack, portkey: PortkeyGateway, apiKey: string): 
       headers: { authorization: `Bearer ${apiKey}` },
     },
     portkey: portkey.target("portkey"),
+    hopFloor: floor.target,
   };
 }
 
@@ -123,8 +126,9 @@ async function compareThroughput(run: Run): Promise<Summary["throughput"]> {
   };
   const direct = await measure(targets.direct);
   const portkey = await measure(targets.portkey);
+  const hopFloor = await measure(targets.hopFloor);
   const gateway = await measure(targets.gateway);
-  return { connections: saturationConnections, direct, gateway, portkey };
+  return { connections: saturationConnections, direct, gateway, portkey, hopFloor };
 }
 
 async function compareFirstByte(run: Run): Promise<Summary["firstByte"]> {
@@ -181,7 +185,7 @@ async function measureProductionSettings(settings: Settings, cleanup: Cleanup): 
   await checkTarget(target);
   const pids = Object.values(stack.processes).flatMap(({ child }) => (child.pid === undefined ? [] : [child.pid]));
   const options = { warmUpSeconds: settings.warmUpSeconds, seconds: settings.seconds };
-  const run: Run = { targets: { direct: target, gateway: target, portkey: target }, settings, pids };
+  const run: Run = { targets: { direct: target, gateway: target, portkey: target, hopFloor: target }, settings, pids };
   await begin(run, "latency at 1 connection, tracing exported and rate limits checked");
   const latency = await runLoad(target, { ...options, connections: 1 });
   await begin(run, `throughput at ${saturationConnections} connections, tracing exported and rate limits checked`);
@@ -223,9 +227,11 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   progress("starting Portkey");
   const portkey = await startPortkey(`${stack.simulatorUrl}/v1`);
   cleanup.add(() => portkey.stop());
+  const floor = await startHopFloor(`${stack.simulatorUrl}/v1/chat/completions`);
+  cleanup.add(async () => floor.stop());
   // Ample credit in the premium group, so billing never refuses a request mid-run.
   const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
-  const targets = targetsFor(stack, portkey, apiKey);
+  const targets = targetsFor(stack, portkey, floor, apiKey);
   const families = familyTargets(stack.simulatorUrl, stack.baseUrl, apiKey);
   for (const target of families.flatMap((family) => [family.direct, family.gateway])) await checkTarget(target);
   for (const target of Object.values(targets)) await checkTarget(target);
@@ -234,7 +240,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   for (const service of [...Object.values(stack.processes), { name: "portkey", child: portkey.child }]) {
     if (service.child.pid !== undefined) pids[service.name] = service.child.pid;
   }
-  const run: Run = { targets, settings, pids: Object.values(pids) };
+  const run: Run = { targets, settings, pids: [...Object.values(pids), ...Object.values(floor.pids)] };
   const sampler = startRssSampler(pids);
   const latency = await compareLatency(run);
   const throughput = await compareThroughput(run);
