@@ -225,6 +225,17 @@ describe("generateContent", () => {
     expect(levelled!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
   });
 
+  it("raises a thinking budget below Claude's minimum of 1024 instead of failing the request", async () => {
+    const answer = await ai.models.generateContent({
+      model: "claude-haiku-4-5",
+      contents: "ingress claude small budget",
+      config: { maxOutputTokens: 300, thinkingConfig: { thinkingBudget: 256, includeThoughts: true } },
+    });
+    expect(answer.candidates![0]!.content!.parts!.some((part) => part.thought)).toBe(true);
+    const [sent] = await upstreamWith("ingress claude small budget");
+    expect(sent!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 1024 }, max_tokens: 1324 });
+  });
+
   it("asks for JSON with a response schema and gets JSON that fits it", async () => {
     const response = await ai.models.generateContent({
       model: "claude-haiku-4-5",

@@ -357,4 +357,12 @@ describe("canonical request to an Anthropic Messages body", () => {
       max_tokens: 4096,
     });
   });
+
+  it("raises a thinking budget below Anthropic's 1024 floor (Gemini's thinkingBudget may be any size) to the floor", () => {
+    const small = { type: "enabled", budgetTokens: 200 };
+    expect(toAnthropicRequest(request({ thinking: small, maxTokens: 300 }), model())).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      max_tokens: 1324,
+    });
+  });
 });

@@ -10,7 +10,7 @@ import type {
   ToolChoice,
 } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
-import { thinkingBudgetOf } from "../thinking-budget.js";
+import { anthropicMinimumThinkingBudget, thinkingBudgetOf } from "../thinking-budget.js";
 
 // The canonical (OpenAI-shaped) request as an Anthropic Messages API body.
 // https://docs.anthropic.com/en/api/messages
@@ -242,7 +242,12 @@ export function toAnthropicTemperature(temperature: number): number {
 function thinkingOf(request: ChatRequest, extra: Record<string, unknown>): Block | undefined {
   if (request.thinking) {
     const { type, budgetTokens } = request.thinking;
-    return { type, ...(budgetTokens !== undefined && { budget_tokens: budgetTokens }) };
+    // Budgets from other ingresses (Gemini's thinkingBudget takes any positive number) may fall
+    // below Anthropic's floor, which it refuses: thinking a little more beats failing the request.
+    return {
+      type,
+      ...(budgetTokens !== undefined && { budget_tokens: Math.max(budgetTokens, anthropicMinimumThinkingBudget) }),
+    };
   }
   // Anthropic's own extended-thinking object sent through the OpenAI ingress, passed as written.
   if (typeof extra.thinking === "object" && extra.thinking !== null) return extra.thinking as Block;
