@@ -299,6 +299,11 @@ describe("responses through the running stack", () => {
     ["an empty input list", { model: "gpt-4o-mini", input: [] }, "input"],
     ["a non-boolean store", { model: "gpt-4o-mini", input: "hi", store: "yes" }, "store"],
     [
+      "an unknown reasoning effort",
+      { model: "o4-mini", input: "hi", reasoning: { effort: "huge" } },
+      "reasoning.effort",
+    ],
+    [
       "a tool_choice naming no tool",
       { model: "gpt-4o-mini", input: "hi", tool_choice: { type: "function", name: "nope" } },
       "tool_choice",
@@ -308,5 +313,80 @@ describe("responses through the running stack", () => {
     const error = await client.responses.create(body as never).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param);
+  });
+});
+
+describe("reasoning on the Responses API", () => {
+  it("sends reasoning.effort to an OpenAI reasoning model and reports its reasoning tokens", async () => {
+    const response = await client.responses.create({
+      model: "o4-mini",
+      input: "responses effort marker-1",
+      reasoning: { effort: "low", summary: "auto" },
+      max_output_tokens: 400,
+    });
+    expect(response.reasoning).toEqual({ effort: "low", summary: "auto" });
+    expect(response.usage!.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
+    const [upstream] = await upstreamWith("responses effort marker-1");
+    expect(upstream!.body).toMatchObject({ reasoning_effort: "low", max_completion_tokens: 400 });
+  });
+
+  it("maps reasoning.effort to Claude's and Gemini's thinking budgets and returns the thinking as a reasoning item", async () => {
+    for (const [model, marker] of [
+      ["claude-sonnet-4-5", "responses claude thinks"],
+      ["gemini-2.5-flash", "responses gemini thinks"],
+    ] as const) {
+      const response = await client.responses.create({ model, input: marker, reasoning: { effort: "medium" } });
+      const [reasoning, message] = response.output;
+      expect(reasoning).toMatchObject({ type: "reasoning", summary: [{ type: "summary_text" }] });
+      expect((reasoning as OpenAI.Responses.ResponseReasoningItem).summary[0]!.text).toContain(marker);
+      expect(message).toMatchObject({ type: "message", role: "assistant" });
+    }
+    const [toClaude] = await upstreamWith("responses claude thinks");
+    expect(toClaude!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 8192 } });
+    const [toGemini] = await upstreamWith("responses gemini thinks");
+    expect(toGemini!.body!.generationConfig).toMatchObject({
+      thinkingConfig: { thinkingBudget: 8192, includeThoughts: true },
+    });
+  });
+
+  it("streams a reasoner's thinking as reasoning summary events before the message, and takes it back as input", async () => {
+    const stream = await client.responses.create({
+      model: "deepseek-reasoner",
+      input: "responses stream thinks marker-3",
+      tools: [weather],
+      stream: true,
+    });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const types = events.map((event) => event.type);
+    expect(types.indexOf("response.reasoning_summary_part.added")).toBeGreaterThan(0);
+    expect(types.indexOf("response.reasoning_summary_text.delta")).toBeLessThan(
+      types.indexOf("response.output_item.done"),
+    );
+    const deltas = events.flatMap((event) =>
+      event.type === "response.reasoning_summary_text.delta" ? [event.delta] : [],
+    );
+    const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    const [reasoning, ...rest] = completed.response.output;
+    expect((reasoning as OpenAI.Responses.ResponseReasoningItem).summary[0]!.text).toBe(deltas.join(""));
+    const call = rest.find((item) => item.type === "function_call") as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(call).toBeDefined();
+
+    // A client carrying the conversation itself sends the output items back, reasoning included.
+    const next = await client.responses.create({
+      model: "deepseek-reasoner",
+      input: [
+        { role: "user", content: "responses stream thinks marker-3" },
+        ...completed.response.output,
+        { type: "function_call_output", call_id: call.call_id, output: "sunny" },
+      ] as OpenAI.Responses.ResponseInput,
+      tools: [weather],
+    });
+    expect(next.status).toBe("completed");
+    const sent = (await upstreamWith("responses stream thinks marker-3")).at(-1)!;
+    const assistant = (sent.body!.messages as { role: string; reasoning_content?: string }[]).find(
+      (turn) => turn.role === "assistant",
+    );
+    expect(assistant!.reasoning_content).toBe(deltas.join(""));
   });
 });

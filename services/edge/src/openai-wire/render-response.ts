@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { ChatCompletion, Message, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import type { AssistantMessage, ChatCompletion, Message, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
 import type { ResponsesRequestBody } from "./responses-request-schema.js";
 
 // Canonical chat answers rendered as OpenAI's Responses `response` object.
 // https://platform.openai.com/docs/api-reference/responses/object
 
-export const newItemId = (prefix: "resp" | "msg" | "fc") => `${prefix}_${randomUUID().replaceAll("-", "")}`;
+export const newItemId = (prefix: "resp" | "msg" | "fc" | "rs") => `${prefix}_${randomUUID().replaceAll("-", "")}`;
 
 export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
@@ -28,7 +28,22 @@ export const functionCallItem = (id: string, call: ToolCall, status: ItemStatus)
   status,
 });
 
-export type OutputItem = ReturnType<typeof messageItem> | ReturnType<typeof functionCallItem>;
+export const summaryTextPart = (text: string) => ({ type: "summary_text" as const, text });
+
+/**
+ * The vendor's thinking text (DeepSeek's reasoning_content, Claude's thinking, Gemini's thoughts)
+ * as a reasoning item's summary: the part of a reasoning item that Responses clients show.
+ */
+export const reasoningItem = (id: string, text: string) => ({
+  type: "reasoning" as const,
+  id,
+  summary: text === "" ? [] : [summaryTextPart(text)],
+});
+
+export type OutputItem =
+  | ReturnType<typeof messageItem>
+  | ReturnType<typeof functionCallItem>
+  | ReturnType<typeof reasoningItem>;
 
 /** What a response echoes of its request, with OpenAI's defaults filled in. */
 export function responseSettings(body: ResponsesRequestBody) {
@@ -50,6 +65,7 @@ export function responseSettings(body: ResponsesRequestBody) {
     metadata: body.metadata ?? {},
     text: { format: body.text?.format ?? { type: "text" } },
     parallel_tool_calls: body.parallel_tool_calls ?? true,
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
   };
 }
 
@@ -98,10 +114,12 @@ export type RenderedResponse = ReturnType<typeof renderResponse>;
 export const statusOf = (finishReason: string | undefined): ResponseStatus =>
   finishReason === "length" ? "incomplete" : "completed";
 
-/** The output items of a finished answer: its text as a message, then each tool call. */
-export function outputItems(text: string, toolCalls: ToolCall[], status: ResponseStatus): OutputItem[] {
+/** The output items of a finished answer: its reasoning, its text as a message, then each tool call. */
+export function outputItems(message: AssistantMessage | undefined, status: ResponseStatus): OutputItem[] {
+  const { content: text = "", toolCalls = [], reasoningContent } = message ?? {};
   const itemStatus = status === "incomplete" ? "incomplete" : "completed";
   const items: OutputItem[] = [];
+  if (reasoningContent) items.push(reasoningItem(newItemId("rs"), reasoningContent));
   if (text !== "" || toolCalls.length === 0) items.push(messageItem(newItemId("msg"), text, itemStatus));
   for (const call of toolCalls) items.push(functionCallItem(newItemId("fc"), call, "completed"));
   return items;
@@ -110,17 +128,27 @@ export function outputItems(text: string, toolCalls: ToolCall[], status: Respons
 export function completionToResponse(base: ResponseBase, completion: ChatCompletion): RenderedResponse {
   const choice = completion.choices[0];
   const status = statusOf(choice?.finishReason);
-  const output = outputItems(choice?.message?.content ?? "", choice?.message?.toolCalls ?? [], status);
+  const output = outputItems(choice?.message, status);
   return renderResponse(base, { status, output, usage: completion.usage });
 }
 
-/** The assistant's turn of a response, to continue the conversation from with previous_response_id. */
+/**
+ * The assistant's turn of a response, to continue the conversation from with previous_response_id.
+ * Its reasoning goes along: DeepSeek and Kimi want it back on a turn that called tools.
+ */
 export function assistantTurn(output: OutputItem[]): Message {
+  const reasoning = output.flatMap((item) => (item.type === "reasoning" ? item.summary.map((part) => part.text) : []));
   const text = output
     .flatMap((item) => (item.type === "message" ? item.content.map((part) => part.text) : []))
     .join("");
   const toolCalls = output.flatMap((item) =>
     item.type === "function_call" ? [{ id: item.call_id, name: item.name, arguments: item.arguments }] : [],
   );
-  return { role: "assistant", text: text === "" && toolCalls.length > 0 ? undefined : text, parts: [], toolCalls };
+  return {
+    role: "assistant",
+    text: text === "" && toolCalls.length > 0 ? undefined : text,
+    parts: [],
+    toolCalls,
+    ...(reasoning.length > 0 && { reasoningContent: reasoning.join("") }),
+  };
 }

@@ -47,8 +47,18 @@ const functionCallOutputItem = z.object({
   output: z.string(),
 });
 
+// Earlier reasoning replayed as input, as clients do when they carry a conversation themselves.
+const reasoningItem = z.object({
+  type: z.literal("reasoning"),
+  id: z.string().optional(),
+  status: z.string().nullish(),
+  summary: z.array(z.object({ type: z.literal("summary_text"), text: z.string() })),
+  content: z.array(z.object({ type: z.literal("reasoning_text"), text: z.string() })).nullish(),
+  encrypted_content: z.string().nullish(),
+});
+
 // A message may omit `type`, so items are told apart by it rather than by a discriminated union.
-const inputItem = z.union([functionCallItem, functionCallOutputItem, messageItem]);
+const inputItem = z.union([functionCallItem, functionCallOutputItem, reasoningItem, messageItem]);
 
 const functionTool = z.object({
   type: z.literal("function", { message: "only function tools are supported" }),
@@ -96,6 +106,15 @@ export const responsesRequestSchema = z
     store: z.boolean().nullish(),
     metadata: z.record(z.string(), z.string().max(512)).nullish(),
     user: z.string().optional(),
+    // The effort maps to each vendor's reasoning control as chat's reasoning_effort does; the
+    // vendor's thinking text comes back as a reasoning item's summary whatever `summary` asks.
+    reasoning: z
+      .object({
+        effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullish(),
+        summary: z.enum(["auto", "concise", "detailed"]).nullish(),
+      })
+      .strict()
+      .nullish(),
   })
   .strict()
   .superRefine((body, context) => {

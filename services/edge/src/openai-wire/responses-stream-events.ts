@@ -7,8 +7,10 @@ import {
   outputTextPart,
   type RenderedResponse,
   type ResponseBase,
+  reasoningItem,
   renderResponse,
   statusOf,
+  summaryTextPart,
 } from "./render-response.js";
 
 // Chat chunks as the Responses API's typed stream events.
@@ -26,6 +28,9 @@ interface OpenMessage {
   id: string;
   text: string;
 }
+interface OpenReasoning extends Omit<OpenMessage, "kind"> {
+  kind: "reasoning";
+}
 interface OpenCall {
   kind: "call";
   index: number;
@@ -42,7 +47,7 @@ interface OpenCall {
 export class ResponseStreamEvents {
   private sequence = 0;
   private readonly output: OutputItem[] = [];
-  private open: OpenMessage | OpenCall | undefined;
+  private open: OpenMessage | OpenReasoning | OpenCall | undefined;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
 
@@ -63,6 +68,7 @@ export class ResponseStreamEvents {
     const choice = chunk.choices.find((candidate) => candidate.index === 0);
     if (!choice) return events;
     const delta = choice.delta;
+    if (delta?.reasoningContent) events.push(...this.reasoning(delta.reasoningContent));
     if (delta?.content) events.push(...this.text(delta.content));
     for (const fragment of delta?.toolCalls ?? []) {
       if (this.open?.kind !== "call" || this.open.chunkIndex !== fragment.index) {
@@ -84,6 +90,27 @@ export class ResponseStreamEvents {
       }
     }
     if (choice.finishReason) this.finishReason = choice.finishReason;
+    return events;
+  }
+
+  /** Thinking text streams as the summary of a reasoning item, ahead of the message it led to. */
+  private reasoning(delta: string): ResponseEvent[] {
+    const events: ResponseEvent[] = [];
+    if (this.open?.kind !== "reasoning") {
+      events.push(...this.close());
+      this.open = { kind: "reasoning", index: this.output.length, id: newItemId("rs"), text: "" };
+      const where = { item_id: this.open.id, output_index: this.open.index };
+      events.push(
+        this.event("response.output_item.added", {
+          output_index: this.open.index,
+          item: reasoningItem(this.open.id, ""),
+        }),
+        this.event("response.reasoning_summary_part.added", { ...where, summary_index: 0, part: summaryTextPart("") }),
+      );
+    }
+    this.open.text += delta;
+    const where = { item_id: this.open.id, output_index: this.open.index, summary_index: 0 };
+    events.push(this.event("response.reasoning_summary_text.delta", { ...where, delta }));
     return events;
   }
 
@@ -123,6 +150,16 @@ export class ResponseStreamEvents {
     const open = this.open;
     if (!open) return [];
     this.open = undefined;
+    if (open.kind === "reasoning") {
+      const where = { item_id: open.id, output_index: open.index, summary_index: 0 };
+      const item = reasoningItem(open.id, open.text);
+      this.output.push(item);
+      return [
+        this.event("response.reasoning_summary_text.done", { ...where, text: open.text }),
+        this.event("response.reasoning_summary_part.done", { ...where, part: summaryTextPart(open.text) }),
+        this.event("response.output_item.done", { output_index: open.index, item }),
+      ];
+    }
     if (open.kind === "message") {
       const where = { item_id: open.id, output_index: open.index, content_index: 0 };
       const item = messageItem(open.id, open.text, status);

@@ -15,17 +15,32 @@ function toMessageContent(content: MessageItem["content"]): Pick<Message, "text"
   return { text: undefined, parts };
 }
 
-/** Input items as chat messages; consecutive function calls join one assistant turn, as chat vendors expect. */
+const reasoningText = (item: Extract<ResponsesInputItem, { type: "reasoning" }>) =>
+  [...item.summary, ...(item.content ?? [])].map((part) => part.text).join("");
+
+/**
+ * Input items as chat messages; consecutive function calls join one assistant turn, as chat
+ * vendors expect, and a reasoning item becomes the reasoning of the assistant turn after it.
+ */
 export function itemsToMessages(input: ResponsesRequestBody["input"]): Message[] {
   const messages: Message[] = [];
+  let reasoning: string | undefined;
+  const assistant = (message: Message) => {
+    messages.push(reasoning ? { ...message, reasoningContent: reasoning } : message);
+    reasoning = undefined;
+  };
   for (const item of input) {
-    if (item.type === "function_call") {
+    if (item.type === "reasoning") {
+      reasoning = (reasoning ?? "") + reasoningText(item);
+    } else if (item.type === "function_call") {
       const call = { id: item.call_id, name: item.name, arguments: item.arguments };
       const last = messages.at(-1);
-      if (last?.role === "assistant") last.toolCalls.push(call);
-      else messages.push({ role: "assistant", parts: [], toolCalls: [call] });
+      if (last?.role === "assistant" && reasoning === undefined) last.toolCalls.push(call);
+      else assistant({ role: "assistant", parts: [], toolCalls: [call] });
     } else if (item.type === "function_call_output") {
       messages.push({ role: "tool", text: item.output, parts: [], toolCalls: [], toolCallId: item.call_id });
+    } else if (item.role === "assistant") {
+      assistant({ role: item.role, ...toMessageContent(item.content), toolCalls: [] });
     } else {
       messages.push({ role: item.role, ...toMessageContent(item.content), toolCalls: [] });
     }
@@ -75,6 +90,7 @@ export function responsesToChat(body: ResponsesRequestBody, caller: Caller, hist
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
     maxTokens: body.max_output_tokens ?? undefined,
+    reasoningEffort: body.reasoning?.effort ?? undefined,
     stop: [],
     responseFormat: toResponseFormat(body),
     stream: body.stream ?? false,
