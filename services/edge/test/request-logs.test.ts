@@ -107,6 +107,32 @@ describe("request logs at the default capture (full)", () => {
       { id: expect.stringMatching(/\w/), name: "get_weather", arguments: argumentsText },
     ]);
   });
+  it("keeps a reasoner's thinking in the answer, streamed or not, and in the history sent back", async () => {
+    const premium = await context.stack.createAccount({ group: "premium" });
+    const client = new OpenAI({ baseURL: context.stack.baseUrl, apiKey: premium.api_key, maxRetries: 0 });
+    type Thinking = { reasoning_content?: string };
+    const ask = { role: "user" as const, content: "log my thinking" };
+    const completion = await client.chat.completions.create({ model: "deepseek-reasoner", messages: [ask] });
+    const reasoning = (completion.choices[0]!.message as Thinking).reasoning_content!;
+    expect(reasoning.length).toBeGreaterThan(0);
+    const unaryLog = await requestLogOf(context.stack, completion._request_id!);
+    expect(JSON.parse(unaryLog.response_body!).choices[0]).toMatchObject({ reasoning_content: reasoning });
+
+    const history = [
+      ask,
+      { role: "assistant", content: completion.choices[0]!.message.content, reasoning_content: reasoning },
+      { role: "user" as const, content: "and again" },
+    ] as OpenAI.ChatCompletionMessageParam[];
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: "deepseek-reasoner", messages: history, stream: true })
+      .withResponse();
+    let streamed = "";
+    for await (const chunk of stream)
+      streamed += (chunk.choices[0]?.delta as Thinking | undefined)?.reasoning_content ?? "";
+    const streamLog = await requestLogOf(context.stack, response.headers.get("x-request-id")!);
+    expect(JSON.parse(streamLog.response_body!).choices[0]).toMatchObject({ reasoning_content: streamed });
+    expect(JSON.parse(streamLog.request_body!).messages[1]).toMatchObject({ reasoning_content: reasoning });
+  });
 });
 
 describe("request logs per account", () => {

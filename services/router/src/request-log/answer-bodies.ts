@@ -4,12 +4,14 @@ import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
 import type { ImagesResponse } from "@gateway/proto/router/v1/images";
 import { toolCallLog } from "./request-bodies.js";
 
-// What the request log keeps of each endpoint's answer: the text and tool calls of every
-// choice (a streamed answer is collected into the same shape), never vectors or images.
+// What the request log keeps of each endpoint's answer: the text, reasoning and tool calls of
+// every choice (a streamed answer is collected into the same shape), never vectors or images.
 
 export interface AnswerChoiceLog {
   index: number;
   content: string | null;
+  // The vendor's thinking text: part of what was paid for (reasoning tokens are output tokens).
+  reasoning_content?: string;
   tool_calls?: ReturnType<typeof toolCallLog>[];
   finish_reason?: string;
 }
@@ -19,16 +21,24 @@ export const answerChoiceLog = (
   content: string | undefined,
   toolCalls: readonly Pick<ToolCall, "id" | "name" | "arguments">[],
   finishReason: string | undefined,
+  reasoning?: string,
 ): AnswerChoiceLog => ({
   index,
   content: content ?? null,
+  reasoning_content: reasoning || undefined,
   tool_calls: toolCalls.length > 0 ? toolCalls.map(toolCallLog) : undefined,
   finish_reason: finishReason || undefined,
 });
 
 export const chatAnswerLog = (completion: ChatCompletion) => ({
   choices: completion.choices.map((choice) =>
-    answerChoiceLog(choice.index, choice.message?.content, choice.message?.toolCalls ?? [], choice.finishReason),
+    answerChoiceLog(
+      choice.index,
+      choice.message?.content,
+      choice.message?.toolCalls ?? [],
+      choice.finishReason,
+      choice.message?.reasoningContent,
+    ),
   ),
 });
 

@@ -53,6 +53,7 @@ const messageLog = (message: Message) => ({
   role: message.role,
   name: message.name,
   content: contentOf(message),
+  reasoning_content: message.reasoningContent,
   tool_calls: message.toolCalls.length > 0 ? message.toolCalls.map(toolCallLog) : undefined,
   tool_call_id: message.toolCallId,
 });

@@ -41,6 +41,15 @@ describe("StreamAnswer", () => {
     expect(answer.truncated).toBe(false);
   });
 
+  it("collects a choice's reasoning beside its text", () => {
+    const answer = new StreamAnswer(1_000);
+    answer.add([{ index: 0, delta: { reasoningContent: "Thinking ", toolCalls: [] } }]);
+    answer.add([{ index: 0, delta: { reasoningContent: "hard.", toolCalls: [] } }, text(0, "Done", "stop")]);
+    expect(answer.toLog()).toEqual({
+      choices: [{ index: 0, content: "Done", reasoning_content: "Thinking hard.", finish_reason: "stop" }],
+    });
+  });
+
   it("collects text-completion pieces the same way", () => {
     const answer = new StreamAnswer(1_000);
     answer.add([{ index: 0, text: "Once upon", finishReason: "" }]);

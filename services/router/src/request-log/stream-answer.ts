@@ -10,6 +10,7 @@ interface ToolCallDraft {
 
 interface ChoiceDraft {
   content: string | undefined;
+  reasoning: string | undefined;
   toolCalls: Map<number, ToolCallDraft>;
   finishReason: string | undefined;
 }
@@ -18,7 +19,7 @@ const byIndex = <T>(entries: Map<number, T>) => [...entries].sort(([a], [b]) => 
 
 /**
  * The answer of a stream, collected from the chunks delivered to the client so the request
- * log can keep it: text and tool-call arguments of each choice, up to `maxBytes` of them (so
+ * log can keep it: text, reasoning and tool-call arguments of each choice, up to `maxBytes` of them (so
  * a long stream holds bounded memory); `truncated` tells that some were dropped. Secrets are
  * redacted later, on the whole text, since a key may arrive split across chunks.
  */
@@ -39,6 +40,8 @@ export class StreamAnswer {
       const content = "text" in choice ? choice.text : choice.delta?.content;
       if (content) draft.content = this.append(draft.content ?? "", content);
       if ("text" in choice) continue;
+      const reasoning = choice.delta?.reasoningContent;
+      if (reasoning) draft.reasoning = this.append(draft.reasoning ?? "", reasoning);
       for (const call of choice.delta?.toolCalls ?? []) {
         let toolCall = draft.toolCalls.get(call.index);
         if (!toolCall) {
@@ -61,6 +64,7 @@ export class StreamAnswer {
           draft.content,
           byIndex(draft.toolCalls).map(([, call]) => call),
           draft.finishReason,
+          draft.reasoning,
         ),
       ),
     };
@@ -69,7 +73,7 @@ export class StreamAnswer {
   private draftOf(index: number): ChoiceDraft {
     let draft = this.choices.get(index);
     if (!draft) {
-      draft = { content: undefined, toolCalls: new Map(), finishReason: undefined };
+      draft = { content: undefined, reasoning: undefined, toolCalls: new Map(), finishReason: undefined };
       this.choices.set(index, draft);
     }
     return draft;

@@ -141,6 +141,22 @@ describe("answerTurns", () => {
     ]);
   });
 
+  it("shows a reasoner's thinking as a reasoning turn ahead of its answer, in answers and in history", () => {
+    const reasoning = { role: "reasoning", origin: "answer", parts: [{ kind: "text", text: "Let me think." }] };
+    expect(
+      answerTurns({
+        choices: [{ index: 0, content: "42", reasoning_content: "Let me think.", finish_reason: "stop" }],
+      }),
+    ).toEqual([
+      reasoning,
+      { role: "assistant", origin: "answer", parts: [{ kind: "text", text: "42" }], finishReason: "stop" },
+    ]);
+    const history = requestTurns({
+      messages: [{ role: "assistant", content: "42", reasoning_content: "Let me think." }],
+    });
+    expect(history.map((turn) => turn.role)).toEqual(["reasoning", "assistant"]);
+  });
+
   it("maps OpenAI's own chat and completion answer shapes", () => {
     expect(
       answerTurns({ choices: [{ message: { role: "assistant", content: "Hi" }, finish_reason: "stop" }] }),

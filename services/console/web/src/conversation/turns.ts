@@ -78,6 +78,17 @@ function chatMessageTurn(message: unknown, origin: Turn["origin"]): Turn {
   return turn;
 }
 
+/**
+ * A chat message's turns: its thinking (`reasoning_content`, logged for reasoners) as a turn of
+ * its own ahead of it, as a Responses reasoning item is.
+ */
+function chatMessageTurns(message: unknown, origin: Turn["origin"]): Turn[] {
+  const turn = chatMessageTurn(message, origin);
+  const reasoning = isObject(message) ? message.reasoning_content : undefined;
+  if (typeof reasoning !== "string" || reasoning === "") return [turn];
+  return [{ role: "reasoning", origin, parts: [{ kind: "text", text: reasoning }] }, turn];
+}
+
 /** One item of a Responses `input` or `output` list. */
 function responsesItemTurn(item: unknown, origin: Turn["origin"]): Turn {
   if (typeof item === "string") return { role: "user", origin, parts: [{ kind: "text", text: item }] };
@@ -113,7 +124,7 @@ export function requestTurns(request: unknown): Turn[] {
     turns.push({ role: "system", origin: "request", parts: [{ kind: "text", text: request.instructions }] });
   }
   if (Array.isArray(request.messages)) {
-    turns.push(...request.messages.map((message) => chatMessageTurn(message, "request")));
+    turns.push(...request.messages.flatMap((message) => chatMessageTurns(message, "request")));
   } else if (Array.isArray(request.input)) {
     turns.push(...request.input.map((item) => responsesItemTurn(item, "request")));
   } else if (request.input !== undefined) {
@@ -128,17 +139,20 @@ export function requestTurns(request: unknown): Turn[] {
   return turns;
 }
 
-/** A choice in the log's compact shape ({content, tool_calls}) or OpenAI's ({message} / {text}). */
-function choiceTurn(choice: unknown): Turn {
-  if (!isObject(choice)) return { role: "assistant", origin: "answer", parts: [{ kind: "data", value: choice }] };
-  const turn = isObject(choice.message)
-    ? chatMessageTurn({ role: "assistant", ...choice.message }, "answer")
-    : chatMessageTurn(
-        { role: "assistant", content: choice.content ?? choice.text, tool_calls: choice.tool_calls },
-        "answer",
-      );
-  if (typeof choice.finish_reason === "string") turn.finishReason = choice.finish_reason;
-  return turn;
+/** A choice in the log's compact shape ({content, reasoning_content, tool_calls}) or OpenAI's ({message} / {text}). */
+function choiceTurns(choice: unknown): Turn[] {
+  if (!isObject(choice)) return [{ role: "assistant", origin: "answer", parts: [{ kind: "data", value: choice }] }];
+  const message = isObject(choice.message)
+    ? { role: "assistant", ...choice.message }
+    : {
+        role: "assistant",
+        content: choice.content ?? choice.text,
+        reasoning_content: choice.reasoning_content,
+        tool_calls: choice.tool_calls,
+      };
+  const turns = chatMessageTurns(message, "answer");
+  if (typeof choice.finish_reason === "string") turns.at(-1)!.finishReason = choice.finish_reason;
+  return turns;
 }
 
 /** The turns of what the gateway answered. */
@@ -146,7 +160,7 @@ export function answerTurns(answer: unknown): Turn[] {
   if (answer === null || answer === undefined) return [];
   if (!isObject(answer))
     return [{ role: "assistant", origin: "answer", parts: [{ kind: "text", text: text(answer) }] }];
-  if (Array.isArray(answer.choices)) return answer.choices.map(choiceTurn);
+  if (Array.isArray(answer.choices)) return answer.choices.flatMap(choiceTurns);
   if (Array.isArray(answer.output)) return answer.output.map((item) => responsesItemTurn(item, "answer"));
   if (typeof answer.text === "string")
     return [{ role: "assistant", origin: "answer", parts: [{ kind: "text", text: answer.text }] }];
