@@ -20,3 +20,16 @@ export function thinkingBudgetOf(request: ChatRequest): number | undefined {
   if (request.thinking) return request.thinking.type === "enabled" ? request.thinking.budgetTokens : undefined;
   return request.reasoningEffort === undefined ? undefined : thinkingBudgets[request.reasoningEffort];
 }
+
+/**
+ * The reasoning effort for vendors that take an effort rather than a budget: the request's own,
+ * or, for a budget given in Anthropic's or Gemini's way, the least effort whose budget covers it
+ * ("minimal" only when asked for by name: several reasoning models refuse it).
+ */
+export function reasoningEffortOf(request: ChatRequest): string | undefined {
+  if (request.reasoningEffort !== undefined || request.thinking?.type !== "enabled") return request.reasoningEffort;
+  const budget = request.thinking.budgetTokens;
+  if (budget === undefined) return "medium";
+  if (budget <= thinkingBudgets.low!) return "low";
+  return budget <= thinkingBudgets.medium! ? "medium" : "high";
+}

@@ -116,6 +116,23 @@ describe("canonical request to an OpenAI-protocol body", () => {
     expect(toOpenAIRequest(effort, model(), vendorProfiles.openai!)).not.toHaveProperty("reasoning_effort");
   });
 
+  it("turns a thinking budget from the Messages or Gemini ingress into the least effort that covers it", () => {
+    const effortFor = (thinking: ChatRequest["thinking"]) =>
+      toOpenAIRequest(request({ thinking }), model(["reasoning"]), vendorProfiles.deepseek!).reasoning_effort;
+    expect(effortFor({ type: "enabled", budgetTokens: 1024 })).toBe("low");
+    expect(effortFor({ type: "enabled", budgetTokens: 4000 })).toBe("medium");
+    expect(effortFor({ type: "enabled", budgetTokens: 30_000 })).toBe("high");
+    expect(effortFor({ type: "enabled" })).toBe("medium");
+    expect(effortFor({ type: "disabled" })).toBeUndefined();
+    expect(
+      toOpenAIRequest(
+        request({ reasoningEffort: "minimal", thinking: { type: "enabled", budgetTokens: 30_000 } }),
+        model(["reasoning"]),
+        vendorProfiles.openai!,
+      ).reasoning_effort,
+    ).toBe("minimal");
+  });
+
   it("sends text documents as text, PDFs as file parts where the vendor reads them, and drops thinking", () => {
     const pdf = { sourceType: "base64", mediaType: "application/pdf", data: "JVBERi0=", title: "a.pdf" };
     const withDocuments = request({

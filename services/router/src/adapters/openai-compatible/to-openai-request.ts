@@ -1,6 +1,7 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest, ContentPart, Document, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
+import { reasoningEffortOf } from "../thinking-budget.js";
 import type { VendorProfile } from "./vendor-profiles.js";
 
 /** A text document is its text; a PDF goes as OpenAI's file part where the vendor takes one. */
@@ -95,7 +96,7 @@ export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, pro
         : undefined,
     tool_choice: request.toolChoice ? toToolChoice(request.toolChoice) : undefined,
     // Only reasoning models take it; others refuse it (xAI: "does not support parameter reasoningEffort").
-    reasoning_effort: model.capabilities.includes("reasoning") ? request.reasoningEffort : undefined,
+    reasoning_effort: model.capabilities.includes("reasoning") ? reasoningEffortOf(request) : undefined,
     response_format: request.responseFormat
       ? {
           type: request.responseFormat.type,
