@@ -129,6 +129,11 @@ export const modelSchema = z.object({
     cache_read: z.number().int().min(0).optional(),
     cache_write: z.number().int().min(0).optional(),
   }),
+  // How a Claude model takes thinking: a token budget (the default), or `adaptive` only, with an
+  // effort (Claude Opus 4.7 and later answer a budget with a 400).
+  thinking: z.enum(["budget", "adaptive"]).optional(),
+  // Sampling parameters the vendor refuses for this model with a 400; the gateway leaves them out.
+  refuses: z.array(z.enum(["temperature", "top_p", "top_k"])).optional(),
   // The OpenAI encoding that counts the model's prompts exactly; absent, a per-script bound is used.
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
   image_tokens: imageTokenRuleSchema.optional(),

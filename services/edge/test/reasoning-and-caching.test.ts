@@ -182,6 +182,23 @@ describe("reasoning", () => {
   });
 });
 
+describe("Claude models that think only adaptively", () => {
+  it("get adaptive thinking with an effort, and none of the sampling parameters Opus 4.7 refuses", async () => {
+    const completion = await client.chat.completions.create({
+      model: "claude-opus-4-7",
+      messages: [{ role: "user", content: "adaptive opus marker-9" }],
+      reasoning_effort: "high",
+      temperature: 0.3,
+      top_p: 0.8,
+    });
+    const message = completion.choices[0]!.message as (typeof completion.choices)[0]["message"] & WithThinking;
+    expect(message.reasoning_content).toContain("adaptive opus marker-9");
+    const [upstream] = await upstreamWith("adaptive opus marker-9");
+    expect(upstream!.body).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" } });
+    for (const refused of ["temperature", "top_p", "top_k"]) expect(upstream!.body).not.toHaveProperty(refused);
+  });
+});
+
 describe("Gemini thinking and implicit caching", () => {
   it("maps reasoning_effort to a thinking budget and shows the thought parts as reasoning_content", async () => {
     const completion = await client.chat.completions.create({

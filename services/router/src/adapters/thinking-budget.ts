@@ -33,3 +33,13 @@ export function reasoningEffortOf(request: ChatRequest): string | undefined {
   if (budget <= thinkingBudgets.low!) return "low";
   return budget <= thinkingBudgets.medium! ? "medium" : "high";
 }
+
+/**
+ * Anthropic's `output_config.effort` for a model that thinks only adaptively: the request's
+ * reasoning effort, or the one its budget stands for ("minimal" is Anthropic's "low"; "none"
+ * asks for no thinking).
+ */
+export function adaptiveEffortOf(request: ChatRequest): string | undefined {
+  const effort = reasoningEffortOf(request);
+  return effort === "minimal" ? "low" : effort;
+}

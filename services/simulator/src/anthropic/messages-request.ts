@@ -75,6 +75,7 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (typeof body.model !== "string" || body.model === "") throw fail("model: Input should be a non-empty string");
   const maxTokens = maxTokensOf(body.max_tokens);
   checkSampling(body);
+  checkAdaptiveOnly(body.model, body);
   const tools = toolsOf(body.tools);
   const stream = body.stream ?? false;
   if (typeof stream !== "boolean") throw fail("stream: Input should be a valid boolean");
@@ -125,6 +126,25 @@ function checkSampling(body: Record<string, unknown>): void {
   // What Anthropic says for its Claude 4.1 and 4.5 models.
   if (body.temperature !== undefined && body.top_p !== undefined) {
     throw fail("`temperature` and `top_p` cannot both be specified for this model. Please use only one.");
+  }
+}
+
+// Claude Opus 4.7 and the models after it think only adaptively, and Opus 4.7 takes no sampling
+// parameters: both are a 400 from Anthropic.
+const adaptiveOnly = /^claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|mythos)/;
+const noSampling = /^claude-opus-4-7/;
+
+function checkAdaptiveOnly(model: string, body: Record<string, unknown>): void {
+  if (!adaptiveOnly.test(model)) return;
+  const type = isRecord(body.thinking) ? body.thinking.type : undefined;
+  if (type === "enabled" || type === "disabled") {
+    throw fail(
+      `"thinking.type.${type}" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`,
+    );
+  }
+  if (!noSampling.test(model)) return;
+  for (const field of ["temperature", "top_p", "top_k"]) {
+    if (body[field] !== undefined) throw fail(`${field}: is not supported for this model.`);
   }
 }
 

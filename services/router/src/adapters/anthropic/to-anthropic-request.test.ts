@@ -366,3 +366,38 @@ describe("canonical request to an Anthropic Messages body", () => {
     });
   });
 });
+
+describe("models that think only adaptively (Claude Opus 4.7 on)", () => {
+  const opus = {
+    ...model(),
+    id: "claude-opus-4-7",
+    thinking: "adaptive",
+    refuses: ["temperature", "top_p", "top_k"],
+  } as CatalogueModel;
+
+  it("asks for adaptive thinking with an effort instead of a budget, leaving max_tokens as it is", () => {
+    expect(toAnthropicRequest(request({ reasoningEffort: "minimal", maxTokens: 500 }), opus)).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+      max_tokens: 500,
+    });
+    const budgeted = toAnthropicRequest(request({ thinking: { type: "enabled", budgetTokens: 8000 } }), opus);
+    expect(budgeted).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "medium" } });
+    expect(budgeted.thinking).not.toHaveProperty("budget_tokens");
+  });
+
+  it("leaves thinking out when the request turns it off or asks for none, since these models refuse disabling it", () => {
+    for (const overrides of [{ thinking: { type: "disabled" } }, { reasoningEffort: "none" }, {}]) {
+      const body = toAnthropicRequest(request(overrides), opus);
+      expect(body).not.toHaveProperty("thinking");
+      expect(body).not.toHaveProperty("output_config");
+    }
+  });
+
+  it("leaves out the sampling parameters the model refuses", () => {
+    const body = toAnthropicRequest(request({ temperature: 0.4, topP: 0.9, topK: 5 }), opus);
+    expect(body).not.toHaveProperty("temperature");
+    expect(body).not.toHaveProperty("top_p");
+    expect(body).not.toHaveProperty("top_k");
+  });
+});

@@ -10,7 +10,7 @@ import type {
   ToolChoice,
 } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
-import { anthropicMinimumThinkingBudget, thinkingBudgetOf } from "../thinking-budget.js";
+import { adaptiveEffortOf, anthropicMinimumThinkingBudget, thinkingBudgetOf } from "../thinking-budget.js";
 
 // The canonical (OpenAI-shaped) request as an Anthropic Messages API body.
 // https://docs.anthropic.com/en/api/messages
@@ -255,11 +255,25 @@ function thinkingOf(request: ChatRequest, extra: Record<string, unknown>): Block
   return budget ? { type: "enabled", budget_tokens: budget } : undefined;
 }
 
+/**
+ * Thinking for a model that takes only adaptive thinking (Claude Opus 4.7 on): no budget, an
+ * effort instead. Such a model cannot turn thinking off either; leaving it out means none.
+ */
+function adaptiveThinkingOf(request: ChatRequest): { thinking?: Block; output_config?: Block } {
+  const effort = adaptiveEffortOf(request);
+  const asked = request.thinking !== undefined || effort !== undefined;
+  if (!asked || request.thinking?.type === "disabled" || effort === "none") return {};
+  return { thinking: { type: "adaptive" }, ...(effort && { output_config: { effort } }) };
+}
+
+type ExtraFields = { thinking?: Block; metadata?: Block; output_config?: Block };
+
 /** Fields from the pass-through JSON and the canonical extensions that Anthropic understands. */
-function extraFields(request: ChatRequest): { thinking?: Block; metadata?: Block } {
+function extraFields(request: ChatRequest, model: CatalogueModel): ExtraFields {
   const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
-  const fields: { thinking?: Block; metadata?: Block } = {};
-  const thinking = thinkingOf(request, extra);
+  const passedThinking = typeof extra.thinking === "object" && extra.thinking !== null;
+  const fields: ExtraFields = model.thinking === "adaptive" && !passedThinking ? adaptiveThinkingOf(request) : {};
+  const thinking = model.thinking === "adaptive" && !passedThinking ? undefined : thinkingOf(request, extra);
   if (thinking) fields.thinking = thinking;
   // OpenAI's end-user identifiers go to metadata.user_id (OpenAI's metadata map has no Anthropic counterpart).
   const userId = request.user ?? (typeof extra.safety_identifier === "string" ? extra.safety_identifier : undefined);
@@ -282,7 +296,10 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
       "unsupported_value",
     );
   }
-  const extra = extraFields(request);
+  const extra = extraFields(request, model);
+  const refused = new Set(model.refuses ?? []);
+  const unlessRefused = <T>(name: "temperature" | "top_p" | "top_k", value: T) =>
+    refused.has(name) ? undefined : value;
   const body: Record<string, unknown> = {
     model: model.id,
     max_tokens: maxTokensWith(request.maxTokens ?? model.default_max_tokens ?? fallbackMaxTokens, extra.thinking),
@@ -290,9 +307,12 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
     messages: toMessages(request.messages).map(compact),
     // These models reject temperature and top_p together ("cannot both be specified for this
     // model"), so top_p only goes out when temperature does not.
-    temperature: request.temperature !== undefined ? toAnthropicTemperature(request.temperature) : undefined,
-    top_p: request.temperature === undefined ? request.topP : undefined,
-    top_k: request.topK,
+    temperature: unlessRefused(
+      "temperature",
+      request.temperature !== undefined ? toAnthropicTemperature(request.temperature) : undefined,
+    ),
+    top_p: unlessRefused("top_p", request.temperature === undefined ? request.topP : undefined),
+    top_k: unlessRefused("top_k", request.topK),
     stop_sequences: request.stop.length > 0 ? request.stop : undefined,
     tools: toTools(request),
     tool_choice: request.tools.length > 0 ? toToolChoice(request.toolChoice, request.parallelToolCalls) : undefined,
