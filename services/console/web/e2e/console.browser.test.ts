@@ -85,204 +85,194 @@ const conversation: OpenAI.ChatCompletionMessageParam[] = [
   { role: "tool", tool_call_id: "call_weather", content: '{"celsius":21}' },
 ];
 
-// Each flow drives a real Chromium through a dozen pages and two payments; on a busy 2-core machine that
-// has taken longer than the suite's 30 s default.
-const browserFlowTimeoutMs = 120_000;
+// Each flow drives a real Chromium through a dozen pages and two payments; on a busy 2-core
+// machine that has taken longer than the suite's 30 s default.
+describe("the console in a browser", { timeout: 120_000 }, () => {
+  it("signs in with GitHub, tops up with WeChat Pay and Alipay, makes a key the SDK uses, shows the request, revokes the key and signs out", async () => {
+    const context = await newContext();
+    const app = new ConsolePage(await context.newPage(), consoleUrl);
+    const { page } = app;
 
-describe("the console in a browser", () => {
-  it(
-    "signs in with GitHub, tops up with WeChat Pay and Alipay, makes a key the SDK uses, shows the request, revokes the key and signs out",
-    async () => {
-      const context = await newContext();
-      const app = new ConsolePage(await context.newPage(), consoleUrl);
-      const { page } = app;
+    await app.open("/");
+    await page.waitForURL("**/signin");
+    await screenshot(page, "signin.zh-CN");
+    await app.signInWith("GitHub");
+    // The simulator's GitHub consent page.
+    await page.locator("#login").fill("octocat");
+    await page.locator("#authorize").click();
+    await page.waitForURL(`${consoleUrl}/`);
+    await expect.poll(() => page.getByTestId("balance").textContent()).toBe("¥0.00");
 
-      await app.open("/");
-      await page.waitForURL("**/signin");
-      await screenshot(page, "signin.zh-CN");
-      await app.signInWith("GitHub");
-      // The simulator's GitHub consent page.
-      await page.locator("#login").fill("octocat");
-      await page.locator("#authorize").click();
-      await page.waitForURL(`${consoleUrl}/`);
-      await expect.poll(() => page.getByTestId("balance").textContent()).toBe("¥0.00");
+    await app.topUp(context, 1, "wechat");
+    expect(await app.balanceMicros()).toBe(1_000_000);
+    await expect.poll(() => page.getByTestId("header-balance").textContent()).toBe("¥1.00");
+    await screenshot(page, "topup.zh-CN");
 
-      await app.topUp(context, 1, "wechat");
-      expect(await app.balanceMicros()).toBe(1_000_000);
-      await expect.poll(() => page.getByTestId("header-balance").textContent()).toBe("¥1.00");
-      await screenshot(page, "topup.zh-CN");
+    const keyName = "browser-test";
+    const apiKey = await app.createKey(keyName);
+    await screenshot(page, "key-created.zh-CN", [page.getByTestId("new-api-key")]);
+    await app.closeShownKey();
 
-      const keyName = "browser-test";
-      const apiKey = await app.createKey(keyName);
-      await screenshot(page, "key-created.zh-CN", [page.getByTestId("new-api-key")]);
-      await app.closeShownKey();
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: conversation,
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }],
+    });
+    const requestId = completion._request_id!;
+    const answer = completion.choices[0]!.message.content!;
+    await screenshot(page, "keys.zh-CN");
 
-      const client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
-      const completion = await client.chat.completions.create({
-        model: "gpt-4o-mini",
-        messages: conversation,
-        tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }],
-      });
-      const requestId = completion._request_id!;
-      const answer = completion.choices[0]!.message.content!;
-      await screenshot(page, "keys.zh-CN");
+    // Usage is recorded asynchronously: the record appears once ledger has it.
+    await app.navigate(zh.nav.usage);
+    const requestLink = page.getByRole("link", { name: requestId });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole("heading", { name: zh.usage.title }).waitFor();
+          await page.getByRole("table").waitFor();
+          return requestLink.count();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(1);
+    await screenshot(page, "usage.zh-CN");
 
-      // Usage is recorded asynchronously: the record appears once ledger has it.
-      await app.navigate(zh.nav.usage);
-      const requestLink = page.getByRole("link", { name: requestId });
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            await page.getByRole("heading", { name: zh.usage.title }).waitFor();
-            await page.getByRole("table").waitFor();
-            return requestLink.count();
-          },
-          { timeout: 20_000, interval: 500 },
-        )
-        .toBe(1);
-      await screenshot(page, "usage.zh-CN");
+    await requestLink.click();
+    await page.getByText("What is the weather in Paris? (console browser test)").waitFor();
+    await page.getByText(fill(zh.logs.toolCall, { name: "get_weather" })).waitFor();
+    await page.getByText(fill(zh.logs.toolResult, { id: "call_weather" })).waitFor();
+    await page.getByTestId("turn-answer").getByText(answer).waitFor();
+    await screenshot(page, "log-viewer.zh-CN");
 
-      await requestLink.click();
-      await page.getByText("What is the weather in Paris? (console browser test)").waitFor();
-      await page.getByText(fill(zh.logs.toolCall, { name: "get_weather" })).waitFor();
-      await page.getByText(fill(zh.logs.toolResult, { id: "call_weather" })).waitFor();
-      await page.getByTestId("turn-answer").getByText(answer).waitFor();
-      await screenshot(page, "log-viewer.zh-CN");
+    await app.navigate(zh.nav.logs);
+    await page.getByRole("link", { name: requestId }).waitFor();
+    await screenshot(page, "logs.zh-CN");
 
-      await app.navigate(zh.nav.logs);
-      await page.getByRole("link", { name: requestId }).waitFor();
-      await screenshot(page, "logs.zh-CN");
+    await app.navigate(zh.nav.statistics);
+    await expect.poll(() => page.getByTestId("total-requests").textContent()).toBe("1");
+    await page.getByRole("cell", { name: "gpt-4o-mini" }).waitFor();
+    await screenshot(page, "statistics.zh-CN");
 
-      await app.navigate(zh.nav.statistics);
-      await expect.poll(() => page.getByTestId("total-requests").textContent()).toBe("1");
-      await page.getByRole("cell", { name: "gpt-4o-mini" }).waitFor();
-      await screenshot(page, "statistics.zh-CN");
+    const beforeAlipay = await app.balanceMicros();
+    expect(beforeAlipay).toBeLessThan(1_000_000);
+    await app.topUp(context, 5, "alipay");
+    expect(await app.balanceMicros()).toBe(beforeAlipay + 5_000_000);
+    await page.getByTestId("order-history").getByText(zh.topup.alipay).waitFor();
 
-      const beforeAlipay = await app.balanceMicros();
-      expect(beforeAlipay).toBeLessThan(1_000_000);
-      await app.topUp(context, 5, "alipay");
-      expect(await app.balanceMicros()).toBe(beforeAlipay + 5_000_000);
-      await page.getByTestId("order-history").getByText(zh.topup.alipay).waitFor();
+    await app.navigate(zh.nav.overview);
+    await expect
+      .poll(() => page.getByTestId("balance").textContent())
+      .toBe(`¥${((beforeAlipay + 5_000_000) / 1e6).toFixed(2)}`);
+    await screenshot(page, "overview.zh-CN");
 
-      await app.navigate(zh.nav.overview);
-      await expect
-        .poll(() => page.getByTestId("balance").textContent())
-        .toBe(`¥${((beforeAlipay + 5_000_000) / 1e6).toFixed(2)}`);
-      await screenshot(page, "overview.zh-CN");
+    await app.revokeKey(keyName);
+    await screenshot(page, "keys-revoked.zh-CN");
+    // Revocation reaches edge's key cache within seconds.
+    const refused = await eventually(
+      () =>
+        client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      5_000,
+      200,
+    );
+    expect(refused).toBeInstanceOf(AuthenticationError);
 
-      await app.revokeKey(keyName);
-      await screenshot(page, "keys-revoked.zh-CN");
-      // Revocation reaches edge's key cache within seconds.
-      const refused = await eventually(
-        () =>
-          client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }).then(
-            () => undefined,
-            (error: unknown) => error,
-          ),
-        5_000,
-        200,
-      );
-      expect(refused).toBeInstanceOf(AuthenticationError);
+    await app.navigate(zh.nav.settings);
+    await page
+      .getByRole("cell", { name: /octocat/ })
+      .first()
+      .waitFor();
+    await screenshot(page, "settings.zh-CN");
 
-      await app.navigate(zh.nav.settings);
-      await page
-        .getByRole("cell", { name: /octocat/ })
-        .first()
-        .waitFor();
-      await screenshot(page, "settings.zh-CN");
+    await app.switchLanguage("en");
+    await page.getByRole("heading", { name: en.settings.title }).waitFor();
+    for (const [label, name] of [
+      [en.nav.overview, "overview"],
+      [en.nav.usage, "usage"],
+      [en.nav.statistics, "statistics"],
+      [en.nav.logs, "logs"],
+      [en.nav.keys, "keys"],
+      [en.nav.topup, "topup"],
+      [en.nav.settings, "settings"],
+    ] as const) {
+      await app.navigate(label);
+      await page.getByRole("heading", { level: 2 }).first().waitFor();
+      await screenshot(page, `${name}.en`);
+    }
+    await page.getByRole("link", { name: requestId }).count();
+    await app.open(`/logs/${requestId}`);
+    await page.getByText(fill(en.logs.toolCall, { name: "get_weather" })).waitFor();
+    await screenshot(page, "log-viewer.en");
 
-      await app.switchLanguage("en");
-      await page.getByRole("heading", { name: en.settings.title }).waitFor();
-      for (const [label, name] of [
-        [en.nav.overview, "overview"],
-        [en.nav.usage, "usage"],
-        [en.nav.statistics, "statistics"],
-        [en.nav.logs, "logs"],
-        [en.nav.keys, "keys"],
-        [en.nav.topup, "topup"],
-        [en.nav.settings, "settings"],
-      ] as const) {
-        await app.navigate(label);
-        await page.getByRole("heading", { level: 2 }).first().waitFor();
-        await screenshot(page, `${name}.en`);
-      }
-      await page.getByRole("link", { name: requestId }).count();
-      await app.open(`/logs/${requestId}`);
-      await page.getByText(fill(en.logs.toolCall, { name: "get_weather" })).waitFor();
-      await screenshot(page, "log-viewer.en");
+    await app.navigate(en.nav.settings);
+    await page.getByRole("button", { name: en.settings.signOut, exact: true }).click();
+    await page.waitForURL("**/signin");
+    await page.getByRole("heading", { name: en.signin.title }).waitFor();
+    await screenshot(page, "signin.en");
+    expect(await app.session()).toBeNull();
+    await app.open("/keys");
+    await page.waitForURL("**/signin");
+    await context.close();
+  });
 
-      await app.navigate(en.nav.settings);
-      await page.getByRole("button", { name: en.settings.signOut, exact: true }).click();
-      await page.waitForURL("**/signin");
-      await page.getByRole("heading", { name: en.signin.title }).waitFor();
-      await screenshot(page, "signin.en");
-      expect(await app.session()).toBeNull();
-      await app.open("/keys");
-      await page.waitForURL("**/signin");
-      await context.close();
-    },
-    browserFlowTimeoutMs,
-  );
+  it("signs in with the OpenID provider as an admin who adjusts an account's credit, on a phone-width screen too", async () => {
+    const context = await newContext();
+    const app = new ConsolePage(await context.newPage(), consoleUrl);
+    const { page } = app;
+    await app.open("/signin");
+    await app.signInWith(OIDC_NAME);
+    // oidc-provider's development login and consent pages.
+    await page.locator('input[name="login"]').fill("alice");
+    await page.locator('input[name="password"]').fill("any");
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(`${consoleUrl}/`);
+    expect((await app.session())?.isAdmin).toBe(true);
 
-  it(
-    "signs in with the OpenID provider as an admin who adjusts an account's credit, on a phone-width screen too",
-    async () => {
-      const context = await newContext();
-      const app = new ConsolePage(await context.newPage(), consoleUrl);
-      const { page } = app;
-      await app.open("/signin");
-      await app.signInWith(OIDC_NAME);
-      // oidc-provider's development login and consent pages.
-      await page.locator('input[name="login"]').fill("alice");
-      await page.locator('input[name="password"]').fill("any");
-      await page.locator('button[type="submit"]').click();
-      await page.locator('button[type="submit"]').click();
-      await page.waitForURL(`${consoleUrl}/`);
-      expect((await app.session())?.isAdmin).toBe(true);
+    // Linking GitHub to this account: the settings page lists both sign-ins afterwards.
+    await app.navigate(zh.nav.settings);
+    await page.getByRole("link", { name: fill(zh.settings.link, { name: "GitHub" }) }).click();
+    await page.locator("#login").fill("alice-on-github");
+    await page.locator("#authorize").click();
+    await page.waitForURL(`${consoleUrl}/settings`);
+    await page.getByRole("cell", { name: "GitHub", exact: true }).waitFor();
+    await page.getByRole("cell", { name: OIDC_NAME, exact: true }).waitFor();
+    await screenshot(page, "settings-linked.zh-CN");
 
-      // Linking GitHub to this account: the settings page lists both sign-ins afterwards.
-      await app.navigate(zh.nav.settings);
-      await page.getByRole("link", { name: fill(zh.settings.link, { name: "GitHub" }) }).click();
-      await page.locator("#login").fill("alice-on-github");
-      await page.locator("#authorize").click();
-      await page.waitForURL(`${consoleUrl}/settings`);
-      await page.getByRole("cell", { name: "GitHub", exact: true }).waitFor();
-      await page.getByRole("cell", { name: OIDC_NAME, exact: true }).waitFor();
-      await screenshot(page, "settings-linked.zh-CN");
+    await app.navigate(zh.nav.admin);
+    const row = page.getByRole("row").filter({ hasText: "octocat" });
+    await row.waitFor();
+    await screenshot(page, "admin.zh-CN");
+    await row.getByRole("button", { name: zh.admin.adjust }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(zh.admin.amount).fill("2.5");
+    await dialog.getByLabel(zh.admin.reason).fill("Browser test goodwill credit");
+    await dialog.getByRole("button", { name: zh.admin.adjust }).click();
+    await page.getByText(new RegExp(fill(zh.admin.adjusted, { balance: "" }))).waitFor();
+    await dialog.waitFor({ state: "detached" });
 
-      await app.navigate(zh.nav.admin);
-      const row = page.getByRole("row").filter({ hasText: "octocat" });
-      await row.waitFor();
-      await screenshot(page, "admin.zh-CN");
-      await row.getByRole("button", { name: zh.admin.adjust }).click();
-      const dialog = page.getByRole("dialog");
-      await dialog.getByLabel(zh.admin.amount).fill("2.5");
-      await dialog.getByLabel(zh.admin.reason).fill("Browser test goodwill credit");
-      await dialog.getByRole("button", { name: zh.admin.adjust }).click();
-      await page.getByText(new RegExp(fill(zh.admin.adjusted, { balance: "" }))).waitFor();
-      await dialog.waitFor({ state: "detached" });
+    await showRouterViews(page, zh, "zh-CN");
 
-      await showRouterViews(page, zh, "zh-CN");
+    await app.switchLanguage("en");
+    await app.navigate(en.nav.admin);
+    // The tabs keep the one last open.
+    await page.getByRole("tab", { name: en.admin.title }).click();
+    await page.getByRole("row").filter({ hasText: "octocat" }).waitFor();
+    await screenshot(page, "admin.en");
+    await showRouterViews(page, en, "en");
 
-      await app.switchLanguage("en");
-      await app.navigate(en.nav.admin);
-      // The tabs keep the one last open.
-      await page.getByRole("tab", { name: en.admin.title }).click();
-      await page.getByRole("row").filter({ hasText: "octocat" }).waitFor();
-      await screenshot(page, "admin.en");
-      await showRouterViews(page, en, "en");
-
-      await page.setViewportSize({ width: 390, height: 844 });
-      await app.open("/");
-      await page.getByTestId("balance").waitFor();
-      await screenshot(page, "overview.phone.en");
-      await page.getByRole("button", { name: en.nav.menu }).click();
-      await app.navigate(en.nav.topup);
-      await page.getByRole("heading", { name: en.topup.title }).waitFor();
-      await screenshot(page, "topup.phone.en");
-      await context.close();
-    },
-    browserFlowTimeoutMs,
-  );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await app.open("/");
+    await page.getByTestId("balance").waitFor();
+    await screenshot(page, "overview.phone.en");
+    await page.getByRole("button", { name: en.nav.menu }).click();
+    await app.navigate(en.nav.topup);
+    await page.getByRole("heading", { name: en.topup.title }).waitFor();
+    await screenshot(page, "topup.phone.en");
+    await context.close();
+  });
 });
