@@ -22,7 +22,7 @@ const listening = (port: number) => process.stdout.write(`listening ${port}\n`);
 
 const vendorAgent = new Agent({ keepAliveTimeout: 30_000 });
 
-async function callVendor(url: string, body: Buffer | string): Promise<Buffer> {
+async function callVendor(url: string, body: Buffer): Promise<Buffer> {
   const response = await request(url, {
     method: "POST",
     // The simulator wants a key, as a vendor does.

@@ -30,6 +30,28 @@ describe("Responses body to the canonical chat request", () => {
     expect(request.messages[2]).toMatchObject({ role: "tool", text: "one", toolCallId: "c1" });
   });
 
+  it("gives a reasoning item's text to the assistant turn after it, and skips one with no text", () => {
+    const call = (id: string) => ({ type: "function_call", call_id: id, name: "a", arguments: "{}" });
+    const request = canonical({
+      model: "m",
+      reasoning: { effort: "high" },
+      input: [
+        { role: "user", content: "q" },
+        { type: "reasoning", summary: [{ type: "summary_text", text: "Think" }] },
+        call("c1"),
+        { type: "reasoning", summary: [], encrypted_content: "opaque" },
+        call("c2"),
+      ],
+    });
+    expect(request.reasoningEffort).toBe("high");
+    expect(request.messages).toHaveLength(2);
+    expect(request.messages[1]).toMatchObject({
+      role: "assistant",
+      reasoningContent: "Think",
+      toolCalls: [{ id: "c1" }, { id: "c2" }],
+    });
+  });
+
   it("nests a flat json_schema format as chat's response_format and maps flat tools", () => {
     const request = canonical({
       model: "m",

@@ -31,7 +31,9 @@ export function itemsToMessages(input: ResponsesRequestBody["input"]): Message[]
   };
   for (const item of input) {
     if (item.type === "reasoning") {
-      reasoning = (reasoning ?? "") + reasoningText(item);
+      // OpenAI's own reasoning items often carry no text (only encrypted_content): nothing to pass on.
+      const text = reasoningText(item);
+      if (text !== "") reasoning = (reasoning ?? "") + text;
     } else if (item.type === "function_call") {
       const call = { id: item.call_id, name: item.name, arguments: item.arguments };
       const last = messages.at(-1);

@@ -268,13 +268,18 @@ function adaptiveThinkingOf(request: ChatRequest): { thinking?: Block; output_co
 
 type ExtraFields = { thinking?: Block; metadata?: Block; output_config?: Block };
 
+function budgetThinkingOf(request: ChatRequest, extra: Record<string, unknown>): ExtraFields {
+  const thinking = thinkingOf(request, extra);
+  return thinking ? { thinking } : {};
+}
+
 /** Fields from the pass-through JSON and the canonical extensions that Anthropic understands. */
 function extraFields(request: ChatRequest, model: CatalogueModel): ExtraFields {
   const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
+  // Anthropic's own thinking object, sent through the OpenAI ingress, goes as written to any model.
   const passedThinking = typeof extra.thinking === "object" && extra.thinking !== null;
-  const fields: ExtraFields = model.thinking === "adaptive" && !passedThinking ? adaptiveThinkingOf(request) : {};
-  const thinking = model.thinking === "adaptive" && !passedThinking ? undefined : thinkingOf(request, extra);
-  if (thinking) fields.thinking = thinking;
+  const fields: ExtraFields =
+    model.thinking === "adaptive" && !passedThinking ? adaptiveThinkingOf(request) : budgetThinkingOf(request, extra);
   // OpenAI's end-user identifiers go to metadata.user_id (OpenAI's metadata map has no Anthropic counterpart).
   const userId = request.user ?? (typeof extra.safety_identifier === "string" ? extra.safety_identifier : undefined);
   if (userId) fields.metadata = { user_id: userId };
