@@ -7,8 +7,9 @@ import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { googleErrorBody } from "./gemini-wire/google-errors.js";
 import { acceptBody } from "./http/accept-body.js";
+import { BodyBudget } from "./http/body-budget.js";
 import type { Drain } from "./http/drain.js";
-import { jsonBody, smallJsonBodyLimits } from "./http/json-body.js";
+import { jsonBody as boundedJsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
 import { assignRequestId } from "./http/request-id.js";
 import { sendError, speakErrorsAs } from "./http/send-error.js";
@@ -35,6 +36,8 @@ export interface EdgeDependencies extends EdgeClients {
   logger: Logger;
   // The largest chat, Responses or completions body in bytes; smaller endpoints have their own.
   bodyLimitBytes: number;
+  // The JSON body bytes handled at once (BODY_BYTES_IN_FLIGHT), across every route and tenant.
+  bodyBytesInFlight: number;
   // Generated images answered as url, served at signed URLs.
   files: GeneratedFiles;
   // PUBLIC_BASE_URL: where clients reach edge, for absolute image and video links.
@@ -77,6 +80,8 @@ export function createApp(deps: EdgeDependencies): Express {
   const authenticate = authenticator(deps.ledger, deps.keyCache);
   const [openAIKeys, anthropicKeys] = [authenticate(bearerKey), authenticate(anthropicKey)];
   v1.use((request, response, next) => (speaksAnthropic(request) ? anthropicKeys : openAIKeys)(request, response, next));
+  const budget = new BodyBudget(deps.bodyBytesInFlight);
+  const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, budget);
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.post("/messages", conversationBody, createMessage(deps.router));

@@ -3,6 +3,18 @@ import bytes from "bytes";
 import { z } from "zod";
 import { trustedProxiesSetting } from "./http/trusted-proxies.js";
 
+/** A size setting such as 20mb or 500kb, in bytes. */
+const byteSize = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      const size = bytes.parse(text);
+      if (size !== null && size > 0) return size;
+      context.addIssue({ code: "custom", message: "a size such as 20mb or 500kb" });
+      return z.NEVER;
+    });
+
 export const edgeConfigSchema = z.object({
   ...commonConfig,
   EDGE_HOST: z.string().default("127.0.0.1"),
@@ -22,15 +34,10 @@ export const edgeConfigSchema = z.object({
   // Resolved keys are kept this long in process; revocations evict them sooner.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   // The largest chat, Responses or completions body: large enough for a few base64 images.
-  BODY_LIMIT: z
-    .string()
-    .default("20mb")
-    .transform((text, context) => {
-      const limit = bytes.parse(text);
-      if (limit !== null && limit > 0) return limit;
-      context.addIssue({ code: "custom", message: "a size such as 20mb or 500kb" });
-      return z.NEVER;
-    }),
+  BODY_LIMIT: byteSize("20mb"),
+  // The JSON body bytes edge works on at once (http/body-budget.ts): each byte costs several in
+  // memory, so the default lets about two maximal bodies through at once within the pod's 512 MiB.
+  BODY_BYTES_IN_FLIGHT: byteSize("48mb"),
   ...filesConfig,
   // Signs generated images' URLs; set the same value on every edge, or each signs with its own random key.
   FILE_URL_SIGNING_KEY: z.string().min(32).optional(),

@@ -47,6 +47,7 @@ const app = createApp({
   keyCache,
   logger,
   bodyLimitBytes: config.BODY_LIMIT,
+  bodyBytesInFlight: config.BODY_BYTES_IN_FLIGHT,
   files,
   publicBaseUrl: config.PUBLIC_BASE_URL,
   trustedProxies: config.GATEWAY_TRUSTED_PROXIES,

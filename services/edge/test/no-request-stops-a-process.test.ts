@@ -89,4 +89,26 @@ describe("no request stops a process", () => {
     controller.abort();
     await expectStillServing();
   });
+
+  // Each maximal body costs edge (and router) several times its size in heap: enough of them at
+  // once would pass the heap limit the services run with and stop edge for every tenant.
+  it("takes maximal bodies a few at a time and refuses the rest with a 429, then serves one again", async () => {
+    const content = "word ".repeat(Math.floor((19.5 * 1024 * 1024) / 5));
+    const body = JSON.stringify({ model: "gpt-4o-mini", max_tokens: 5, messages: [{ role: "user", content }] });
+    const chat = async () => {
+      const response = await fetch(`${stack.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${keys.apiKey}`, "content-type": "application/json" },
+        body,
+      });
+      const answer = (await response.json()) as { error?: { code: string } };
+      return { status: response.status, code: answer.error?.code };
+    };
+    const answers = await Promise.all(Array.from({ length: 12 }, chat));
+    for (const { status } of answers) expect([200, 429]).toContain(status);
+    expect(answers.filter(({ code }) => code === "too_many_large_requests").length).toBeGreaterThan(0);
+    await expectStillServing();
+    // Every refused and finished body gave its bytes back.
+    expect((await chat()).code).not.toBe("too_many_large_requests");
+  }, 120_000);
 });

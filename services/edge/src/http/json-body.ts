@@ -2,6 +2,7 @@ import { GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
 import express, { type RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
+import type { BodyBudget } from "./body-budget.js";
 import { refuseDeepJson } from "./json-depth.js";
 
 /**
@@ -49,14 +50,19 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * authentication, so only authenticated callers ever make edge read or parse a body; every
  * JSON body edge parses goes through here. A body that declares more than the limit is refused
  * before a byte of it is read (Node discards the rest); one that grows past it is cut off there.
+ * While edge works on it, the body counts against the budget of bodies in flight.
  */
-export function jsonBody(limitBytes: number): RequestHandler {
+export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler {
   // Nesting is checked on the raw bytes, before JSON.parse builds anything.
   const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
+  const hold = budget.hold(limitBytes);
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
-    acceptBody(request, response, () =>
-      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
-    );
+    hold(request, response, (refused?: unknown) => {
+      if (refused) return next(refused);
+      acceptBody(request, response, () =>
+        parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
+      );
+    });
   };
 }
