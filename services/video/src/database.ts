@@ -1,10 +1,3 @@
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "./generated/prisma/client.js";
-
-export type Database = PrismaClient;
+// Type-only: the service queries Postgres through `pg` (see tasks/task-sql.ts) and never loads
+// the generated Prisma client at run time; the client's model type still names a task's row.
 export type { VideoTask } from "./generated/prisma/client.js";
-
-/** Prisma 7's generated client over the `pg` driver adapter (no native engine). */
-export function connectDatabase(databaseUrl: string): Database {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
-}

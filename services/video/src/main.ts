@@ -25,7 +25,6 @@ import {
 import { type CallbackDeliveries, startCallbackDeliveries } from "./callbacks/deliver-callbacks.js";
 import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";
-import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { VideoMetrics } from "./metrics/video-metrics.js";
 import { pendingMigrations } from "./migrate.js";
@@ -37,6 +36,9 @@ import { startWorkerLoop, type WorkerLoop } from "./worker/worker-loop.js";
 const CALLBACK_CONCURRENCY = 16;
 // Postgres connections for submits and reads: each holds one for a single statement.
 const REQUEST_CONNECTIONS = 4;
+// On top, for the workers' leases, sweeps and callbacks (one statement each too), so a burst of
+// them does not hold up submits.
+const WORKER_CONNECTIONS = 10;
 
 const start = beginService("video", loadVideoConfig);
 const { config, logger } = start;
@@ -62,9 +64,11 @@ try {
   fail("cannot load the catalogue", error);
 }
 const clock = new Clock(config.VIDEO_CLOCK_OFFSET_MS);
-const database = connectDatabase(config.DATABASE_URL);
-// Submits and reads; the workers' queries go through Prisma's own pool.
-const pool = createSqlPool(config.DATABASE_URL, REQUEST_CONNECTIONS, logger);
+const pool = createSqlPool(
+  config.DATABASE_URL,
+  REQUEST_CONNECTIONS + (config.VIDEO_WORKERS ? WORKER_CONNECTIONS : 0),
+  logger,
+);
 const storage = await openVideoStorage(config).catch((error: unknown) =>
   fail("cannot use the video storage (check the VIDEO_S3_* settings)", error),
 );
@@ -78,7 +82,7 @@ const usage = new UsagePublisher(
   usageSpoolSettings(config, "video"),
 );
 observeUsageSpool(usage);
-const metrics = new VideoMetrics(database);
+const metrics = new VideoMetrics(pool);
 
 const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
 const ledger = new LedgerServiceClient(
@@ -94,7 +98,6 @@ const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, 60_000, logg
 
 const grpc = await startGrpcServer(
   {
-    database,
     pool,
     clock,
     catalogue,
@@ -119,7 +122,7 @@ let callbacks: CallbackDeliveries | undefined;
 if (config.VIDEO_WORKERS) {
   worker = startWorkerLoop(
     {
-      database,
+      pool,
       clock,
       catalogue,
       storage,
@@ -141,7 +144,7 @@ if (config.VIDEO_WORKERS) {
   );
   callbacks = startCallbackDeliveries(
     {
-      database,
+      pool,
       clock,
       links,
       logger,
@@ -182,5 +185,5 @@ stopOnSignal(logger, async () => {
   await nats.drain();
   ledger.close();
   await redis.quit().catch(() => undefined);
-  await Promise.allSettled([database.$disconnect(), pool.end()]);
+  await pool.end().catch(() => undefined);
 });

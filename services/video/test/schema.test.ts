@@ -3,26 +3,33 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTemporaryDatabase, queryRows, type TemporaryDatabase } from "@gateway/stack";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase, type Database } from "../src/database.js";
+import { PrismaClient } from "../src/generated/prisma/client.js";
 import { migrate, migrationsDirectory, pendingMigrations } from "../src/migrate.js";
 import { FilesystemStorage } from "../src/storage/filesystem-storage.js";
+import { findTask } from "../src/tasks/task-sql.js";
 import { claimTasks } from "../src/worker/claim-tasks.js";
 import { purgeExpired } from "../src/worker/purge-expired.js";
 import { timeOutTasks } from "../src/worker/time-out-tasks.js";
+import { updateHeldTask } from "../src/worker/update-held-task.js";
 
 let database: TemporaryDatabase;
-let client: Database;
+// The generated client checks that schema.prisma (hence the VideoTask type) matches the migrations.
+let client: PrismaClient;
+let pool: pg.Pool;
 
 beforeAll(async () => {
   database = await createTemporaryDatabase();
   const [first, second] = await Promise.all([migrate(database.url), migrate(database.url)]);
   const migrations = readdirSync(migrationsDirectory, { withFileTypes: true }).filter((entry) => entry.isDirectory());
   expect([first.applied.length, second.applied.length].sort()).toEqual([0, migrations.length]);
-  client = connectDatabase(database.url);
+  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
+  pool = new pg.Pool({ connectionString: database.url });
 });
 afterAll(async () => {
-  await client?.$disconnect();
+  await Promise.all([client?.$disconnect(), pool?.end()]);
   await database?.drop();
 });
 
@@ -59,6 +66,8 @@ describe("the video schema", () => {
     const task = await newTask();
     const read = await client.videoTask.findUniqueOrThrow({ where: { id: task.id } });
     expect(read).toMatchObject({ status: "pending", attempts: 0, progress: null, callbackState: null });
+    // The service's own SQL reads the row exactly as the generated client does.
+    expect(await findTask(pool, task.id)).toEqual(read);
   });
 
   it("allows only pending -> processing -> completed | failed", async () => {
@@ -103,15 +112,44 @@ describe("the video schema", () => {
     await queryRows(database.url, "DELETE FROM video.tasks");
     await Promise.all(Array.from({ length: 30 }, () => newTask()));
     const claims = await Promise.all(
-      ["a", "b", "c"].map((workerId) => claimTasks(client, { workerId, now: claimAt, leaseMs: 10_000, limit: 15 })),
+      ["a", "b", "c"].map((workerId) => claimTasks(pool, { workerId, now: claimAt, leaseMs: 10_000, limit: 15 })),
     );
     const all = claims.flat();
     expect(all).toHaveLength(30);
     expect(new Set(all).size).toBe(30);
     // Nothing is free while the leases run; everything is once they lapse.
-    expect(await claimTasks(client, { workerId: "d", now: claimAt, leaseMs: 10_000, limit: 50 })).toEqual([]);
+    expect(await claimTasks(pool, { workerId: "d", now: claimAt, leaseMs: 10_000, limit: 50 })).toEqual([]);
     const later = new Date(claimAt.getTime() + 10_001);
-    expect(await claimTasks(client, { workerId: "d", now: later, leaseMs: 10_000, limit: 50 })).toHaveLength(30);
+    expect(await claimTasks(pool, { workerId: "d", now: later, leaseMs: 10_000, limit: 50 })).toHaveLength(30);
+  });
+
+  it("writes a held task only for its worker, whatever columns the write names", async () => {
+    await queryRows(database.url, "DELETE FROM video.tasks");
+    const task = await newTask();
+    await claimTasks(pool, { workerId: "a", now, leaseMs: 10_000, limit: 1 });
+    // One connection holding statements whose column lists start alike, as a completion with and
+    // without a callback do: their names must stay apart however long the lists grow.
+    const single = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const progress = { vendorJobId: "job", progress: 50, startedAt: now, leaseUntil: now, billedSeconds: 5 };
+      expect(await updateHeldTask(single, task.id, "b", progress)).toBe(0);
+      expect(await updateHeldTask(single, task.id, "a", progress)).toBe(1);
+      expect(await updateHeldTask(single, task.id, "a", { ...progress, callbackAttempts: 1, error: undefined })).toBe(
+        1,
+      );
+      expect(await updateHeldTask(single, task.id, "a", { status: "failed", error: "no", finishedAt: now })).toBe(1);
+      expect(await updateHeldTask(single, task.id, "a", { progress: 60 })).toBe(0);
+    } finally {
+      await single.end();
+    }
+    expect(await findTask(pool, task.id)).toMatchObject({
+      status: "failed",
+      error: "no",
+      progress: 50,
+      vendorJobId: "job",
+      callbackAttempts: 1,
+      workerId: "a",
+    });
   });
 
   it("purges expired tasks, except a completed one whose usage is not yet published", async () => {
@@ -124,7 +162,7 @@ describe("the video schema", () => {
     await setStatus(unpublished.id, "completed", `, ${completed}`);
     const directory = mkdtempSync(join(tmpdir(), "video-purge-"));
     const dayLater = new Date(now.getTime() + 86_400_000);
-    const purge = purgeExpired(client, new FilesystemStorage(directory), { now: dayLater, limit: 10 });
+    const purge = purgeExpired(pool, new FilesystemStorage(directory), { now: dayLater, limit: 10 });
     expect(await purge.finally(() => rmSync(directory, { recursive: true }))).toMatchObject({ purged: 2 });
     const left = await queryRows<{ id: string }>(database.url, "SELECT id FROM video.tasks");
     expect(left.map((row) => row.id)).toEqual([unpublished.id]);
@@ -134,7 +172,7 @@ describe("the video schema", () => {
     await queryRows(database.url, "DELETE FROM video.tasks");
     const old = await newTask({ createdAt: new Date(now.getTime() - 60_000) });
     const fresh = await newTask();
-    const timedOut = await timeOutTasks(client, { now, timeoutMs: 30_000, limit: 10 });
+    const timedOut = await timeOutTasks(pool, { now, timeoutMs: 30_000, limit: 10 });
     expect(timedOut.map((task) => task.id)).toEqual([old.id]);
     const [row] = await queryRows<{ status: string; error: string }>(
       database.url,

@@ -1,6 +1,6 @@
-import type { UsagePublisher } from "@gateway/shared";
+import type { SqlPool, UsagePublisher } from "@gateway/shared";
 import type { Clock } from "../clock.js";
-import type { Database, VideoTask } from "../database.js";
+import type { VideoTask } from "../database.js";
 import type { VideoModel } from "../tasks/find-video-model.js";
 import { videoUsageEvent } from "./video-usage.js";
 
@@ -10,15 +10,16 @@ import { videoUsageEvent } from "./video-usage.js";
  * (the task stays unmarked and the sweep tries again).
  */
 export async function publishTaskUsage(
-  deps: { database: Database; clock: Clock; usage: UsagePublisher },
+  deps: { pool: SqlPool; clock: Clock; usage: UsagePublisher },
   task: VideoTask,
   video: VideoModel,
   seconds: number,
 ): Promise<boolean> {
   if (!(await deps.usage.publishDurably(videoUsageEvent(task, video, seconds)))) return false;
-  await deps.database.videoTask.updateMany({
-    where: { id: task.id, usagePublishedAt: null },
-    data: { usagePublishedAt: deps.clock.now() },
+  await deps.pool.query({
+    name: "video-mark-usage-published",
+    text: "UPDATE video.tasks SET usage_published_at = $2 WHERE id = $1 AND usage_published_at IS NULL",
+    values: [task.id, deps.clock.now()],
   });
   return true;
 }

@@ -1,13 +1,14 @@
-import type { Logger } from "@gateway/shared";
+import type { Logger, SqlPool } from "@gateway/shared";
 import { renderVideoTask } from "@gateway/shared";
 import type { Clock } from "../clock.js";
-import type { Database, VideoTask } from "../database.js";
+import type { VideoTask } from "../database.js";
 import { type LinkSettings, renderTask } from "../tasks/render-task.js";
+import { queryTasks, taskColumns } from "../tasks/task-sql.js";
 import { type CallbackPolicy, postCallback } from "./post-callback.js";
 import { SIGNATURE_HEADER, signCallback } from "./sign-callback.js";
 
 export interface CallbackDependencies {
-  database: Database;
+  pool: SqlPool;
   clock: Clock;
   links: LinkSettings;
   logger: Logger;
@@ -25,20 +26,22 @@ const CLAIM_MS = 60_000;
  * Claims deliveries that are due (a finished task with a callback_url) the way tasks are
  * claimed, so two workers never post the same attempt, by pushing their next time ahead.
  */
-async function claimDue(database: Database, now: Date, limit: number): Promise<VideoTask[]> {
+function claimDue(pool: SqlPool, now: Date, limit: number): Promise<VideoTask[]> {
   const reservedUntil = new Date(now.getTime() + CLAIM_MS);
-  const rows = await database.$queryRaw<{ id: string }[]>`
-    UPDATE video.tasks SET callback_next_at = ${reservedUntil}
-    WHERE id IN (
-      SELECT id FROM video.tasks
-      WHERE callback_state = 'pending' AND callback_next_at <= ${now}
-      ORDER BY callback_next_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`;
-  if (rows.length === 0) return [];
-  return database.videoTask.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  return queryTasks(
+    pool,
+    "video-claim-callbacks",
+    `UPDATE video.tasks SET callback_next_at = $1
+     WHERE id IN (
+       SELECT id FROM video.tasks
+       WHERE callback_state = 'pending' AND callback_next_at <= $2
+       ORDER BY callback_next_at
+       LIMIT $3
+       FOR UPDATE SKIP LOCKED
+     )
+     RETURNING ${taskColumns}`,
+    [reservedUntil, now, limit],
+  );
 }
 
 export interface CallbackSettings {
@@ -68,7 +71,7 @@ export function startCallbackDeliveries(deps: CallbackDependencies, settings: Ca
   const claim = async () => {
     const free = settings.concurrency - inFlight.size;
     if (free <= 0) return;
-    for (const task of await claimDue(deps.database, deps.clock.now(), free)) {
+    for (const task of await claimDue(deps.pool, deps.clock.now(), free)) {
       const delivery = deliverOne(deps, task)
         .catch((error: unknown) => deps.logger.error({ err: error, task_id: task.id }, "could not record a callback"))
         .finally(() => inFlight.delete(delivery));
@@ -110,14 +113,17 @@ async function deliverOne(deps: CallbackDependencies, task: VideoTask): Promise<
   }
   const attempts = task.callbackAttempts + 1;
   const gaveUp = !delivered && attempts >= deps.maxAttempts;
-  await deps.database.videoTask.update({
-    where: { id: task.id },
-    data: {
-      callbackAttempts: attempts,
-      callbackState: delivered ? "delivered" : gaveUp ? "gave_up" : "pending",
+  const { rowCount } = await deps.pool.query({
+    name: "video-record-callback",
+    text: "UPDATE video.tasks SET callback_attempts = $2, callback_state = $3, callback_next_at = $4 WHERE id = $1",
+    values: [
+      task.id,
+      attempts,
+      delivered ? "delivered" : gaveUp ? "gave_up" : "pending",
       // Back-off counts from the attempt's end: a delivery may have run until its deadline.
-      callbackNextAt:
-        delivered || gaveUp ? null : new Date(deps.clock.now().getTime() + deps.baseDelayMs * 2 ** (attempts - 1)),
-    },
+      delivered || gaveUp ? null : new Date(deps.clock.now().getTime() + deps.baseDelayMs * 2 ** (attempts - 1)),
+    ],
   });
+  // The task was purged during the delivery: the caller logs it, as it logs any write that failed.
+  if (rowCount === 0) throw new Error(`video task ${task.id} no longer exists`);
 }

@@ -1,13 +1,13 @@
 import { once } from "node:events";
 import type { ReadVideoContentRequest, VideoContentChunk } from "@gateway/proto/video/v1/video";
-import { cancellationSignal, GatewayError, runInCallContext, toGrpcError } from "@gateway/shared";
+import { cancellationSignal, GatewayError, runInCallContext, type SqlPool, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import type { Clock } from "../clock.js";
-import type { Database } from "../database.js";
 import { verifyContentSignature } from "../links/signed-url.js";
 import type { VideoStorage } from "../storage/video-storage.js";
 import { taskNotFound } from "../tasks/get-video.js";
 import { isTaskId } from "../tasks/task-rules.js";
+import { findTask } from "../tasks/task-sql.js";
 import { resolveRange } from "./byte-range.js";
 
 const CHUNK_BYTES = 256 * 1024;
@@ -15,7 +15,7 @@ const CHUNK_BYTES = 256 * 1024;
 const forbidden = (code: string, message: string) => new GatewayError(403, "invalid_request_error", code, message);
 
 export interface ContentDependencies {
-  database: Database;
+  pool: SqlPool;
   clock: Clock;
   storage: VideoStorage;
   signingKey: string;
@@ -53,7 +53,7 @@ async function serve(deps: ContentDependencies, call: ContentCall): Promise<void
   if (expires * 1000 < now.getTime()) {
     throw forbidden("link_expired", "This video link has expired. Retrieve the task again for a fresh video_url.");
   }
-  const task = await deps.database.videoTask.findUnique({ where: { id: taskId } });
+  const task = await findTask(deps.pool, taskId);
   if (!task || task.expiresAt <= now || task.status !== "completed" || !task.storageKey) throw taskNotFound(taskId);
   const size = await deps.storage.size(task.storageKey);
   if (size === undefined) throw taskNotFound(taskId);

@@ -1,6 +1,5 @@
-import { gatewayMeter } from "@gateway/shared";
+import { gatewayMeter, type SqlPool } from "@gateway/shared";
 import type { Histogram } from "@opentelemetry/api";
-import type { Database } from "../database.js";
 
 // Seconds: video generations take from tens of seconds to the task time-out.
 const TASK_SECONDS_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
@@ -12,7 +11,7 @@ const TASK_SECONDS_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
 export class VideoMetrics {
   private readonly taskDuration: Histogram;
 
-  constructor(database: Database, meter = gatewayMeter()) {
+  constructor(pool: SqlPool, meter = gatewayMeter()) {
     this.taskDuration = meter.createHistogram("gateway_video_task_duration_seconds", {
       description: "From submit to the task's end, by model and status (completed, failed, timed_out)",
       unit: "s",
@@ -25,13 +24,13 @@ export class VideoMetrics {
         description: "Unfinished video tasks by status (pending, processing), across all workers",
       })
       .addCallback(async (result) => {
-        const counts = await database.videoTask.groupBy({
-          by: ["status"],
-          where: { status: { in: ["pending", "processing"] } },
-          _count: { _all: true },
+        const { rows } = await pool.query<{ status: string; count: number }>({
+          name: "video-queue-depth",
+          text: `SELECT status, count(*)::int AS count FROM video.tasks
+                 WHERE status IN ('pending', 'processing') GROUP BY status`,
         });
         for (const status of ["pending", "processing"]) {
-          result.observe(counts.find((count) => count.status === status)?._count._all ?? 0, { status });
+          result.observe(rows.find((row) => row.status === status)?.count ?? 0, { status });
         }
       });
   }

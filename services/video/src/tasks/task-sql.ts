@@ -2,7 +2,7 @@ import type { SqlPool } from "@gateway/shared";
 import type { VideoTask } from "../database.js";
 
 // Every column, named as the generated VideoTask type names it, so a row is a task as it comes.
-const taskColumns = `
+export const taskColumns = `
   id, request_id AS "requestId", account_id AS "accountId", key_id AS "keyId", model_group AS "modelGroup",
   model, vendor, channel, prompt, duration_seconds AS "durationSeconds", size, status, progress, error,
   vendor_job_id AS "vendorJobId", worker_id AS "workerId", lease_until AS "leaseUntil", attempts,
@@ -17,9 +17,15 @@ type TaskRow = Omit<VideoTask, "byteSize"> & { byteSize: string | null };
 
 const toTask = (row: TaskRow): VideoTask => ({ ...row, byteSize: row.byteSize === null ? null : BigInt(row.byteSize) });
 
-async function oneTask(pool: SqlPool, name: string, text: string, values: unknown[]): Promise<VideoTask | undefined> {
+/** Runs a named statement that selects or returns `taskColumns`, and answers its rows as tasks. */
+export async function queryTasks(pool: SqlPool, name: string, text: string, values: unknown[]): Promise<VideoTask[]> {
   const { rows } = await pool.query<TaskRow>({ name, text, values });
-  return rows[0] && toTask(rows[0]);
+  return rows.map(toTask);
+}
+
+async function oneTask(pool: SqlPool, name: string, text: string, values: unknown[]): Promise<VideoTask | undefined> {
+  const [task] = await queryTasks(pool, name, text, values);
+  return task;
 }
 
 /** What a new task is made of; everything else starts at its default (pending, no attempts). */
@@ -93,4 +99,14 @@ export function findLiveTask(pool: SqlPool, accountId: string, id: string, now: 
     `SELECT ${taskColumns} FROM video.tasks WHERE id = $1 AND account_id = $2 AND expires_at > $3`,
     [id, accountId, now],
   );
+}
+
+/** The task of this id, expired or not. */
+export function findTask(pool: SqlPool, id: string) {
+  return oneTask(pool, "video-task", `SELECT ${taskColumns} FROM video.tasks WHERE id = $1`, [id]);
+}
+
+/** The tasks of these ids, in no particular order; ids with no task are skipped. */
+export function findTasks(pool: SqlPool, ids: string[]) {
+  return queryTasks(pool, "video-tasks", `SELECT ${taskColumns} FROM video.tasks WHERE id = ANY($1)`, [ids]);
 }

@@ -1,4 +1,4 @@
-import type { Database } from "../database.js";
+import type { SqlPool } from "@gateway/shared";
 
 /**
  * Takes up to `limit` tasks no live worker holds: pending ones, and processing ones whose
@@ -7,21 +7,25 @@ import type { Database } from "../database.js";
  * keeps the task theirs after the transaction. A pending task becomes processing here.
  */
 export async function claimTasks(
-  database: Database,
+  pool: SqlPool,
   claim: { workerId: string; now: Date; leaseMs: number; limit: number },
 ): Promise<string[]> {
   const leaseUntil = new Date(claim.now.getTime() + claim.leaseMs);
-  const rows = await database.$queryRaw<{ id: string }[]>`
-    UPDATE video.tasks
-    SET status = 'processing', worker_id = ${claim.workerId}, lease_until = ${leaseUntil},
-        attempts = attempts + 1, started_at = coalesce(started_at, ${claim.now})
-    WHERE id IN (
-      SELECT id FROM video.tasks
-      WHERE status IN ('pending', 'processing') AND (lease_until IS NULL OR lease_until < ${claim.now})
-      ORDER BY created_at
-      LIMIT ${claim.limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`;
+  const { rows } = await pool.query<{ id: string }>({
+    name: "video-claim-tasks",
+    text: `
+      UPDATE video.tasks
+      SET status = 'processing', worker_id = $1, lease_until = $2,
+          attempts = attempts + 1, started_at = coalesce(started_at, $3)
+      WHERE id IN (
+        SELECT id FROM video.tasks
+        WHERE status IN ('pending', 'processing') AND (lease_until IS NULL OR lease_until < $3)
+        ORDER BY created_at
+        LIMIT $4
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`,
+    values: [claim.workerId, leaseUntil, claim.now, claim.limit],
+  });
   return rows.map((row) => row.id);
 }

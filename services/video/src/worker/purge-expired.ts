@@ -1,4 +1,4 @@
-import type { Database } from "../database.js";
+import type { SqlPool } from "@gateway/shared";
 import type { VideoStorage } from "../storage/video-storage.js";
 
 /**
@@ -8,18 +8,22 @@ import type { VideoStorage } from "../storage/video-storage.js";
  * logged by the caller and is unreachable (no row names it).
  */
 export async function purgeExpired(
-  database: Database,
+  pool: SqlPool,
   storage: VideoStorage,
   options: { now: Date; limit: number },
 ): Promise<{ purged: number; fileErrors: unknown[] }> {
-  const rows = await database.$queryRaw<{ storageKey: string | null }[]>`
-    DELETE FROM video.tasks
-    WHERE id IN (
-      SELECT id FROM video.tasks
-      WHERE expires_at <= ${options.now} AND (status <> 'completed' OR usage_published_at IS NOT NULL)
-      LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
-    )
-    RETURNING storage_key AS "storageKey"`;
+  const { rows } = await pool.query<{ storageKey: string | null }>({
+    name: "video-purge-expired",
+    text: `
+      DELETE FROM video.tasks
+      WHERE id IN (
+        SELECT id FROM video.tasks
+        WHERE expires_at <= $1 AND (status <> 'completed' OR usage_published_at IS NOT NULL)
+        LIMIT $2 FOR UPDATE SKIP LOCKED
+      )
+      RETURNING storage_key AS "storageKey"`,
+    values: [options.now, options.limit],
+  });
   const removals = await Promise.allSettled(
     rows.flatMap((row) => (row.storageKey ? [storage.remove(row.storageKey)] : [])),
   );

@@ -1,5 +1,6 @@
 import { publishTaskUsage } from "../billing/publish-task-usage.js";
 import { findVideoModel } from "../tasks/find-video-model.js";
+import { queryTasks, taskColumns } from "../tasks/task-sql.js";
 import type { WorkerDependencies } from "./worker-dependencies.js";
 
 // Longer than the completing worker's own publish can take (a JetStream time-out, then the
@@ -13,15 +14,15 @@ export const USAGE_SWEEP_GRACE_MS = 60_000;
  * workers sweeping at once need no coordination. Returns how many tasks it published.
  */
 export async function republishUsage(deps: WorkerDependencies, options: { now: Date; limit: number }): Promise<number> {
-  const tasks = await deps.database.videoTask.findMany({
-    where: {
-      status: "completed",
-      usagePublishedAt: null,
-      finishedAt: { lt: new Date(options.now.getTime() - USAGE_SWEEP_GRACE_MS) },
-    },
-    orderBy: { finishedAt: "asc" },
-    take: options.limit,
-  });
+  const tasks = await queryTasks(
+    deps.pool,
+    "video-unpublished-usage",
+    `SELECT ${taskColumns} FROM video.tasks
+     WHERE status = 'completed' AND usage_published_at IS NULL AND finished_at < $1
+     ORDER BY finished_at
+     LIMIT $2`,
+    [new Date(options.now.getTime() - USAGE_SWEEP_GRACE_MS), options.limit],
+  );
   let published = 0;
   for (const task of tasks) {
     try {

@@ -1,4 +1,4 @@
-import type { Prisma } from "../generated/prisma/client.js";
+import { type TaskChanges, updateHeldTask } from "./update-held-task.js";
 import type { WorkerDependencies } from "./worker-dependencies.js";
 
 /**
@@ -25,11 +25,8 @@ export class TaskLease {
     return this.controller.signal;
   }
 
-  async update(data: Prisma.VideoTaskUpdateManyMutationInput): Promise<boolean> {
-    const { count } = await this.deps.database.videoTask.updateMany({
-      where: { id: this.taskId, workerId: this.deps.workerId, status: "processing" },
-      data,
-    });
+  async update(changes: TaskChanges): Promise<boolean> {
+    const count = await updateHeldTask(this.deps.pool, this.taskId, this.deps.workerId, changes);
     if (count === 0) this.controller.abort(new Error("lease lost"));
     return count === 1;
   }
@@ -46,10 +43,7 @@ export class TaskLease {
 
   /** Hands the task back at once (the process is stopping), so another worker need not wait out the lease. */
   async handBack(): Promise<void> {
-    await this.deps.database.videoTask.updateMany({
-      where: { id: this.taskId, workerId: this.deps.workerId, status: "processing" },
-      data: { leaseUntil: null },
-    });
+    await updateHeldTask(this.deps.pool, this.taskId, this.deps.workerId, { leaseUntil: null });
   }
 
   release(): void {

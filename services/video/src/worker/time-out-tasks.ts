@@ -1,4 +1,4 @@
-import type { Database } from "../database.js";
+import type { SqlPool } from "@gateway/shared";
 
 export interface TimedOutTask {
   id: string;
@@ -21,23 +21,28 @@ export const timeoutMessage = (timeoutMs: number) =>
  * caller cancels the returned vendor jobs.
  */
 export async function timeOutTasks(
-  database: Database,
+  pool: SqlPool,
   options: { now: Date; timeoutMs: number; limit: number },
 ): Promise<TimedOutTask[]> {
   const cutoff = new Date(options.now.getTime() - options.timeoutMs);
-  return database.$queryRaw<TimedOutTask[]>`
-    UPDATE video.tasks
-    SET status = 'failed', error = ${timeoutMessage(options.timeoutMs)}, finished_at = ${options.now},
-        worker_id = NULL, lease_until = NULL,
-        callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END,
-        callback_next_at = ${options.now}
-    WHERE id IN (
-      SELECT id FROM video.tasks
-      WHERE status IN ('pending', 'processing') AND created_at < ${cutoff}
-      ORDER BY created_at
-      LIMIT ${options.limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, vendor_job_id AS "vendorJobId", model, model_group AS "modelGroup", channel,
-      request_id AS "requestId", account_id AS "accountId", key_id AS "keyId", created_at AS "createdAt"`;
+  const { rows } = await pool.query<TimedOutTask>({
+    name: "video-time-out-tasks",
+    text: `
+      UPDATE video.tasks
+      SET status = 'failed', error = $1, finished_at = $2,
+          worker_id = NULL, lease_until = NULL,
+          callback_state = CASE WHEN callback_url IS NULL THEN NULL ELSE 'pending' END,
+          callback_next_at = $2
+      WHERE id IN (
+        SELECT id FROM video.tasks
+        WHERE status IN ('pending', 'processing') AND created_at < $3
+        ORDER BY created_at
+        LIMIT $4
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, vendor_job_id AS "vendorJobId", model, model_group AS "modelGroup", channel,
+        request_id AS "requestId", account_id AS "accountId", key_id AS "keyId", created_at AS "createdAt"`,
+    values: [timeoutMessage(options.timeoutMs), options.now, cutoff, options.limit],
+  });
+  return rows;
 }

@@ -1,14 +1,13 @@
 import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import type { Reservations } from "@gateway/metering/reservations";
-import type { Logger, UsagePublisher } from "@gateway/shared";
+import type { Logger, SqlPool, UsagePublisher } from "@gateway/shared";
 import type { Clock } from "../clock.js";
-import type { Database } from "../database.js";
 import type { VideoMetrics } from "../metrics/video-metrics.js";
 import type { VideoStorage } from "../storage/video-storage.js";
 import type { OpenAIVideosClient } from "../vendor/openai-videos-client.js";
 
 export interface WorkerDependencies {
-  database: Database;
+  pool: SqlPool;
   clock: Clock;
   catalogue: CatalogueHolder;
   storage: VideoStorage;

@@ -1,4 +1,5 @@
 import { findVideoModel } from "../tasks/find-video-model.js";
+import { findTasks } from "../tasks/task-sql.js";
 import { claimTasks } from "./claim-tasks.js";
 import { purgeExpired } from "./purge-expired.js";
 import { republishUsage } from "./republish-usage.js";
@@ -33,7 +34,7 @@ export function startWorkerLoop(deps: WorkerDependencies, settings: WorkerSettin
   let ticking: Promise<void> = Promise.resolve();
 
   const sweepTimeouts = async () => {
-    const timedOut = await timeOutTasks(deps.database, {
+    const timedOut = await timeOutTasks(deps.pool, {
       now: deps.clock.now(),
       timeoutMs: settings.taskTimeoutMs,
       limit: SWEEP_LIMIT,
@@ -58,14 +59,14 @@ export function startWorkerLoop(deps: WorkerDependencies, settings: WorkerSettin
   const claim = async () => {
     const free = settings.concurrency - running.size;
     if (free <= 0) return;
-    const ids = await claimTasks(deps.database, {
+    const ids = await claimTasks(deps.pool, {
       workerId: deps.workerId,
       now: deps.clock.now(),
       leaseMs: deps.leaseMs,
       limit: free,
     });
     if (ids.length === 0) return;
-    const tasks = await deps.database.videoTask.findMany({ where: { id: { in: ids } } });
+    const tasks = await findTasks(deps.pool, ids);
     for (const task of tasks) {
       const run = runTask(deps, task, stopping.signal).finally(() => {
         running.delete(run);
@@ -77,7 +78,7 @@ export function startWorkerLoop(deps: WorkerDependencies, settings: WorkerSettin
   };
 
   const purge = async () => {
-    const { purged, fileErrors } = await purgeExpired(deps.database, deps.storage, {
+    const { purged, fileErrors } = await purgeExpired(deps.pool, deps.storage, {
       now: deps.clock.now(),
       limit: SWEEP_LIMIT,
     });
