@@ -1,5 +1,6 @@
 import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
+import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
@@ -103,9 +104,8 @@ const grpc = await startGrpcServer(
     catalogue,
     links,
     storage,
-    reservations,
+    admission: new Admission(redis, rateLimits, reservations),
     reservationTtlMs,
-    rateLimits,
     signingKey: config.VIDEO_URL_SIGNING_KEY,
     logger,
   },

@@ -1,6 +1,5 @@
 import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import type { RateLimiter } from "@gateway/metering/rate-limits";
-import type { Reservations } from "@gateway/metering/reservations";
+import type { Admission } from "@gateway/metering/admission";
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
 import { GatewayError, invalidRequest, isUniqueViolation, type SqlPool, serverError } from "@gateway/shared";
 import { videoWorstCaseMicros } from "../billing/video-reservation.js";
@@ -17,9 +16,9 @@ export interface SubmitDependencies {
   clock: Clock;
   catalogue: CatalogueHolder;
   links: LinkSettings;
-  reservations: Pick<Reservations, "reserve" | "release">;
-  // The key's and account's per-minute and concurrency limits, shared with router's requests.
-  rateLimits: Pick<RateLimiter, "admit" | "release">;
+  // The key's and account's per-minute and concurrency limits (shared with router's requests)
+  // and the cost reservation, in one Redis call.
+  admission: Admission;
   // How long a task's reservation holds: past the task time-out, so it lasts until the task is settled.
   reservationTtlMs: number;
 }
@@ -66,25 +65,26 @@ export function submitVideo(deps: SubmitDependencies) {
     };
 
     // Every submit counts against the key's and account's limits; its slot is held only while it is answered.
-    await deps.rateLimits.admit(caller, deps.catalogue.current.limitsFor(caller.modelGroup), 0);
+    const limits = deps.catalogue.current.limitsFor(caller.modelGroup);
+    const replay = await earlier();
+    const { rateLimits, reservations } = deps.admission;
     try {
-      const replay = await earlier();
-      if (replay) return render(replay);
-      await deps.reservations.reserve(
-        caller,
-        videoWorstCaseMicros(video, request.durationSeconds, caller),
-        deps.reservationTtlMs,
-      );
+      if (replay) {
+        await rateLimits.admit(caller, limits, 0);
+        return render(replay);
+      }
+      const cost = videoWorstCaseMicros(video, request.durationSeconds, caller);
+      await deps.admission.admit(caller, limits, 0, cost, deps.reservationTtlMs);
       try {
         return render(await createTask(deps, request, video));
       } catch (error) {
-        await deps.reservations.release(caller);
+        await reservations.release(caller);
         const winner = isUniqueViolation(error) ? await earlier() : undefined;
         if (winner) return render(winner);
         throw error;
       }
     } finally {
-      await deps.rateLimits.release(caller);
+      await rateLimits.release(caller);
     }
   };
 }
