@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/shared";
 import bytes from "bytes";
-import type { RequestHandler } from "express";
+import type { Request, Response } from "express";
 
 // Edge holds a JSON body several times over while it parses, validates and converts it (a
 // 20 MB chat body took ~150 MB of heap), and router again while it works on it: a handful of
@@ -10,7 +10,7 @@ import type { RequestHandler } from "express";
 const busy = (capacityBytes: number) =>
   new GatewayError(
     429,
-    "rate_limit_error",
+    "requests",
     "too_many_large_requests",
     `The server is handling ${bytes.format(capacityBytes)} of request bodies at once; retry this request shortly.`,
     null,
@@ -25,19 +25,16 @@ export class BodyBudget {
 
   /**
    * Holds `limitBytes` (or the declared Content-Length, when smaller) until the response ends
-   * or the client goes, and refuses the request when that would pass the capacity.
+   * or the client goes; throws the 429 instead when that would pass the capacity.
    */
-  hold(limitBytes: number): RequestHandler {
-    return (request, response, next) => {
-      const declared = Number(request.headers["content-length"]);
-      const held = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limitBytes) : limitBytes;
-      // Alone, a body is always taken: a capacity below the body limit must not refuse every large one.
-      if (this.inUse > 0 && this.inUse + held > this.capacityBytes) return next(busy(this.capacityBytes));
-      this.inUse += held;
-      response.once("close", () => {
-        this.inUse -= held;
-      });
-      next();
-    };
+  hold(request: Request, response: Response, limitBytes: number): void {
+    const declared = Number(request.headers["content-length"]);
+    const held = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limitBytes) : limitBytes;
+    // Alone, a body is always taken: a capacity below the body limit must not refuse every large one.
+    if (this.inUse > 0 && this.inUse + held > this.capacityBytes) throw busy(this.capacityBytes);
+    this.inUse += held;
+    response.once("close", () => {
+      this.inUse -= held;
+    });
   }
 }

@@ -55,14 +55,11 @@ function clientErrorOf(error: unknown, limitBytes: number) {
 export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler {
   // Nesting is checked on the raw bytes, before JSON.parse builds anything.
   const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
-  const hold = budget.hold(limitBytes);
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
-    hold(request, response, (refused?: unknown) => {
-      if (refused) return next(refused);
-      acceptBody(request, response, () =>
-        parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
-      );
-    });
+    budget.hold(request, response, limitBytes);
+    acceptBody(request, response, () =>
+      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
+    );
   };
 }
