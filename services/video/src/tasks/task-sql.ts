@@ -105,8 +105,3 @@ export function findLiveTask(pool: SqlPool, accountId: string, id: string, now: 
 export function findTask(pool: SqlPool, id: string) {
   return oneTask(pool, "video-task", `SELECT ${taskColumns} FROM video.tasks WHERE id = $1`, [id]);
 }
-
-/** The tasks of these ids, in no particular order; ids with no task are skipped. */
-export function findTasks(pool: SqlPool, ids: string[]) {
-  return queryTasks(pool, "video-tasks", `SELECT ${taskColumns} FROM video.tasks WHERE id = ANY($1)`, [ids]);
-}

@@ -1,5 +1,4 @@
 import { findVideoModel } from "../tasks/find-video-model.js";
-import { findTasks } from "../tasks/task-sql.js";
 import { claimTasks } from "./claim-tasks.js";
 import { purgeExpired } from "./purge-expired.js";
 import { republishUsage } from "./republish-usage.js";
@@ -59,14 +58,12 @@ export function startWorkerLoop(deps: WorkerDependencies, settings: WorkerSettin
   const claim = async () => {
     const free = settings.concurrency - running.size;
     if (free <= 0) return;
-    const ids = await claimTasks(deps.pool, {
+    const tasks = await claimTasks(deps.pool, {
       workerId: deps.workerId,
       now: deps.clock.now(),
       leaseMs: deps.leaseMs,
       limit: free,
     });
-    if (ids.length === 0) return;
-    const tasks = await findTasks(deps.pool, ids);
     for (const task of tasks) {
       const run = runTask(deps, task, stopping.signal).finally(() => {
         running.delete(run);
