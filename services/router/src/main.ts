@@ -31,6 +31,7 @@ import { RouterMetrics } from "./metrics/router-metrics.js";
 import { captureLevelOf } from "./request-log/capture-level.js";
 import { ChannelHealth } from "./routing/channel-health.js";
 import { startRouterServer } from "./server.js";
+import { loadEncodings } from "./usage/text-tokens.js";
 
 const config = loadRouterConfig();
 startTelemetry("router", config);
@@ -79,6 +80,7 @@ const channelHealth = new ChannelHealth({
   failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
+loadEncodings(catalogue.current.source.models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : [])));
 const { server, port, health, calls } = await startRouterServer(
   {
     catalogue,
