@@ -82,13 +82,13 @@ COPY --from=build /deploy/edge /app
 # memory limit (k8s/base), which also makes V8 grow the heap by ~1.35x its live size between
 # full collections instead of up to 4x (docs/perf/hot-path.md). tools/stack sets the same flags.
 ENV HEALTHZ_PORT=8080 \
-    NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=320"
+    NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=320"
 EXPOSE 8080
 
 FROM runtime AS router
 COPY --from=build /deploy/router /app
 # As edge's (above), under a 640 MiB limit.
-ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=448"
+ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=448"
 EXPOSE 50051
 
 # Also the migration Job's image: `node dist/migrate-main.js` applies the ledger schema.
@@ -96,14 +96,14 @@ FROM http-health AS ledger
 COPY --from=build /deploy/ledger /app
 # As edge's (above), under a 640 MiB limit.
 ENV HEALTHZ_PORT=8082 \
-    NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=448"
+    NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=448"
 EXPOSE 50052 8082
 
 # Also the migration Job's image: `node dist/migrate-main.js` applies the video schema.
 FROM runtime AS video
 COPY --from=build /deploy/video /app
 # As edge's (above), under a 640 MiB limit.
-ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=448"
+ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=448"
 EXPOSE 50053
 
 # The console: its server and the built web app (CONSOLE_WEB_DIR).

@@ -10,7 +10,12 @@ import {
 import { channelOptions } from "./grpc.js";
 import { healthMethodPaths } from "./grpc-health.js";
 import type { Logger } from "./logger.js";
-import { SERVICE_TOKEN_LIFETIME_MS, type ServiceName, signServiceToken, verifyServiceToken } from "./service-token.js";
+import {
+  SERVICE_TOKEN_LIFETIME_MS,
+  type ServiceName,
+  serviceTokenVerifier,
+  signServiceToken,
+} from "./service-token.js";
 
 export const SERVICE_TOKEN_METADATA = "x-gateway-service-token";
 
@@ -79,6 +84,7 @@ export function serviceClientOptions(service: ServiceName, secret: string | unde
  * a caller not on the list (methods the policy does not name have no callers).
  */
 function serviceAuthInterceptor(secret: string, policy: CallerPolicy): ServerInterceptor {
+  const verify = serviceTokenVerifier(secret);
   return (method, call) =>
     // The standard health service is open: Kubernetes gRPC probes (and load balancers) cannot
     // present a token, and it answers only SERVING or NOT_SERVING, nothing of an account.
@@ -89,7 +95,7 @@ function serviceAuthInterceptor(secret: string, policy: CallerPolicy): ServerInt
             next({
               onReceiveMetadata(metadata, pass) {
                 const token = metadata.get(SERVICE_TOKEN_METADATA)[0];
-                const caller = typeof token === "string" ? verifyServiceToken(secret, token) : undefined;
+                const caller = typeof token === "string" ? verify(token) : undefined;
                 if (!caller) {
                   call.sendStatus({ code: status.UNAUTHENTICATED, details: "missing or invalid service token" });
                 } else if (!(policy[method.path] ?? []).includes(caller)) {

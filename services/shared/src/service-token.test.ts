@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { SERVICE_TOKEN_LIFETIME_MS, signServiceToken, verifyServiceToken } from "./service-token.js";
+import {
+  SERVICE_TOKEN_LIFETIME_MS,
+  serviceTokenVerifier,
+  signServiceToken,
+  verifyServiceToken,
+} from "./service-token.js";
 
 const secret = "a-shared-secret-of-at-least-32-characters";
 
@@ -18,5 +23,18 @@ describe("service tokens", () => {
     expect(verifyServiceToken(secret, token.replace("video.", "edge."), now)).toBeUndefined();
     expect(verifyServiceToken(secret, `${token}.extra`, now)).toBeUndefined();
     expect(verifyServiceToken(secret, "", now)).toBeUndefined();
+  });
+
+  it("stay refused once expired after a verifier has remembered them, and forged ones are never remembered", () => {
+    const now = 1_800_000_000_000;
+    const verify = serviceTokenVerifier(secret);
+    const token = signServiceToken(secret, "edge", now);
+    expect(verify(token, now)).toBe("edge");
+    expect(verify(token, now + 1_000)).toBe("edge");
+    expect(verify(token, now + SERVICE_TOKEN_LIFETIME_MS + 1)).toBeUndefined();
+    const forged = signServiceToken(`${secret}x`, "edge", now);
+    expect(verify(forged, now)).toBeUndefined();
+    expect(verify(forged, now)).toBeUndefined();
+    expect(verify(signServiceToken(secret, "ledger", now), now)).toBe("ledger");
   });
 });

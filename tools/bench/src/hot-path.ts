@@ -9,7 +9,7 @@ import { cannon, type Target } from "./load.js";
 import { startPortkey } from "./portkey.js";
 import { difference, machine } from "./report.js";
 import { startRssSampler } from "./rss-sampler.js";
-import { cpuTicks, ticksPerSecond, waitForIdle } from "./settle.js";
+import { commandTicks, cpuTicks, machineBusyTicks, ticksPerSecond, waitForIdle } from "./settle.js";
 import { percentilesOf, round2, roundPercentiles } from "./stats.js";
 
 // `node tools/bench/dist/hot-path.js [--quick] [--limits] [--tracing] [--profile DIR] [--out FILE]`:
@@ -54,13 +54,20 @@ function hotPathServiceEnv(profileDirectory: string | undefined, nodeOptions: st
  */
 async function measuredLoad(target: Target, connections: number, pids: Record<string, number>) {
   await cannon(target, connections, warmUpSeconds);
-  const services = ["edge", "router"].filter((name) => pids[name] !== undefined);
-  const before = services.map((name) => cpuTicks(pids[name]!));
+  const counters: Record<string, () => number> = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [name, () => cpuTicks(pid)]),
+  );
+  if (Object.keys(pids).length > 0) {
+    // What the request costs outside our processes too: the usage event's trip through NATS and Postgres, Redis.
+    for (const command of ["nats-server", "postgres", "redis-server"]) counters[command] = () => commandTicks(command);
+    counters.machine = machineBusyTicks;
+  }
+  const before = Object.fromEntries(Object.entries(counters).map(([name, read]) => [name, read()]));
   const { result, timingsMs } = await cannon(target, connections, seconds);
   const cpuMsPerRequest = Object.fromEntries(
-    services.map((name, i) => [
+    Object.entries(counters).map(([name, read]) => [
       name,
-      round2(((cpuTicks(pids[name]!) - before[i]!) * 1000) / ticksPerSecond / Math.max(1, result.requests.total)),
+      round2(((read() - before[name]!) * 1000) / ticksPerSecond / Math.max(1, result.requests.total)),
     ]),
   );
   return {
@@ -111,10 +118,11 @@ async function main() {
     await begin("latency, 1 connection");
     const directLatency = await measuredLoad(direct, 1, {});
     const gatewayLatency = await measuredLoad(gateway, 1, pids);
+    const floorLatency = await measuredLoad(floor.target, 1, floor.pids);
     await begin("throughput, 64 connections");
     const directThroughput = await measuredLoad(direct, 64, {});
     await begin("throughput, portkey");
-    const portkeyThroughput = await measuredLoad(portkey.target("portkey"), 64, {});
+    const portkeyThroughput = await measuredLoad(portkey.target("portkey"), 64, { portkey: pids.portkey! });
     await begin("throughput, hop floor");
     const floorThroughput = await measuredLoad(floor.target, 64, floor.pids);
     await begin("throughput, gateway");
@@ -130,12 +138,14 @@ async function main() {
         direct: directLatency.latencyMs,
         gateway: gatewayLatency.latencyMs,
         addedMs: difference(gatewayLatency.latencyMs, directLatency.latencyMs),
+        hopFloorAddedMs: difference(floorLatency.latencyMs, directLatency.latencyMs),
         failed: gatewayLatency.failed,
         cpuMsPerRequest: gatewayLatency.cpuMsPerRequest,
       },
       throughput: {
         direct: directThroughput.requestsPerSecond,
         portkey: portkeyThroughput.requestsPerSecond,
+        portkeyCpuMsPerRequest: portkeyThroughput.cpuMsPerRequest,
         gateway: gatewayThroughput.requestsPerSecond,
         vsPortkey: Math.round((gatewayThroughput.requestsPerSecond / portkeyThroughput.requestsPerSecond) * 100) / 100,
         hopFloor: floorThroughput.requestsPerSecond,

@@ -87,7 +87,7 @@ const run = (events: number, started: number): IngestRun => {
  * (SIGSTOP) until all are published, timed from when it resumes (its own drain rate).
  */
 export async function measureLedgerIngest(target: IngestTarget, count: number): Promise<IngestResult> {
-  const nats = await connect({ servers: target.natsUrl });
+  const nats = await connect({ servers: target.natsUrl, noAsyncTraces: true });
   try {
     const jetstream = nats.jetstream();
     const manager = await nats.jetstreamManager();

@@ -123,11 +123,11 @@ async function measureRound(
 function render(rounds: Round[]): string {
   const rss = (round: Round, process: string) => round.memory.find((m) => m.process === process)?.peakRssMb ?? 0;
   return [
-    "| variant | ledger events/s while published (publish s / total s) | ledger events/s from a backlog | video submit p50 / p99 (ms) | video tasks/s | peak RSS ledger / video (MB) |",
+    "| variant | ledger events/s while published (publish s / total s) | ledger events/s from a backlog | video submit p50 / p99, renders in progress / finishing at once (ms) | video tasks/s | peak RSS ledger / video (MB) |",
     "|---|---:|---:|---:|---:|---:|",
     ...rounds.map(
       (round) =>
-        `| ${round.variant} | ${round.ingest ? `${round.ingest.eventsPerSecond} (${round.ingest.publishSeconds} / ${round.ingest.seconds})` : "—"} | ${round.ingest?.backlog.eventsPerSecond ?? "—"} | ${round.video ? `${round.video.submitMs.p50} / ${round.video.submitMs.p99}` : "—"} | ${round.video ? `${round.video.tasksPerSecond} (${round.video.failedSubmits} refused)` : "—"} | ${rss(round, "ledger")} / ${rss(round, "video")} |`,
+        `| ${round.variant} | ${round.ingest ? `${round.ingest.eventsPerSecond} (${round.ingest.publishSeconds} / ${round.ingest.seconds})` : "—"} | ${round.ingest?.backlog.eventsPerSecond ?? "—"} | ${round.video ? `${round.video.submitMs.p50} / ${round.video.submitMs.p99}; ${round.video.submitMsFinishingAtOnce.p50} / ${round.video.submitMsFinishingAtOnce.p99}` : "—"} | ${round.video ? `${round.video.tasksPerSecond} (${round.video.failedSubmits} refused)` : "—"} | ${rss(round, "ledger")} / ${rss(round, "video")} |`,
     ),
   ].join("\n");
 }

@@ -108,7 +108,18 @@ async function compareLatency(run: Run): Promise<LatencyComparison[]> {
     const direct = await runLoad(targets.direct, options);
     await begin(run, `latency at ${connections} connection(s): gateway`);
     const gateway = await runLoad(targets.gateway, options);
-    comparisons.push({ connections, direct, gateway, addedMs: difference(gateway.latencyMs, direct.latencyMs) });
+    const comparison: LatencyComparison = {
+      connections,
+      direct,
+      gateway,
+      addedMs: difference(gateway.latencyMs, direct.latencyMs),
+    };
+    if (connections === 1) {
+      await begin(run, "latency at 1 connection: the bare hop");
+      const result = await runLoad(targets.hopFloor, options);
+      comparison.hopFloor = { result, addedMs: difference(result.latencyMs, direct.latencyMs) };
+    }
+    comparisons.push(comparison);
   }
   return comparisons;
 }

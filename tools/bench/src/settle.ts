@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 // USER_HZ, the unit of the CPU times in /proc/<pid>/stat, is 100 on every mainstream Linux architecture.
@@ -14,6 +14,31 @@ export function cpuTicks(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU ticks of every process whose command name is `command` (postgres backends, nats-server). */
+export function commandTicks(command: string): number {
+  let sum = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === command) sum += cpuTicks(Number(entry));
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return sum;
+}
+
+/** Busy ticks of the whole machine (all cores, everything but idle and iowait). */
+export function machineBusyTicks(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n", 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return user! + nice! + system! + irq! + softirq! + steal!;
 }
 
 const totalTicks = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);

@@ -27,10 +27,10 @@ const keptLines = 1_000;
 // generation, and an old one capped below the pod's memory limit, which also keeps V8 from
 // letting the heap grow to 4x its live size between full collections (docs/perf/hot-path.md).
 const nodeFlags: Record<string, string[]> = {
-  edge: ["--max-semi-space-size=8", "--max-old-space-size=320"],
-  router: ["--max-semi-space-size=8", "--max-old-space-size=448"],
-  ledger: ["--max-semi-space-size=8", "--max-old-space-size=448"],
-  video: ["--max-semi-space-size=8", "--max-old-space-size=448"],
+  edge: ["--max-semi-space-size=4", "--max-old-space-size=320"],
+  router: ["--max-semi-space-size=4", "--max-old-space-size=448"],
+  ledger: ["--max-semi-space-size=4", "--max-old-space-size=448"],
+  video: ["--max-semi-space-size=4", "--max-old-space-size=448"],
 };
 // Pino's warn level; the simulator writes the same numbers.
 const warnLevel = 40;
