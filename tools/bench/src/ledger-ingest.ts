@@ -26,7 +26,7 @@ interface IngestTarget {
   ledgerPid: number;
 }
 
-// Bounded in-flight publishes, so the publisher measures the ledger rather than its own queue.
+// Publishes go in batches of this many (at most two batches unacked), so the publisher measures the ledger rather than its own queue.
 const PUBLISH_WINDOW = 500;
 // Events committed before timing starts, so ledger's batching code is compiled and its pools are open.
 const WARM_UP_EVENTS = 2_000;
@@ -58,12 +58,16 @@ async function publishEvents(
   events: { id: string; payload: Uint8Array }[],
 ): Promise<void> {
   const subject = natsNames(namespace).usageSubject("bench");
-  const publishes: Promise<unknown>[] = [];
-  for (const { id, payload } of events) {
-    publishes.push(jetstream.publish(subject, payload, { msgID: id }));
-    if (publishes.length >= PUBLISH_WINDOW) await Promise.all(publishes.splice(0));
+  // Two batches in flight: the next is sent while the previous one's acks come back.
+  let previous: Promise<unknown> = Promise.resolve();
+  for (let start = 0; start < events.length; start += PUBLISH_WINDOW) {
+    const batch = events
+      .slice(start, start + PUBLISH_WINDOW)
+      .map(({ id, payload }) => jetstream.publish(subject, payload, { msgID: id }));
+    await previous;
+    previous = Promise.all(batch);
   }
-  await Promise.all(publishes);
+  await previous;
 }
 
 async function allAcked(manager: JetStreamManager, namespace: string): Promise<void> {

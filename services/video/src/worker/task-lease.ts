@@ -10,13 +10,15 @@ import type { WorkerDependencies } from "./worker-dependencies.js";
 export class TaskLease {
   private readonly controller = new AbortController();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly onStopping = () => this.controller.abort(new Error("worker stopping"));
 
   constructor(
     private readonly deps: WorkerDependencies,
     private readonly taskId: string,
-    stopping: AbortSignal,
+    // The pool's, shared by every task it runs: a listener left on it would keep its lease for the process's life.
+    private readonly stopping: AbortSignal,
   ) {
-    stopping.addEventListener("abort", () => this.controller.abort(new Error("worker stopping")), { once: true });
+    stopping.addEventListener("abort", this.onStopping, { once: true });
     this.heartbeat = setInterval(() => void this.renew(), Math.max(50, Math.floor(deps.leaseMs / 3)));
   }
 
@@ -48,6 +50,7 @@ export class TaskLease {
 
   release(): void {
     clearInterval(this.heartbeat);
+    this.stopping.removeEventListener("abort", this.onStopping);
     if (!this.controller.signal.aborted) this.controller.abort(new Error("lease released"));
   }
 }
