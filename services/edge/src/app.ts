@@ -1,5 +1,5 @@
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { invalidRequest, type Logger, notFound } from "@gateway/shared";
+import { BodyBudget, invalidRequest, type Logger, notFound } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
@@ -7,7 +7,6 @@ import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { googleErrorBody } from "./gemini-wire/google-errors.js";
 import { acceptBody } from "./http/accept-body.js";
-import { BodyBudget } from "./http/body-budget.js";
 import type { Drain } from "./http/drain.js";
 import { jsonBody as boundedJsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";

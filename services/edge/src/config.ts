@@ -1,19 +1,6 @@
-import { commonConfig, filesConfig, loadConfig, port } from "@gateway/shared";
-import bytes from "bytes";
+import { byteSize, commonConfig, filesConfig, loadConfig, port } from "@gateway/shared";
 import { z } from "zod";
 import { trustedProxiesSetting } from "./http/trusted-proxies.js";
-
-/** A size setting such as 20mb or 500kb, in bytes. */
-const byteSize = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((text, context) => {
-      const size = bytes.parse(text);
-      if (size !== null && size > 0) return size;
-      context.addIssue({ code: "custom", message: "a size such as 20mb or 500kb" });
-      return z.NEVER;
-    });
 
 export const edgeConfigSchema = z.object({
   ...commonConfig,

@@ -1,5 +1,13 @@
 import { fileURLToPath } from "node:url";
-import { commaSeparated, commonConfig, filesConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
+import {
+  byteSize,
+  commaSeparated,
+  commonConfig,
+  filesConfig,
+  loadConfig,
+  port,
+  usageSpoolConfig,
+} from "@gateway/shared";
 import { z } from "zod";
 
 const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
@@ -50,6 +58,9 @@ export const routerConfigSchema = z.object({
     .int()
     .positive()
     .default(50 * 1024 * 1024),
+  // The request body bytes router works on at once, across every edge that sends to it (edge
+  // declares each call's; body-budget-interceptor.ts): about two maximal bodies within the pod's 640 MiB.
+  ROUTER_BODY_BYTES_IN_FLIGHT: byteSize("48mb"),
   // Retries and failover: attempts per request, backoff, and the deadline for starting another attempt.
   ROUTER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   ROUTER_RETRY_BASE_MS: z.coerce.number().int().min(0).default(200),

@@ -111,6 +111,7 @@ const { server, port, health, calls } = await startRouterServer(
   config.ROUTER_HOST,
   config.ROUTER_PORT,
   tokenSecret,
+  config.ROUTER_BODY_BYTES_IN_FLIGHT,
 );
 // Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
 // ConfigMap update does); a broken file keeps the old one.

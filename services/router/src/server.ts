@@ -4,6 +4,7 @@ import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
 import {
+  BodyBudget,
   type CallerPolicy,
   callersOfEveryMethod,
   logHandlerErrors,
@@ -12,6 +13,7 @@ import {
   unaryHandler,
 } from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { bodyBudgetInterceptor } from "./body-budget-interceptor.js";
 import { CallsInFlight } from "./calls-in-flight.js";
 import { describeCatalogue, getChannelHealth } from "./handlers/admin-views.js";
 import { countChatTokens } from "./handlers/count-chat-tokens.js";
@@ -43,10 +45,14 @@ export async function startRouterServer(
   host: string,
   port: number,
   serviceTokenSecret: string | undefined,
+  bodyBytesInFlight: number,
 ) {
   const calls = new CallsInFlight();
   const server = new Server(
-    serviceServerOptions(serviceTokenSecret, callers, { "grpc.max_receive_message_length": 64 * 1024 * 1024 }),
+    serviceServerOptions(serviceTokenSecret, callers, {
+      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+      interceptors: [bodyBudgetInterceptor(new BodyBudget(bodyBytesInFlight))],
+    }),
   );
   server.addService(
     RouterServiceService,

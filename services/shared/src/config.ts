@@ -1,3 +1,4 @@
+import bytes from "bytes";
 import { z } from "zod";
 import { shutdownConfig } from "./graceful-shutdown.js";
 
@@ -23,6 +24,18 @@ export const commaSeparated = (fallback = "") =>
         .map((item) => item.trim())
         .filter(Boolean),
     );
+
+/** A size setting such as 20mb or 500kb, in bytes. */
+export const byteSize = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      const size = bytes.parse(text);
+      if (size !== null && size > 0) return size;
+      context.addIssue({ code: "custom", message: "a size such as 20mb or 500kb" });
+      return z.NEVER;
+    });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 

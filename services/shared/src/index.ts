@@ -1,6 +1,7 @@
 export * from "./admin-server.js";
 export * from "./api-key-format.js";
 export * from "./billing-keys.js";
+export * from "./body-budget.js";
 export * from "./bounded-input.js";
 export * from "./config.js";
 export * from "./errors.js";

@@ -115,5 +115,7 @@ export function serviceServerOptions(
   policy: CallerPolicy,
   options: ServerOptions = {},
 ): ServerOptions {
-  return { ...options, interceptors: secret ? [serviceAuthInterceptor(secret, policy)] : [] };
+  // The token check first: no other interceptor runs for a caller it refuses.
+  const auth = secret ? [serviceAuthInterceptor(secret, policy)] : [];
+  return { ...options, interceptors: [...auth, ...(options.interceptors ?? [])] };
 }

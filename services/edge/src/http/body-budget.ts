@@ -1,40 +1,31 @@
-import { GatewayError } from "@gateway/shared";
-import bytes from "bytes";
+import { BODY_BYTES_METADATA, type BodyBudget, tracedMetadata } from "@gateway/shared";
+import type { Metadata } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
 
-// Edge holds a JSON body several times over while it parses, validates and converts it (a
-// 20 MB chat body took ~150 MB of heap), and router again while it works on it: a handful of
-// maximal bodies at once would exhaust the heap and stop the process for every tenant. So the
-// bytes of the bodies being handled at once are bounded; a request past the bound is refused
-// before its body is read, with a 429 the SDKs retry.
-const busy = (capacityBytes: number) =>
-  new GatewayError(
-    429,
-    "requests",
-    "too_many_large_requests",
-    `The server is handling ${bytes.format(capacityBytes)} of request bodies at once; retry this request shortly.`,
-    null,
-    1_000,
-  );
+// Edge holds a JSON body several times over while it parses, validates and converts it, and
+// router again while it works on it: the bytes of the bodies being handled at once are bounded
+// (BODY_BYTES_IN_FLIGHT), and a request past the bound is refused before its body is read.
 
-/** The request body bytes edge is working on at once, across every tenant. */
-export class BodyBudget {
-  private inUse = 0;
+/**
+ * Holds `limitBytes` (or the declared Content-Length, when smaller) of `budget` until the
+ * response ends or the client goes; throws the 429 instead when that would pass the capacity.
+ * The bytes held are what router is told the call's body weighs (see `routerMetadata`).
+ */
+export function holdBody(budget: BodyBudget, request: Request, response: Response, limitBytes: number): void {
+  const declared = Number(request.headers["content-length"]);
+  const held = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limitBytes) : limitBytes;
+  budget.take(held);
+  response.locals.bodyBytes = held;
+  response.once("close", () => budget.giveBack(held));
+}
 
-  constructor(readonly capacityBytes: number) {}
-
-  /**
-   * Holds `limitBytes` (or the declared Content-Length, when smaller) until the response ends
-   * or the client goes; throws the 429 instead when that would pass the capacity.
-   */
-  hold(request: Request, response: Response, limitBytes: number): void {
-    const declared = Number(request.headers["content-length"]);
-    const held = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limitBytes) : limitBytes;
-    // Alone, a body is always taken: a capacity below the body limit must not refuse every large one.
-    if (this.inUse > 0 && this.inUse + held > this.capacityBytes) throw busy(this.capacityBytes);
-    this.inUse += held;
-    response.once("close", () => {
-      this.inUse -= held;
-    });
-  }
+/**
+ * Metadata for a router call made for this response: the trace context, and the body's bytes,
+ * which router counts against its own budget (several edges may send to one router).
+ */
+export function routerMetadata(response: Response): Metadata {
+  const metadata = tracedMetadata();
+  const held = response.locals.bodyBytes;
+  if (typeof held === "number") metadata.set(BODY_BYTES_METADATA, String(held));
+  return metadata;
 }

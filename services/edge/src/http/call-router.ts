@@ -1,6 +1,7 @@
-import { fromGrpcError, tracedMetadata } from "@gateway/shared";
+import { fromGrpcError } from "@gateway/shared";
 import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from "@grpc/grpc-js";
 import type { Response } from "express";
+import { routerMetadata } from "./body-budget.js";
 import { copyRateLimitHeaders } from "./rate-limit-headers.js";
 
 /**
@@ -20,7 +21,7 @@ export function callRouter<Request, Answer>(
   deadlineMs: number,
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const call = method(request, tracedMetadata(), { deadline: Date.now() + deadlineMs }, (error, answer) =>
+    const call = method(request, routerMetadata(response), { deadline: Date.now() + deadlineMs }, (error, answer) =>
       error ? reject(fromGrpcError(error)) : resolve(answer),
     );
     copyRateLimitHeaders(call, response);

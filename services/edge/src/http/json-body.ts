@@ -1,8 +1,8 @@
-import { GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
+import { type BodyBudget, GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
 import express, { type RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
-import type { BodyBudget } from "./body-budget.js";
+import { holdBody } from "./body-budget.js";
 import { refuseDeepJson } from "./json-depth.js";
 
 /**
@@ -57,7 +57,7 @@ export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler
   const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
-    budget.hold(request, response, limitBytes);
+    holdBody(budget, request, response, limitBytes);
     acceptBody(request, response, () =>
       parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
     );

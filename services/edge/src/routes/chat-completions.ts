@@ -1,7 +1,7 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { tracedMetadata } from "@gateway/shared";
 import type { Request, Response } from "express";
+import { routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import { chatRequestSchema } from "../openai-wire/chat-request-schema.js";
@@ -20,7 +20,7 @@ export function chatCompletions(router: RouterServiceClient) {
     const options = { deadline: Date.now() + chatDeadlineMs };
     const legacyFunctions = usesLegacyFunctions(body);
     if (canonical.stream) {
-      const call = router.streamChatCompletion(canonical, tracedMetadata(), options);
+      const call = router.streamChatCompletion(canonical, routerMetadata(response), options);
       relayCall(
         call,
         response,

@@ -1,7 +1,7 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { CompletionServiceClient } from "@gateway/proto/router/v1/completions";
-import { tracedMetadata } from "@gateway/shared";
 import type { Request, Response } from "express";
+import { routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import { completionRequestSchema, refuseTokenPrompts } from "../openai-wire/completion-request-schema.js";
@@ -21,7 +21,7 @@ export function completions(service: CompletionServiceClient) {
     const canonical = toCanonicalCompletion(body, response.locals.caller as Caller);
     if (canonical.stream) {
       const options = { deadline: Date.now() + completionDeadlineMs };
-      const call = service.streamCompletion(canonical, tracedMetadata(), options);
+      const call = service.streamCompletion(canonical, routerMetadata(response), options);
       relayCall(
         call,
         response,

@@ -1,7 +1,7 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { callUnary, echoed, fromGrpcError, invalidRequest, modelId, notFound, tracedMetadata } from "@gateway/shared";
+import { callUnary, echoed, fromGrpcError, invalidRequest, modelId, notFound } from "@gateway/shared";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { camelCaseKeys } from "../gemini-wire/camel-case-keys.js";
 import {
@@ -15,6 +15,7 @@ import { countTokensSchema, generateContentSchema } from "../gemini-wire/gemini-
 import { renderGenerateContent } from "../gemini-wire/render-gemini.js";
 import { renderGeminiModel, servesGeminiMethods } from "../gemini-wire/render-gemini-model.js";
 import { toCanonicalGemini } from "../gemini-wire/to-canonical-gemini.js";
+import { routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import { validateBody } from "../openai-wire/validate-body.js";
@@ -49,7 +50,9 @@ function generate(router: RouterServiceClient, stream: boolean) {
     const canonical = toCanonicalGemini(body, modelOf(request), callerOf(response), stream);
     const includeThoughts = body.generationConfig?.thinkingConfig?.includeThoughts ?? false;
     if (stream) {
-      const call = router.streamChatCompletion(canonical, tracedMetadata(), { deadline: Date.now() + chatDeadlineMs });
+      const call = router.streamChatCompletion(canonical, routerMetadata(response), {
+        deadline: Date.now() + chatDeadlineMs,
+      });
       relayCall(call, response, geminiStreamFrames({ sse: request.query.alt === "sse", includeThoughts }));
       return;
     }

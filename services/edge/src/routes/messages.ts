@@ -1,12 +1,12 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { tracedMetadata } from "@gateway/shared";
 import type { NextFunction, Request, Response } from "express";
 import { anthropicErrorBody } from "../anthropic-wire/anthropic-errors.js";
 import { MessageStreamEvents } from "../anthropic-wire/message-stream-events.js";
 import { countTokensRequestSchema, messagesRequestSchema } from "../anthropic-wire/messages-request-schema.js";
 import { renderMessage } from "../anthropic-wire/render-message.js";
 import { betaFeatures, countTokensToCanonical, messagesToCanonical } from "../anthropic-wire/to-canonical-messages.js";
+import { routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import { speakErrorsAs } from "../http/send-error.js";
@@ -40,7 +40,7 @@ export function createMessage(router: RouterServiceClient) {
     const caller = response.locals.caller as Caller;
     const canonical = messagesToCanonical(body, caller, betaFeatures(request.headers["anthropic-beta"]));
     if (canonical.stream) {
-      const call = router.streamChatCompletion(canonical, tracedMetadata(), {
+      const call = router.streamChatCompletion(canonical, routerMetadata(response), {
         deadline: Date.now() + messagesDeadlineMs,
       });
       relayCall(call, response, messageEventFrames(new MessageStreamEvents(body.model), caller.requestId));

@@ -1,8 +1,9 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Message } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { GatewayError, invalidRequest, type Logger, notFound, tracedMetadata } from "@gateway/shared";
+import { GatewayError, invalidRequest, type Logger, notFound } from "@gateway/shared";
 import type { Request, Response } from "express";
+import { routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import {
@@ -80,7 +81,7 @@ export function createResponse(router: RouterServiceClient, store: ResponseStore
     };
     if (canonical.stream) {
       const events = new ResponseStreamEvents(base);
-      const call = router.streamChatCompletion(canonical, tracedMetadata(), {
+      const call = router.streamChatCompletion(canonical, routerMetadata(response), {
         deadline: Date.now() + responsesDeadlineMs,
       });
       relayCall(call, response, responseEventFrames(events, keep));
