@@ -25,9 +25,14 @@ export class BodyBudget {
 
   constructor(readonly capacityBytes: number) {}
 
-  /** Takes `size` bytes, or refuses with the 429. Alone, a body is always taken: a capacity below the body limit must not refuse every large one. */
+  /**
+   * Takes `size` bytes, or refuses with the 429. Alone, a body is always taken (a capacity below
+   * the body limit must not refuse every large one), and so is a call with no body.
+   */
   take(size: number): void {
-    if (this.inUse > 0 && this.inUse + size > this.capacityBytes) throw tooManyLargeRequests(this.capacityBytes);
+    if (size > 0 && this.inUse > 0 && this.inUse + size > this.capacityBytes) {
+      throw tooManyLargeRequests(this.capacityBytes);
+    }
     this.inUse += size;
   }
 
