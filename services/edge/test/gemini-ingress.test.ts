@@ -284,8 +284,10 @@ describe("streamGenerateContent", () => {
       expect(last.candidates![0]!.finishReason).toBe("STOP");
       expect(last.usageMetadata!.candidatesTokenCount).toBe(24);
       expect(chunks.slice(0, -1).every((chunk) => chunk.usageMetadata === undefined)).toBe(true);
+      // gemini-2.5-flash thinks unasked, and completion_tokens includes its thoughts.
+      const thoughts = last.usageMetadata!.thoughtsTokenCount ?? 0;
       const record = await billedOnce(requestIdOf(chunks[0]!));
-      expect(record).toMatchObject({ stream: true, completion_tokens: 24, estimated: false });
+      expect(record).toMatchObject({ stream: true, completion_tokens: 24 + thoughts, estimated: false });
     });
   }
 

@@ -120,13 +120,20 @@ describe("Gemini through the running stack", () => {
     expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === "stop")).toBe(true);
     const last = chunks.at(-1)!;
     expect(last.choices).toEqual([]);
-    expect(last.usage!.completion_tokens).toBe(24);
+    // gemini-2.5-flash thinks unasked, and completion_tokens includes its thoughts.
+    const thoughts = last.usage!.completion_tokens_details?.reasoning_tokens ?? 0;
+    expect(thoughts).toBeGreaterThan(0);
+    expect(last.usage!.completion_tokens).toBe(24 + thoughts);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
 
     const upstream = await geminiRequest("gemini stream story");
     expect(upstream.path).toBe(`/v1beta/models/${model}:streamGenerateContent`);
     const record = await usageRecord(response.headers.get("x-request-id")!);
-    expect(record).toMatchObject({ completion_tokens: 24, prompt_tokens: last.usage!.prompt_tokens, stream: true });
+    expect(record).toMatchObject({
+      completion_tokens: 24 + thoughts,
+      prompt_tokens: last.usage!.prompt_tokens,
+      stream: true,
+    });
     expect(record.estimated).toBe(false);
   });
 

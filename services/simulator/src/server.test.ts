@@ -96,6 +96,7 @@ describe("chat completions", () => {
         role: "assistant",
         content: expect.stringMatching(/^Simulated answer from gpt-4o-mini: Hello there /),
         refusal: null,
+        annotations: [],
       },
       logprobs: null,
       finish_reason: "stop",
@@ -112,7 +113,7 @@ describe("chat completions", () => {
     expect(chunks).toHaveLength(1 + 5 + 1 + 1);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
     expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
-    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "" });
+    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "", refusal: null });
     const text = chunks.slice(1, 6).map((chunk) => chunk.choices[0].delta.content);
     expect(text.join("")).toBe("Simulated answer from gpt-4o-mini: Hi ");
     expect(chunks[6].choices[0]).toEqual({ index: 0, delta: {}, logprobs: null, finish_reason: "length" });

@@ -99,7 +99,15 @@ describe("Anthropic messages", () => {
       ],
       stop_reason: "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: 5, output_tokens: 24, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: 5,
+        output_tokens: 24,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        service_tier: "standard",
+        inference_geo: "not_available",
+      },
     });
   });
 
@@ -148,7 +156,7 @@ describe("Anthropic messages", () => {
     expect(events[8]!.data).toEqual({
       type: "message_delta",
       delta: { stop_reason: "max_tokens", stop_sequence: null },
-      usage: { output_tokens: 4 },
+      usage: { input_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 },
     });
   });
 

@@ -144,7 +144,11 @@ function usageOf(reply: Reply) {
     input_tokens: Math.max(0, reply.inputTokens - read - written),
     cache_creation_input_tokens: written,
     cache_read_input_tokens: read,
+    // Anthropic splits the written tokens by the cache's lifetime; every breakpoint here lasts 5 minutes.
+    cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 },
     output_tokens: reply.result.completionTokens,
+    service_tier: "standard",
+    inference_geo: "not_available",
   };
 }
 
@@ -246,7 +250,10 @@ async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacin
   if (pacing.firstTokenMs > 0 && !(await wait(exchange, pacing.firstTokenMs))) return;
   if (!(await streamSteps(exchange, blockSteps(reply), fault, pacing.tokenMs))) return;
   const delta = { stop_reason: reply.stopReason, stop_sequence: reply.stopSequence };
-  const ending = { delta, ...(reply.withUsage && { usage: { output_tokens: usage.output_tokens } }) };
+  // The final counts: Anthropic repeats the input and cache counts beside the output tokens here.
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = usage;
+  const final = { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens };
+  const ending = { delta, ...(reply.withUsage && { usage: final }) };
   exchange.response.write(frame({ event: "message_delta", data: ending }));
   exchange.response.end(frame({ event: "message_stop", data: {} }));
 }

@@ -56,15 +56,23 @@ export function parseGenerateContentRequest(model: string, body: unknown): Gener
     tools,
     toolChoice,
     json: jsonOutputOf(generation),
-    ...thinkingOf(generation),
+    ...thinkingOf(generation, model),
   };
 }
 
-function thinkingOf(generation: Record<string, unknown>): Pick<GenerateContentRequest, "thinking" | "showThoughts"> {
+// Gemini 2.5 and 3 think unless told not to (their recorded answers count thoughtsTokenCount with no
+// thinkingConfig at all); earlier models only when given a budget.
+const thinksByDefault = (model: string) => /^gemini-(2\.5|[3-9])/.test(model);
+
+function thinkingOf(
+  generation: Record<string, unknown>,
+  model: string,
+): Pick<GenerateContentRequest, "thinking" | "showThoughts"> {
   const config = field(generation, "thinkingConfig");
-  if (!isRecord(config)) return { thinking: false, showThoughts: false };
+  if (!isRecord(config)) return { thinking: thinksByDefault(model), showThoughts: false };
   const budget = integer(config, "thinkingBudget", -1, 32_768);
-  return { thinking: budget !== undefined && budget !== 0, showThoughts: field(config, "includeThoughts") === true };
+  const thinking = budget === undefined ? thinksByDefault(model) : budget !== 0;
+  return { thinking, showThoughts: field(config, "includeThoughts") === true };
 }
 
 function jsonOutputOf(generation: Record<string, unknown>): JsonOutput | undefined {

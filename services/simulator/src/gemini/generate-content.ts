@@ -19,6 +19,7 @@ type Part = { text: string; thought?: true } | { functionCall: { name: string; a
 
 interface Usage {
   promptTokenCount: number;
+  promptTokensDetails: { modality: string; tokenCount: number }[];
   candidatesTokenCount: number;
   totalTokenCount: number;
   thoughtsTokenCount?: number;
@@ -99,6 +100,7 @@ function usageOf(promptTokenCount: number, cachedTokens: number, answers: Answer
   const candidatesTokenCount = answers.reduce((sum, result) => sum + result.completionTokens, 0) - thoughts;
   return {
     promptTokenCount,
+    promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokenCount }],
     candidatesTokenCount,
     totalTokenCount: promptTokenCount + candidatesTokenCount + thoughts,
     ...(thoughts > 0 && { thoughtsTokenCount: thoughts }),

@@ -4,7 +4,11 @@
 export function cachedUsageFields(model: string, promptTokens: number, cached: number): Record<string, unknown> {
   // https://api-docs.deepseek.com/guides/kv_cache
   if (model.startsWith("deepseek")) {
-    return { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: promptTokens - cached };
+    return {
+      prompt_tokens_details: { cached_tokens: cached },
+      prompt_cache_hit_tokens: cached,
+      prompt_cache_miss_tokens: promptTokens - cached,
+    };
   }
   // Kimi reports it at the top of usage as well.
   if (model.startsWith("moonshot") || model.startsWith("kimi")) {

@@ -6,6 +6,13 @@ import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThe
 import { cachedUsageFields } from "./automatic-cache.js";
 import { type ChatRequest, hidesReasoning, parseChatRequest, RequestError } from "./chat-request.js";
 import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
+import {
+  contentBesideToolCalls,
+  numbersToolCalls,
+  openAIExtras,
+  roleOnFirstPiece,
+  usageOnFinishChunk,
+} from "./vendor-quirks.js";
 
 interface Pacing {
   firstTokenMs: number;
@@ -77,17 +84,26 @@ function usageOf(model: string, promptTokens: number, cachedTokens: number, answ
     completionTokens += tokens;
     reasoningTokens += reasoning.length;
   }
+  const cached = cachedUsageFields(model, promptTokens, Math.min(cachedTokens, promptTokens));
+  const extras = openAIExtras(model);
+  if (extras) cached.prompt_tokens_details = { ...(cached.prompt_tokens_details as object), ...extras.promptDetails };
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    ...cachedUsageFields(model, promptTokens, Math.min(cachedTokens, promptTokens)),
-    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+    ...cached,
+    completion_tokens_details: { reasoning_tokens: reasoningTokens, ...extras?.completionDetails },
   };
 }
 
-function toolCallsOf(calls: ToolCall[]) {
-  return calls.map(({ id, name, arguments: text }) => ({ id, type: "function", function: { name, arguments: text } }));
+function toolCallsOf(calls: ToolCall[], model: string) {
+  const numbered = numbersToolCalls(model);
+  return calls.map(({ id, name, arguments: text }, index) => ({
+    ...(numbered && { index }),
+    id,
+    type: "function",
+    function: { name, arguments: text },
+  }));
 }
 
 /** The reasoning a model shows: DeepSeek, Qwen and Kimi show theirs; OpenAI's reasoners only count it. */
@@ -95,11 +111,13 @@ const shownReasoning = (result: Answer, model: string) => (hidesReasoning(model)
 
 function messageOf(result: Answer, model: string): Record<string, unknown> {
   const calling = result.toolCalls.length > 0;
-  const message: Record<string, unknown> = { role: "assistant", content: calling ? null : result.tokens.join("") };
+  const content = calling ? contentBesideToolCalls(model) : result.tokens.join("");
+  const message: Record<string, unknown> = { role: "assistant", content };
   const reasoning = shownReasoning(result, model);
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
   message.refusal = null;
-  if (calling) message.tool_calls = toolCallsOf(result.toolCalls);
+  if (calling) message.tool_calls = toolCallsOf(result.toolCalls, model);
+  if (openAIExtras(model)) message.annotations = [];
   return message;
 }
 
@@ -120,6 +138,7 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
       finish_reason: result.finishReason,
     })),
     usage: reply.usage,
+    ...(openAIExtras(reply.model) && { service_tier: openAIExtras(reply.model)!.serviceTier }),
     system_fingerprint: fingerprint,
   };
   if (fault.cutAfter === undefined) return sendJson(exchange, 200, body);
@@ -130,13 +149,21 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
 }
 
 function stepsOf(result: Answer, model: string): Step[] {
+  const steps = vendorSteps(result, model);
+  const [opening, first, ...rest] = steps;
+  if (!roleOnFirstPiece(model) || !opening || !first || "tool_calls" in opening.delta) return steps;
+  return [{ delta: { ...first.delta, role: "assistant" }, token: first.token }, ...rest];
+}
+
+function vendorSteps(result: Answer, model: string): Step[] {
   const reasoning = shownReasoning(result, model).map((piece) => ({
     delta: { content: null, reasoning_content: piece },
     token: true,
   }));
   if (result.toolCalls.length === 0) {
     const content = result.tokens.map((token) => ({ delta: { content: token }, token: true }));
-    return [{ delta: { role: "assistant", content: "" }, token: false }, ...reasoning, ...content];
+    const opening = { role: "assistant", content: "", ...(openAIExtras(model) && { refusal: null }) };
+    return [{ delta: opening, token: false }, ...reasoning, ...content];
   }
   const calls = result.toolCalls.flatMap(toolCallSteps);
   const role = { role: "assistant", content: null };
@@ -163,6 +190,7 @@ function frameWriter(reply: Reply) {
     object: "chat.completion.chunk",
     created: reply.created,
     model: reply.model,
+    ...(openAIExtras(reply.model) && { service_tier: openAIExtras(reply.model)!.serviceTier }),
     system_fingerprint: fingerprint,
   }).slice(0, -1);
   // OpenAI marks every chunk with "usage":null only when a usage chunk will follow.
@@ -188,10 +216,14 @@ async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacin
   )
     return;
   const response = exchange.response;
+  const usageWithFinish = usageOnFinishChunk(reply.model);
+  const finishDelta = usageWithFinish ? { content: "" } : {};
   for (const [index, result] of reply.answers.entries()) {
-    response.write(frame([{ index, delta: {}, logprobs: null, finish_reason: result.finishReason }]));
+    const choices = [{ index, delta: finishDelta, logprobs: null, finish_reason: result.finishReason }];
+    const last = index === reply.answers.length - 1;
+    response.write(usageWithFinish && last && reply.usage ? frame(choices, reply.usage) : frame(choices));
   }
-  if (reply.usage) response.write(frame([], reply.usage));
+  if (reply.usage && !usageWithFinish) response.write(frame([], reply.usage));
   response.end("data: [DONE]\n\n");
 }
 

@@ -1,0 +1,28 @@
+// Where the OpenAI-compatible vendors' chat answers differ from OpenAI's own, as their recorded
+// answers show (tools/replay/recordings): the simulator answers each model in its vendor's way.
+
+const isDeepSeek = (model: string) => model.startsWith("deepseek");
+const isQwen = (model: string) => model.startsWith("qwen");
+const isOpenAI = (model: string) => /^(gpt|o\d|chatgpt)/.test(model);
+
+/** xAI sends no chunk of its own for the role: it rides on the first reasoning or content piece. */
+export const roleOnFirstPiece = (model: string) => model.startsWith("grok");
+
+/** DeepSeek's last chunk carries the usage beside finish_reason; OpenAI and Qwen send a chunk of its own. */
+export const usageOnFinishChunk = isDeepSeek;
+
+/** The content beside tool calls: OpenAI says null, DeepSeek, Qwen and xAI an empty string. */
+export const contentBesideToolCalls = (model: string) => (isOpenAI(model) ? null : "");
+
+/** DeepSeek and Qwen number the tool calls of a whole message as they do a stream's. */
+export const numbersToolCalls = (model: string) => isDeepSeek(model) || isQwen(model);
+
+/** OpenAI's own fields the others leave out: the tier that served the call, and zeroed usage details. */
+export function openAIExtras(model: string) {
+  if (!isOpenAI(model)) return undefined;
+  return {
+    serviceTier: "default",
+    promptDetails: { audio_tokens: 0 },
+    completionDetails: { audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
