@@ -98,8 +98,27 @@ export function expectedOf(recording: Recording): Expected {
     case "openai-transcriptions":
       return openAITranscription(bodyText(recording));
     case "openai-responses":
-      throw new Error(`${recording.id}: the gateway never calls a vendor's Responses API`);
+      throw new Error(`${recording.id}: ${notReplayable(recording)}`);
   }
+}
+
+/** Why no request of the gateway's could be answered with this recording, when none could. */
+export function notReplayable(recording: Recording): string | undefined {
+  if (recording.protocol === "openai-responses") {
+    return "the gateway never calls a vendor's Responses API (its Responses ingress calls the vendors' chat APIs)";
+  }
+  if (recording.status >= 400) return undefined;
+  const text = bodyText(recording);
+  if (recording.protocol === "gemini-generate" && text.includes('"partialArgs"')) {
+    return "a Vertex AI stream with streamFunctionCallArguments, which the gateway never asks for";
+  }
+  if (recording.protocol === "gemini-generate" && text.includes('"inlineData"')) {
+    return "an image answer (inlineData parts): the catalogue serves no Gemini image-output model";
+  }
+  if (recording.protocol === "openai-images" && !text.includes('"b64_json"')) {
+    return "images answered as URLs: the gateway asks vendors for b64_json";
+  }
+  return undefined;
 }
 
 /** The JSON payloads of the answer: the one body, or each event of a stream (framed or not). */

@@ -60,13 +60,14 @@ export function modelFor(recording: Recording, expected: Expected): CatalogueMod
       (model) =>
         model.vendor === vendorOfFamily[recording.family] && model.endpoints.includes(endpointOf[recording.protocol]),
     );
-  const exact = catalogue.find(recording.model, replayGroup);
+  const recorded = recording.model ?? "";
+  const exact = catalogue.find(recorded, replayGroup);
   if (exact && candidates.includes(exact) && offers(exact, expected)) return exact;
   const fitting = candidates.filter((model) => offers(model, expected));
   const pool = fitting.length > 0 ? fitting : candidates;
   const best = pool.reduce<CatalogueModel | undefined>(
     (chosen, model) =>
-      !chosen || commonPrefix(model.id, recording.model) > commonPrefix(chosen.id, recording.model) ? model : chosen,
+      !chosen || commonPrefix(model.id, recorded) > commonPrefix(chosen.id, recorded) ? model : chosen,
     undefined,
   );
   if (!best) throw new Error(`${recording.id}: no ${recording.family} model serves ${endpointOf[recording.protocol]}`);

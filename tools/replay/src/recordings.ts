@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { repoRoot } from "@gateway/stack";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, type ScalarTag } from "yaml";
 
 // The corpus of recorded vendor answers (tools/replay/recordings, format in its README): the
 // manifest's entries with each one's response taken out of the file it names.
@@ -31,7 +31,8 @@ export interface ManifestEntry {
   stream: boolean;
   status: number;
   headers?: Record<string, string>;
-  model: string;
+  /** The model the vendor answered as; null when the recording names none. */
+  model: string | null;
   features: string[];
   source: { repo: string; path: string; commit: string };
   note?: string;
@@ -67,7 +68,7 @@ export function readRecording(directory: string, entry: ManifestEntry): Recordin
     case "vcr-json": {
       const cassette =
         entry.format === "vcr-yaml"
-          ? parseYaml(file.toString("utf8"), { customTags: ["binary"] })
+          ? parseYaml(file.toString("utf8"), { customTags: ["binary", rubyBinary] })
           : JSON.parse(String(file));
       const response = cassetteResponse(cassette, entry.interaction ?? 0, entry.id);
       return { ...entry, headers: { ...response.headers, ...headers }, body: { kind: "bytes", bytes: response.body } };
@@ -80,6 +81,12 @@ const chunkLines = (text: string) => text.split("\n").filter((line) => line.trim
 
 const lowerCaseKeys = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
+/** Ruby's VCR writes bodies that are not UTF-8 text (gzip) as `!binary` base64 scalars. */
+const rubyBinary: ScalarTag = {
+  tag: "!binary",
+  resolve: (text: string) => Buffer.from(text.replaceAll(/\s/g, ""), "base64"),
+};
 
 interface CassetteResponse {
   headers: Record<string, string>;
@@ -94,18 +101,19 @@ type Loose = Record<string, unknown>;
  * undone.
  */
 function cassetteResponse(cassette: unknown, interaction: number, id: string): CassetteResponse {
-  const interactions = (cassette as { interactions?: Loose[] }).interactions;
-  const response = interactions?.[interaction]?.response as Loose | undefined;
+  // vcrpy and pydantic-ai name the list `interactions`, Ruby's VCR `http_interactions`.
+  const { interactions, http_interactions } = cassette as Record<string, Loose[] | undefined>;
+  const exchanges = interactions ?? http_interactions;
+  const response = exchanges?.[interaction]?.response as Loose | undefined;
   if (!response) throw new Error(`recording ${id}: the cassette has no interaction ${interaction}`);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries((response.headers as Loose | undefined) ?? {})) {
-    headers[name.toLowerCase()] = String(Array.isArray(value) ? value[0] : value);
-  }
+  // The manifest names the headers that matter; of the cassette's, only the body's type is kept.
+  const recorded = Object.entries((response.headers as Loose | undefined) ?? {});
+  const contentType = recorded.find(([name]) => name.toLowerCase() === "content-type")?.[1];
   let body = cassetteBody(response);
   if (body[0] === 0x1f && body[1] === 0x8b) body = gunzipSync(body);
-  delete headers["content-encoding"];
-  delete headers["content-length"];
-  delete headers["transfer-encoding"];
+  const headers: Record<string, string> = contentType
+    ? { "content-type": String(Array.isArray(contentType) ? contentType[0] : contentType) }
+    : {};
   return { headers, body };
 }
 
