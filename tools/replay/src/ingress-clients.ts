@@ -50,6 +50,8 @@ export interface ClientAnswer extends ChatAnswer {
   /** Everything the client received, serialised: opaque values (signatures) are looked for in it. */
   everything: string;
   requestId: string;
+  /** The whole answer of a request that did not stream, as the SDK gave it: what a client sends back. */
+  reply?: Loose;
 }
 
 const parameters = { type: "object", properties: {} };
@@ -111,6 +113,7 @@ async function askOpenAIChat(client: OpenAI, ask: ChatAsk): Promise<ClientAnswer
     },
     everything: JSON.stringify(payloads),
     requestId,
+    ...(!ask.stream && { reply: payloads[0] as Loose }),
   };
 }
 
@@ -148,7 +151,7 @@ async function askResponses(client: OpenAI, ask: ChatAsk): Promise<ClientAnswer>
     requestId = http.headers.get("x-request-id") ?? "";
     everything = JSON.stringify(data);
   }
-  return { ...readResponse(response), everything, requestId };
+  return { ...readResponse(response), everything, requestId, ...(!ask.stream && { reply: response }) };
 }
 
 /** A Responses `response` object: reasoning items' summaries, message text, function calls, status. */
@@ -228,6 +231,7 @@ async function askMessages(client: Anthropic, ask: ChatAsk): Promise<ClientAnswe
     },
     everything: JSON.stringify(payloads),
     requestId,
+    ...(!ask.stream && { reply: payloads[0] }),
   };
 }
 
@@ -261,7 +265,103 @@ async function askGemini(client: GoogleGenAI, ask: ChatAsk): Promise<ClientAnswe
     },
     everything: JSON.stringify(payloads.map(({ sdkHttpResponse: _, ...payload }) => payload)),
     requestId: headers["x-request-id"] ?? "",
+    ...(!ask.stream && { reply: payloads[0] }),
   };
+}
+
+/**
+ * The next turn of a conversation, sent as a client of the ingress sends it: the user's turn, the
+ * assistant's answer exactly as received, then a result for each tool call (or a new user turn).
+ */
+export async function askFollowUp(clients: GatewayClients, ingress: ChatIngress, ask: ChatAsk, reply: Loose) {
+  const tools = ask.toolNames;
+  switch (ingress) {
+    case "OpenAI chat": {
+      const message = reply.choices[0].message as Loose;
+      const calls = (message.tool_calls ?? []) as Loose[];
+      await clients.openai.chat.completions.create({
+        model: ask.model,
+        messages: [
+          { role: "user", content: ask.prompt },
+          message as OpenAI.ChatCompletionMessageParam,
+          ...(calls.length > 0
+            ? calls.map((call) => ({ role: "tool" as const, tool_call_id: call.id, content: "ok" }))
+            : [{ role: "user" as const, content: "Go on." }]),
+        ],
+        ...(tools.length > 0 && {
+          tools: tools.map((name) => ({ type: "function" as const, function: { name, parameters } })),
+        }),
+      });
+      return;
+    }
+    case "OpenAI Responses": {
+      const output = reply.output as Loose[];
+      const calls = output.filter((item) => item.type === "function_call");
+      await clients.openai.responses.create({
+        model: ask.model,
+        input: [
+          { role: "user", content: ask.prompt },
+          ...output,
+          ...(calls.length > 0
+            ? calls.map((call) => ({ type: "function_call_output", call_id: call.call_id, output: "ok" }))
+            : [{ role: "user", content: "Go on." }]),
+        ] as OpenAI.Responses.ResponseInput,
+        ...(tools.length > 0 && {
+          tools: tools.map((name) => ({ type: "function" as const, name, parameters, strict: false })),
+        }),
+      });
+      return;
+    }
+    case "Anthropic Messages": {
+      const content = reply.content as Loose[];
+      const calls = content.filter((block) => block.type === "tool_use");
+      await clients.anthropic.messages.create({
+        model: ask.model,
+        max_tokens: 4096,
+        messages: [
+          { role: "user", content: ask.prompt },
+          { role: "assistant", content: content as Anthropic.ContentBlockParam[] },
+          {
+            role: "user",
+            content:
+              calls.length > 0
+                ? calls.map((call) => ({ type: "tool_result" as const, tool_use_id: call.id, content: "ok" }))
+                : "Go on.",
+          },
+        ],
+        ...(tools.length > 0 && {
+          tools: tools.map((name) => ({ name, input_schema: parameters as Anthropic.Tool["input_schema"] })),
+        }),
+      });
+      return;
+    }
+    case "Gemini": {
+      const turn = reply.candidates[0].content as Loose;
+      const calls = (turn.parts as Loose[]).filter((part) => part.functionCall).map((part) => part.functionCall);
+      await clients.gemini.models.generateContent({
+        model: ask.model,
+        contents: [
+          { role: "user", parts: [{ text: ask.prompt }] },
+          turn,
+          {
+            role: "user",
+            parts:
+              calls.length > 0
+                ? calls.map((call) => ({
+                    functionResponse: { id: call.id, name: call.name, response: { result: "ok" } },
+                  }))
+                : [{ text: "Go on." }],
+          },
+        ],
+        config: {
+          ...(tools.length > 0 && {
+            tools: [{ functionDeclarations: tools.map((name) => ({ name, parametersJsonSchema: parameters })) }],
+          }),
+        },
+      });
+      return;
+    }
+  }
 }
 
 export interface ErrorSeen {

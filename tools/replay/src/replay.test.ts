@@ -17,6 +17,7 @@ import {
 } from "./expected.js";
 import {
   askChat,
+  askFollowUp,
   type ChatAsk,
   type ChatIngress,
   chatIngresses,
@@ -56,6 +57,17 @@ const recordings = loadRecordings();
 const cases = recordings.flatMap((recording) =>
   ingressesOf(recording).map((ingress) => ({ id: recording.id, family: recording.family, recording, ingress })),
 );
+
+/** Whether the ingress carries the family's signatures (Claude's do not travel in Responses items, a documented limit). */
+const carriesSignatures = (family: Recording["family"], ingress: Ingress) =>
+  !(family === "anthropic" && ingress === "OpenAI Responses");
+
+// Signed answers that did not stream, whose assistant turn a client sends back on the next turn.
+const signedTurns = cases.filter(({ recording, ingress }) => {
+  if (notReplayable(recording) || recording.stream || !chatProtocols.has(recording.protocol)) return false;
+  const expected = expectedOf(recording);
+  return expected.kind === "chat" && expected.signatures.length > 0 && carriesSignatures(recording.family, ingress);
+});
 
 let stack: TestStack;
 let replay: ReplayVendor;
@@ -173,8 +185,7 @@ async function replayChat(expect: ExpectStatic, recording: Recording, ingress: C
   expect.soft(answer.reasoning, "reasoning text").toBe(expected.reasoning);
   if (nativeIngress[recording.family] === ingress) {
     expect.soft(answer.signatures, "signatures in their native field").toEqual(expected.signatures);
-  } else if (!(recording.family === "anthropic" && ingress === "OpenAI Responses")) {
-    // Claude's signatures do not travel in Responses items, a documented limit (docs/reasoning-and-caching.md).
+  } else if (carriesSignatures(recording.family, ingress)) {
     for (const signature of expected.signatures) {
       expect.soft(answer.everything.includes(signature), `signature ${signature.slice(0, 16)}… carried`).toBe(true);
     }
@@ -330,6 +341,28 @@ describe.concurrent("replay of real recordings", () => {
         return replayImages(expect, recording, expected);
       case "transcription":
         return replayTranscription(expect, recording, expected);
+    }
+  });
+});
+
+describe.concurrent("signatures sent back on the next turn", () => {
+  it.for(signedTurns)("$family: $id via $ingress", async ({ recording, ingress }, { expect }) => {
+    const expected = expectedOf(recording) as ExpectedChat;
+    const model = modelFor(recording, expected);
+    const marker = markerOf(recording, ingress);
+    // The next turn is answered with the same recording: only what the gateway sends matters here.
+    const received = replay.serve(marker, recording);
+    const ask = chatAsk(recording, model.id, marker, expected);
+    const first = await answered(askChat(clients, ingress as ChatIngress, ask), received);
+    await answered(askFollowUp(clients, ingress as ChatIngress, ask, first.reply!), received);
+    expect(received.map((request) => request.refused ?? "answered")).toEqual(["answered", "answered"]);
+    for (const signature of expected.signatures) {
+      expect
+        .soft(
+          received[1]!.raw.includes(signature),
+          `signature ${signature.slice(0, 16)}… in the next turn to the vendor`,
+        )
+        .toBe(true);
     }
   });
 });
