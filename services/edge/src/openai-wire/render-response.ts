@@ -92,7 +92,13 @@ export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "faile
 
 export function renderResponse(
   base: ResponseBase,
-  state: { status: ResponseStatus; output: OutputItem[]; usage?: Usage; error?: { code: string; message: string } },
+  state: {
+    status: ResponseStatus;
+    output: OutputItem[];
+    usage?: Usage;
+    error?: { code: string; message: string };
+    finishReason?: string;
+  },
 ) {
   return {
     id: base.id,
@@ -103,16 +109,20 @@ export function renderResponse(
     output: state.output,
     usage: renderResponseUsage(state.usage),
     error: state.error ?? null,
-    incomplete_details: state.status === "incomplete" ? { reason: "max_output_tokens" } : null,
+    incomplete_details: state.status === "incomplete" ? { reason: incompleteReason(state.finishReason) } : null,
     ...base.settings,
   };
 }
 
 export type RenderedResponse = ReturnType<typeof renderResponse>;
 
-/** A chat finish reason as the response's status; only a length cut leaves it incomplete. */
+/** A chat finish reason as the response's status: a length cut or a filtered answer leaves it incomplete. */
 export const statusOf = (finishReason: string | undefined): ResponseStatus =>
-  finishReason === "length" ? "incomplete" : "completed";
+  finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed";
+
+/** Why a response is incomplete, in the Responses API's words. */
+const incompleteReason = (finishReason: string | undefined) =>
+  finishReason === "content_filter" ? "content_filter" : "max_output_tokens";
 
 /** The output items of a finished answer: its reasoning, its text as a message, then each tool call. */
 export function outputItems(message: AssistantMessage | undefined, status: ResponseStatus): OutputItem[] {
@@ -129,7 +139,7 @@ export function completionToResponse(base: ResponseBase, completion: ChatComplet
   const choice = completion.choices[0];
   const status = statusOf(choice?.finishReason);
   const output = outputItems(choice?.message, status);
-  return renderResponse(base, { status, output, usage: completion.usage });
+  return renderResponse(base, { status, output, usage: completion.usage, finishReason: choice?.finishReason });
 }
 
 /**

@@ -72,6 +72,14 @@ describe("chat chunks as Responses stream events", () => {
     expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
   });
 
+  it("ends a filtered answer as response.incomplete with reason content_filter", () => {
+    const events = new ResponseStreamEvents(base);
+    events.onChunk(text("", "content_filter"));
+    const { events: tail, response } = events.finish();
+    expect(tail.at(-1)!.type).toBe("response.incomplete");
+    expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "content_filter" } });
+  });
+
   it("fails with response.failed and then an error event", () => {
     const events = new ResponseStreamEvents(base);
     events.onChunk(text("partial"));

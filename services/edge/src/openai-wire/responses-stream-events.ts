@@ -187,7 +187,12 @@ export class ResponseStreamEvents {
   finish(): { events: ResponseEvent[]; response: RenderedResponse } {
     const status = statusOf(this.finishReason);
     const events = this.close(status === "incomplete" ? "incomplete" : "completed");
-    const response = renderResponse(this.base, { status, output: this.output, usage: this.usage });
+    const response = renderResponse(this.base, {
+      status,
+      output: this.output,
+      usage: this.usage,
+      finishReason: this.finishReason,
+    });
     events.push(this.event(status === "incomplete" ? "response.incomplete" : "response.completed", { response }));
     return { events, response };
   }
