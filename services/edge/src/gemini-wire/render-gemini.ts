@@ -3,9 +3,10 @@ import type { AssistantMessage, ChatCompletion, ToolCall, Usage } from "@gateway
 // Canonical answers as Gemini's GenerateContentResponse.
 // https://ai.google.dev/api/generate-content#generatecontentresponse
 
+// thoughtSignature: Gemini's, on the part it came on, for the client to send back there.
 export type GeminiPart =
-  | { text: string; thought?: true }
-  | { functionCall: { id: string; name: string; args: Record<string, unknown> } };
+  | { text: string; thought?: true; thoughtSignature?: string }
+  | { functionCall: { id: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string };
 
 /** Gemini's finish reasons for the canonical (OpenAI) ones; a function call ends with STOP. */
 const finishReasons: Record<string, string> = {
@@ -42,15 +43,23 @@ function argsOf(text: string): Record<string, unknown> {
   return { arguments: text };
 }
 
+const signed = (thoughtSignature: string | undefined) => (thoughtSignature ? { thoughtSignature } : {});
+
 export const functionCallPart = (call: ToolCall): GeminiPart => ({
   functionCall: { id: call.id, name: call.name, args: argsOf(call.arguments) },
+  ...signed(call.thoughtSignature),
 });
+
+/** A text part; a signature without text still goes out, on an empty part as Gemini streams it. */
+export function textParts(text: string | undefined, thoughtSignature: string | undefined): GeminiPart[] {
+  return text || thoughtSignature ? [{ text: text ?? "", ...signed(thoughtSignature) }] : [];
+}
 
 /** Thoughts first (only when asked for, as Gemini sends them), then text, then calls. */
 export function partsOf(message: AssistantMessage | undefined, includeThoughts: boolean): GeminiPart[] {
   const parts: GeminiPart[] = [];
   if (includeThoughts && message?.reasoningContent) parts.push({ text: message.reasoningContent, thought: true });
-  if (message?.content) parts.push({ text: message.content });
+  parts.push(...textParts(message?.content, message?.thoughtSignature));
   for (const call of message?.toolCalls ?? []) parts.push(functionCallPart(call));
   return parts;
 }

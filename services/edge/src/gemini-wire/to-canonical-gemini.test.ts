@@ -37,6 +37,31 @@ describe("Gemini requests in the canonical form", () => {
     expect(oslo).toMatchObject({ role: "tool", name: "weather", text: '{"result":"cold"}' });
   });
 
+  it("keeps the thoughtSignatures of a model turn's calls and text for the Gemini adapter", () => {
+    const request = canonical({
+      contents: [
+        { role: "user", parts: [{ text: "weather" }] },
+        {
+          role: "model",
+          parts: [
+            { text: "Looking" },
+            { text: "", thoughtSignature: "sigText" },
+            { functionCall: { name: "weather", args: {} }, thoughtSignature: "sigCall" },
+            { functionCall: { name: "time", args: {} } },
+          ],
+        },
+      ],
+    });
+    expect(request.messages[1]).toMatchObject({
+      text: "Looking",
+      thoughtSignature: "sigText",
+      toolCalls: [
+        { id: "call_0", name: "weather", thoughtSignature: "sigCall" },
+        { id: "call_1", name: "time", thoughtSignature: undefined },
+      ],
+    });
+  });
+
   it("refuses a function response that answers no call", () => {
     expect(() =>
       canonical({ contents: [{ parts: [{ functionResponse: { name: "weather", response: {} } }] }] }),

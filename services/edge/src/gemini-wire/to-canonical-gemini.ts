@@ -61,11 +61,15 @@ function modelTurn(content: ContentBody, where: string, pairing: CallPairing): M
   let text: string | undefined;
   let thoughts: string | undefined;
   for (const [index, part] of content.parts.entries()) {
+    const { thoughtSignature } = part;
     if (part.text !== undefined && part.thought) thoughts = (thoughts ?? "") + part.text;
-    else if (part.text !== undefined) text = (text ?? "") + part.text;
-    else if (part.functionCall) {
+    else if (part.text !== undefined) {
+      text = (text ?? "") + part.text;
+      message.thoughtSignature = thoughtSignature ?? message.thoughtSignature;
+    } else if (part.functionCall) {
       const { name, id, args } = part.functionCall;
-      message.toolCalls.push({ id: pairing.call(name, id), name, arguments: JSON.stringify(args ?? {}) });
+      const call = { id: pairing.call(name, id), name, arguments: JSON.stringify(args ?? {}) };
+      message.toolCalls.push({ ...call, thoughtSignature });
     } else {
       throw invalidRequest("A model turn may hold only text and functionCall parts.", `${where}.parts[${index}]`);
     }

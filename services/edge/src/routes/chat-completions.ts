@@ -8,6 +8,11 @@ import { chatRequestSchema } from "../openai-wire/chat-request-schema.js";
 import { renderChunk, renderCompletion } from "../openai-wire/render-chat.js";
 import { toCanonicalChat, usesLegacyFunctions } from "../openai-wire/to-canonical-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
+import {
+  carryingSignaturesInCallIds,
+  signaturesFromCallIds,
+  signaturesIntoCallIds,
+} from "../signatures-in-call-ids.js";
 import { dataFrames } from "../sse/data-frames.js";
 
 // Generous: long answers from slow models are normal; the vendor timeouts bound real hangs.
@@ -16,7 +21,7 @@ const chatDeadlineMs = 15 * 60_000;
 export function chatCompletions(router: RouterServiceClient) {
   return async (request: Request, response: Response) => {
     const body = validateBody(chatRequestSchema, request.body);
-    const canonical = toCanonicalChat(body, response.locals.caller as Caller);
+    const canonical = signaturesFromCallIds(toCanonicalChat(body, response.locals.caller as Caller));
     const options = { deadline: Date.now() + chatDeadlineMs };
     const legacyFunctions = usesLegacyFunctions(body);
     if (canonical.stream) {
@@ -24,11 +29,11 @@ export function chatCompletions(router: RouterServiceClient) {
       relayCall(
         call,
         response,
-        dataFrames((chunk) => renderChunk(chunk, canonical.includeUsage, legacyFunctions)),
+        carryingSignaturesInCallIds(dataFrames((chunk) => renderChunk(chunk, canonical.includeUsage, legacyFunctions))),
       );
       return;
     }
     const completion = await callRouter(router.createChatCompletion.bind(router), canonical, response, chatDeadlineMs);
-    response.json(renderCompletion(completion, legacyFunctions));
+    response.json(renderCompletion(signaturesIntoCallIds(completion), legacyFunctions));
   };
 }

@@ -11,6 +11,11 @@ import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import { speakErrorsAs } from "../http/send-error.js";
 import { validateBody } from "../openai-wire/validate-body.js";
+import {
+  carryingSignaturesInCallIds,
+  signaturesFromCallIds,
+  signaturesIntoCallIds,
+} from "../signatures-in-call-ids.js";
 import { messageEventFrames } from "../sse/message-event-frames.js";
 
 // As for chat: long answers from slow models are normal; vendor timeouts bound real hangs.
@@ -38,12 +43,15 @@ export function createMessage(router: RouterServiceClient) {
   return async (request: Request, response: Response) => {
     const body = validateBody(messagesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
-    const canonical = messagesToCanonical(body, caller, betaFeatures(request.headers["anthropic-beta"]));
+    const canonical = signaturesFromCallIds(
+      messagesToCanonical(body, caller, betaFeatures(request.headers["anthropic-beta"])),
+    );
     if (canonical.stream) {
       const call = router.streamChatCompletion(canonical, routerMetadata(response), {
         deadline: Date.now() + messagesDeadlineMs,
       });
-      relayCall(call, response, messageEventFrames(new MessageStreamEvents(body.model), caller.requestId));
+      const frames = messageEventFrames(new MessageStreamEvents(body.model), caller.requestId);
+      relayCall(call, response, carryingSignaturesInCallIds(frames));
       return;
     }
     const completion = await callRouter(
@@ -52,7 +60,7 @@ export function createMessage(router: RouterServiceClient) {
       response,
       messagesDeadlineMs,
     );
-    response.json(renderMessage(completion, body.model));
+    response.json(renderMessage(signaturesIntoCallIds(completion), body.model));
   };
 }
 
@@ -61,7 +69,9 @@ export function countMessageTokens(router: RouterServiceClient) {
   return async (request: Request, response: Response) => {
     const body = validateBody(countTokensRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
-    const canonical = countTokensToCanonical(body, caller, betaFeatures(request.headers["anthropic-beta"]));
+    const canonical = signaturesFromCallIds(
+      countTokensToCanonical(body, caller, betaFeatures(request.headers["anthropic-beta"])),
+    );
     const count = await callRouter(router.countChatTokens.bind(router), canonical, response, countTokensDeadlineMs);
     response.json({ input_tokens: count.inputTokens });
   };

@@ -19,6 +19,11 @@ import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js"
 import { responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { conversationBytes, type ResponseStore } from "../responses/response-store.js";
+import {
+  carryingSignaturesInCallIds,
+  signaturesFromCallIds,
+  signaturesIntoCallIds,
+} from "../signatures-in-call-ids.js";
 import { responseEventFrames } from "../sse/response-event-frames.js";
 
 // As for chat: long answers from slow models are normal; vendor timeouts bound real hangs.
@@ -61,7 +66,8 @@ export function createResponse(router: RouterServiceClient, store: ResponseStore
     const body = validateBody(responsesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
     const earlier = await history(store, caller.accountId, body);
-    const canonical = responsesToChat(body, caller, earlier);
+    // Before the turns are stored: a later request continues from calls with their signatures apart.
+    const canonical = signaturesFromCallIds(responsesToChat(body, caller, earlier));
     const base: ResponseBase = {
       id: newItemId("resp"),
       createdAt: Math.floor(Date.now() / 1000),
@@ -84,7 +90,7 @@ export function createResponse(router: RouterServiceClient, store: ResponseStore
       const call = router.streamChatCompletion(canonical, routerMetadata(response), {
         deadline: Date.now() + responsesDeadlineMs,
       });
-      relayCall(call, response, responseEventFrames(events, keep));
+      relayCall(call, response, carryingSignaturesInCallIds(responseEventFrames(events, keep)));
       return;
     }
     const completion = await callRouter(
@@ -93,7 +99,10 @@ export function createResponse(router: RouterServiceClient, store: ResponseStore
       response,
       responsesDeadlineMs,
     );
-    const rendered = completionToResponse({ ...base, model: completion.model || base.model }, completion);
+    const rendered = completionToResponse(
+      { ...base, model: completion.model || base.model },
+      signaturesIntoCallIds(completion),
+    );
     await keep(rendered);
     response.json(rendered);
   };

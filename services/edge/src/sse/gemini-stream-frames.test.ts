@@ -59,4 +59,25 @@ describe("Gemini stream frames", () => {
     expect(events[0].candidates[0].content.parts).toEqual([{ text: "hmm", thought: true }]);
     expect(events[2].usageMetadata.totalTokenCount).toBe(16);
   });
+
+  it("puts thoughtSignatures back on their call, and on the text part, an empty one when it comes alone", () => {
+    const frames = geminiStreamFrames({ sse: true, includeThoughts: false });
+    const call = { index: 0, id: "call_0", name: "f", arguments: "{}", thoughtSignature: "sigCall" };
+    const text = [
+      frames.chunk(chunk([{ index: 0, delta: { content: "Hi", toolCalls: [], thoughtSignature: "sigA" } }])),
+      frames.chunk(chunk([{ index: 0, delta: { toolCalls: [], thoughtSignature: "sigB" } }])),
+      frames.chunk(chunk([{ index: 1, delta: { toolCalls: [call] }, finishReason: "tool_calls" }], usage)),
+      frames.close(),
+    ].join("");
+    const parts = text
+      .split("\r\n\r\n")
+      .filter(Boolean)
+      .flatMap((event) => JSON.parse(event.replace(/^data: /, "")).candidates)
+      .map((candidate: { content: { parts: unknown[] } }) => candidate.content.parts);
+    expect(parts).toEqual([
+      [{ text: "Hi", thoughtSignature: "sigA" }],
+      [{ text: "", thoughtSignature: "sigB" }],
+      [{ functionCall: { id: "call_0", name: "f", args: {} }, thoughtSignature: "sigCall" }],
+    ]);
+  });
 });

@@ -4,6 +4,7 @@ import {
   functionCallPart,
   type GeminiPart,
   renderUsageMetadata,
+  textParts,
   toFinishReason,
 } from "../gemini-wire/render-gemini.js";
 import type { StreamRendering } from "../http/relay-call.js";
@@ -48,6 +49,7 @@ export function geminiStreamFrames(options: { sse: boolean; includeThoughts: boo
       call.id ||= delta.id ?? "";
       call.name ||= delta.name ?? "";
       call.arguments += delta.arguments ?? "";
+      call.thoughtSignature ??= delta.thoughtSignature;
     }
     return gathered;
   }
@@ -56,7 +58,7 @@ export function geminiStreamFrames(options: { sse: boolean; includeThoughts: boo
     const delta = choice.delta;
     const parts: GeminiPart[] = [];
     if (options.includeThoughts && delta?.reasoningContent) parts.push({ text: delta.reasoningContent, thought: true });
-    if (delta?.content) parts.push({ text: delta.content });
+    parts.push(...textParts(delta?.content, delta?.thoughtSignature));
     const gathered = gather(choice);
     if (!choice.finishReason)
       return parts.length > 0 ? { content: { role: "model", parts }, index: choice.index } : undefined;

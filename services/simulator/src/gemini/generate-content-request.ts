@@ -1,5 +1,6 @@
 import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
+import { missingSignature, signatureProblem, signsThoughts } from "./thought-signatures.js";
 
 /** A Gemini generateContent request, validated and translated to the simulator's neutral terms. */
 export interface GenerateContentRequest {
@@ -43,7 +44,9 @@ export function parseGenerateContentRequest(model: string, body: unknown): Gener
   if (body === undefined) throw new GeminiRequestError("Invalid JSON payload received. Unexpected token.");
   if (!isRecord(body)) throw new GeminiRequestError("Invalid JSON payload received. Expected an object.");
   const system = systemOf(field(body, "systemInstruction"));
-  const messages = [...system, ...contentsOf(field(body, "contents"))];
+  const contents = field(body, "contents");
+  const messages = [...system, ...contentsOf(contents)];
+  if (signsThoughts(model)) checkSignedCalls(contents as unknown[]);
   const { tools, toolChoice } = toolChoiceOf(field(body, "toolConfig"), toolsOf(field(body, "tools")));
   const config = field(body, "generationConfig");
   const generation = isRecord(config) ? config : {};
@@ -147,6 +150,39 @@ function contentOf(content: unknown, index: number): ConversationMessage[] {
   }
   const hasContent = message.parts.length > 0 || message.images > 0 || role === "model";
   return hasContent ? [...tools, message] : tools;
+}
+
+const partsOf = (content: unknown) => field(content as Record<string, unknown>, "parts") as unknown[];
+
+/** A user turn that asks something, rather than only answering calls, starts the current turn. */
+const asks = (content: unknown) =>
+  isRecord(content) &&
+  content.role !== "model" &&
+  partsOf(content).some((part) => isRecord(part) && field(part, "functionResponse") === undefined);
+
+/**
+ * Gemini 3 checks the model steps of the current turn: the first functionCall of each must come
+ * back with the signature it was given, and any signature sent must be one it gave.
+ */
+function checkSignedCalls(contents: unknown[]): void {
+  const start = contents.findLastIndex(asks);
+  for (let index = start + 1; index < contents.length; index++) {
+    const content = contents[index];
+    if (!isRecord(content) || content.role !== "model") continue;
+    let first = true;
+    for (const [partIndex, part] of partsOf(content).entries()) {
+      const call = isRecord(part) ? field(part, "functionCall") : undefined;
+      if (!isRecord(call)) continue;
+      const name = String(call.name);
+      const signature = field(part as Record<string, unknown>, "thoughtSignature");
+      const problem =
+        signature === undefined
+          ? first && missingSignature(name, index + 1)
+          : signatureProblem(signature, name, `contents[${index}].parts[${partIndex}]`);
+      if (problem) throw new GeminiRequestError(problem);
+      first = false;
+    }
+  }
 }
 
 /** What the model "read" back from a function: the `result` when that is all there is, else the JSON. */

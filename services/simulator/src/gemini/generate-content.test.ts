@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../server.js";
+import { thoughtSignature } from "./thought-signatures.js";
 
 let simulator: Simulator;
 const headers = { "x-goog-api-key": "sim-google-test-key", "content-type": "application/json" };
@@ -40,8 +41,8 @@ function generate(body: unknown, init: RequestInit = {}, model = "gemini-2.5-fla
   });
 }
 
-function stream(body: unknown, query = "?alt=sse"): Promise<Response> {
-  return fetch(`${simulator.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent${query}`, {
+function stream(body: unknown, query = "?alt=sse", model = "gemini-2.5-flash"): Promise<Response> {
+  return fetch(`${simulator.url}/v1beta/models/${model}:streamGenerateContent${query}`, {
     method: "POST",
     headers,
     body: JSON.stringify(body),
@@ -358,5 +359,112 @@ describe("simulated images", () => {
 
   it("has no image of an unknown colour", async () => {
     expect((await fetch(`${simulator.url}/_sim/images/mauve.png`)).status).toBe(404);
+  });
+});
+
+describe("Gemini 3 thought signatures", () => {
+  const tools = [{ functionDeclarations: [weather, time] }];
+  const question = { role: "user", parts: [{ text: "Weather and time?" }] };
+  const results = {
+    role: "user",
+    parts: [
+      { functionResponse: { name: "get_weather", response: { result: "sunny" } } },
+      { functionResponse: { name: "get_time", response: { result: "14:05" } } },
+    ],
+  };
+  const loop = (modelTurn: Body) => ({ contents: [question, modelTurn, results], tools });
+  const refusal = async (response: Response) => {
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as Body;
+    expect(error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
+    return error.message as string;
+  };
+
+  it("signs only the first of parallel calls, and a text answer's part", async () => {
+    const calls: Body = await (await generate({ contents: [question], tools }, {}, "gemini-3-flash")).json();
+    const parts = calls.candidates[0].content.parts;
+    expect(parts[0].thoughtSignature).toBe(thoughtSignature("get_weather"));
+    // Base64 with both + and / and padding: a carrier must restore every character.
+    expect(parts[0].thoughtSignature).toMatch(/^\+\+\+\+\/\/\/\/.*==$/);
+    expect(parts[1]).toEqual({ functionCall: { name: "get_time", args: {} } });
+    const text: Body = await (await generate(ask("Hi"), {}, "gemini-3.1-pro")).json();
+    expect(text.candidates[0].content.parts).toEqual([
+      { text: expect.stringMatching(/^Simulated answer/), thoughtSignature: thoughtSignature("") },
+    ]);
+    const older: Body = await (await generate({ contents: [question], tools })).json();
+    expect(JSON.stringify(older)).not.toContain("thoughtSignature");
+  });
+
+  it("streams a call's signature on its part, and a text's on an empty closing part", async () => {
+    const { events } = await readEvents(await stream({ contents: [question], tools }, "?alt=sse", "gemini-3-flash"));
+    expect(events.map((event) => event.candidates[0].content.parts)).toEqual([
+      [
+        {
+          functionCall: { name: "get_weather", args: { city: "sample-city", days: 1 } },
+          thoughtSignature: thoughtSignature("get_weather"),
+        },
+      ],
+      [{ functionCall: { name: "get_time", args: {} } }],
+    ]);
+    const text = await readEvents(await stream(ask("Hi [sim:tokens=6]"), "?alt=sse", "gemini-3-flash"));
+    expect(text.events.at(-1).candidates[0].content.parts.at(-1)).toEqual({
+      text: "",
+      thoughtSignature: thoughtSignature(""),
+    });
+  });
+
+  it("takes a tool loop that sends the signature back, in either base64 alphabet", async () => {
+    const signature = thoughtSignature("get_weather");
+    for (const sent of [signature, signature.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")]) {
+      const body = loop({
+        role: "model",
+        parts: [
+          { functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: sent },
+          { functionCall: { name: "get_time", args: {} } },
+        ],
+      });
+      const response = await generate(body, {}, "gemini-3-flash");
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as Body).candidates[0].content.parts[0].text).toMatch(/^Received tool result/);
+    }
+  });
+
+  it("refuses with Google's 400 a call of the current turn without its signature, or with another's", async () => {
+    const unsigned = loop({ role: "model", parts: [{ functionCall: { name: "get_weather", args: {} } }] });
+    expect(await refusal(await generate(unsigned, {}, "gemini-3-flash"))).toBe(
+      "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:get_weather` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
+    );
+    const moved = loop({
+      role: "model",
+      parts: [{ functionCall: { name: "get_weather", args: {} }, thoughtSignature: thoughtSignature("get_time") }],
+    });
+    expect(await refusal(await generate(moved, {}, "gemini-3-flash"))).toBe("Corrupted thought signature.");
+    const mangled = loop({
+      role: "model",
+      parts: [{ functionCall: { name: "get_weather", args: {} }, thoughtSignature: "not base64!" }],
+    });
+    expect(await refusal(await generate(mangled, {}, "gemini-3-flash"))).toMatch(/Base64 decoding failed/);
+    // Older models take it, as Gemini 2.5 does.
+    expect((await generate(unsigned)).status).toBe(200);
+  });
+
+  it("checks only the current turn, and takes Google's documented stand-in", async () => {
+    const earlierTurn = {
+      contents: [
+        question,
+        { role: "model", parts: [{ functionCall: { name: "get_weather", args: {} } }] },
+        results,
+        { role: "model", parts: [{ text: "Sunny, 14:05." }] },
+        { role: "user", parts: [{ text: "Thanks" }] },
+      ],
+    };
+    expect((await generate(earlierTurn, {}, "gemini-3-flash")).status).toBe(200);
+    const standIn = loop({
+      role: "model",
+      parts: [
+        { functionCall: { name: "get_weather", args: {} }, thought_signature: "skip_thought_signature_validator" },
+      ],
+    });
+    expect((await generate(standIn, {}, "gemini-3-flash")).status).toBe(200);
   });
 });

@@ -9,13 +9,16 @@ import {
   type GenerateContentRequest,
   parseGenerateContentRequest,
 } from "./generate-content-request.js";
+import { signsThoughts, thoughtSignature } from "./thought-signatures.js";
 
 interface Pacing {
   firstTokenMs: number;
   tokenMs: number;
 }
 
-type Part = { text: string; thought?: true } | { functionCall: { name: string; args: unknown } };
+type Part =
+  | { text: string; thought?: true; thoughtSignature?: string }
+  | { functionCall: { name: string; args: unknown }; thoughtSignature?: string };
 
 interface Usage {
   promptTokenCount: number;
@@ -33,6 +36,8 @@ interface Reply {
   usage: Usage | undefined;
   /** Thoughts are sent as `thought: true` parts (thinkingConfig.includeThoughts). */
   showThoughts: boolean;
+  /** Gemini 3 signs the first call of an answer, or its text. */
+  signed: boolean;
 }
 
 /** One streamed event's worth of one candidate; `tokens` is what latency and cut_after count. */
@@ -91,6 +96,7 @@ function replyFor(request: GenerateContentRequest, fault: Fault, cachedTokens: n
     answers,
     usage: fault.noUsage ? undefined : usageOf(countPromptTokens(request.messages), cachedTokens, answers),
     showThoughts: request.showThoughts,
+    signed: signsThoughts(request.model),
   };
 }
 
@@ -110,17 +116,26 @@ function usageOf(promptTokenCount: number, cachedTokens: number, answers: Answer
 
 const finishReasonOf = (result: Answer) => (result.finishReason === "length" ? "MAX_TOKENS" : "STOP");
 
-function answerParts(result: Answer): Part[] {
+const signature = (signed: boolean, subject: string) => (signed ? { thoughtSignature: thoughtSignature(subject) } : {});
+
+/** The calls, only the first signed (parallel calls share one signature), or the text, signed. */
+function answerParts(result: Answer, signed: boolean): Part[] {
   if (result.toolCalls.length > 0) {
-    return result.toolCalls.map((call) => ({ functionCall: { name: call.name, args: JSON.parse(call.arguments) } }));
+    return result.toolCalls.map((call, index) => ({
+      functionCall: { name: call.name, args: JSON.parse(call.arguments) },
+      ...signature(signed && index === 0, call.name),
+    }));
   }
-  return result.tokens.length > 0 ? [{ text: result.tokens.join("") }] : [];
+  return result.tokens.length > 0 ? [{ text: result.tokens.join(""), ...signature(signed, "") }] : [];
 }
 
 const thoughtParts = (result: Answer, reply: Reply): Part[] =>
   reply.showThoughts && result.reasoning.length > 0 ? [{ text: result.reasoning.join(""), thought: true }] : [];
 
-const partsOf = (result: Answer, reply: Reply): Part[] => [...thoughtParts(result, reply), ...answerParts(result)];
+const partsOf = (result: Answer, reply: Reply): Part[] => [
+  ...thoughtParts(result, reply),
+  ...answerParts(result, reply.signed),
+];
 
 /** A candidate; Gemini leaves `parts` out when nothing was generated. */
 function candidateOf(index: number, parts: Part[], finishReason?: string) {
@@ -154,16 +169,18 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
 /** Thoughts first, whole; then text in pieces of a few tokens, or each function call in a step of its own. */
 function stepsOf(result: Answer, reply: Reply): Step[] {
   const thoughts = thoughtParts(result, reply).map((part) => ({ parts: [part], tokens: result.reasoning.length }));
-  return [...thoughts, ...answerSteps(result)];
+  return [...thoughts, ...answerSteps(result, reply.signed)];
 }
 
-function answerSteps(result: Answer): Step[] {
-  if (result.toolCalls.length > 0) return answerParts(result).map((part) => ({ parts: [part], tokens: 1 }));
+/** A streamed text's signature comes last, on a part of its own with empty text, as Gemini streams it. */
+function answerSteps(result: Answer, signed: boolean): Step[] {
+  if (result.toolCalls.length > 0) return answerParts(result, signed).map((part) => ({ parts: [part], tokens: 1 }));
   const steps: Step[] = [];
   for (let start = 0; start < result.tokens.length; start += tokensPerPiece) {
     const piece = result.tokens.slice(start, start + tokensPerPiece);
     steps.push({ parts: [{ text: piece.join("") }], tokens: piece.length });
   }
+  if (signed) steps.at(-1)?.parts.push({ text: "", ...signature(true, "") });
   // An empty answer still sends one event, to carry its finish reason.
   return steps.length > 0 ? steps : [{ parts: [], tokens: 0 }];
 }

@@ -107,6 +107,34 @@ describe("Gemini answers to canonical form", () => {
     });
   });
 
+  it("keeps Gemini 3's thoughtSignatures: on the first of parallel calls, and on the text part", () => {
+    const signed = fromGeminiResponse({
+      candidates: [
+        {
+          content: {
+            parts: [
+              { functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "CiQB+sig/A==" },
+              { functionCall: { name: "get_time", args: {} } },
+            ],
+            role: "model",
+          },
+          finishReason: "STOP",
+        },
+        {
+          content: { parts: [{ text: "It is " }, { text: "sunny.", thoughtSignature: "CiQB+sig/T==" }], role: "model" },
+          finishReason: "STOP",
+          index: 1,
+        },
+      ],
+    });
+    expect(signed.choices[0]!.message!.toolCalls).toEqual([
+      { id: "call_0", name: "get_weather", arguments: '{"city":"Paris"}', thoughtSignature: "CiQB+sig/A==" },
+      { id: "call_1", name: "get_time", arguments: "{}", thoughtSignature: undefined },
+    ]);
+    expect(signed.choices[0]!.message!.thoughtSignature).toBeUndefined();
+    expect(signed.choices[1]!.message).toMatchObject({ content: "It is sunny.", thoughtSignature: "CiQB+sig/T==" });
+  });
+
   it("maps several candidates to choices by index, and MAX_TOKENS with no parts to length", () => {
     const completion = fromGeminiResponse({
       candidates: [
@@ -216,6 +244,40 @@ describe("Gemini streams to canonical chunks", () => {
       delta: { toolCalls: [{ index: 1, id: "call_1", name: "get_time", arguments: "{}" }] },
     });
     expect(chunks[2]!.usage).toMatchObject({ promptTokens: 50, completionTokens: 12 });
+  });
+
+  it("streams a call's thoughtSignature with its fragment, and a text signature from an empty closing part", () => {
+    const chunks = mapStream([
+      {
+        candidates: [
+          {
+            content: { parts: [{ functionCall: { name: "f", args: {} }, thoughtSignature: "sigCall" }], role: "model" },
+            index: 0,
+          },
+          { content: { parts: [{ text: "Hello" }], role: "model" }, index: 1 },
+        ],
+      },
+      {
+        candidates: [{ content: { parts: [{ text: "", thoughtSignature: "sigText" }], role: "model" }, index: 1 }],
+      },
+    ]);
+    expect(chunks[0]!.choices[0]!.delta!.toolCalls).toEqual([
+      { index: 0, id: "call_0", name: "f", arguments: "{}", thoughtSignature: "sigCall" },
+    ]);
+    expect(chunks[0]!.choices[1]!.delta!.thoughtSignature).toBeUndefined();
+    expect(chunks[1]!.choices).toEqual([
+      {
+        index: 1,
+        finishReason: undefined,
+        delta: {
+          role: undefined,
+          content: undefined,
+          reasoningContent: undefined,
+          toolCalls: [],
+          thoughtSignature: "sigText",
+        },
+      },
+    ]);
   });
 
   it("keeps candidates apart and skips events with nothing new", () => {

@@ -1,4 +1,4 @@
-import type { ChatChunk, ChatCompletion, ChunkChoice, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import type { ChatChunk, ChatCompletion, Choice, ChunkChoice, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
 import { serviceUnavailable } from "@gateway/shared";
 import {
   type GeminiCandidate,
@@ -69,23 +69,31 @@ export class CallIds {
 
 interface CandidateContent {
   text: string | undefined;
+  /** The thoughtSignature of a text part (Gemini 3 signs an answer's last part; streams may sign an empty one). */
+  textSignature: string | undefined;
   thoughts: string | undefined;
   calls: Omit<ToolCall, "id">[];
 }
 
 function contentOf(candidate: GeminiCandidate): CandidateContent {
   let text: string | undefined;
+  let textSignature: string | undefined;
   let thoughts: string | undefined;
   const calls: Omit<ToolCall, "id">[] = [];
   for (const part of candidate.content?.parts ?? []) {
+    const thoughtSignature = part.thoughtSignature ?? undefined;
     if (part.functionCall) {
-      calls.push({ name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) });
+      const args = JSON.stringify(part.functionCall.args ?? {});
+      calls.push({ name: part.functionCall.name, arguments: args, thoughtSignature });
     } else if (typeof part.text === "string") {
       if (part.thought) thoughts = (thoughts ?? "") + part.text;
-      else text = (text ?? "") + part.text;
+      else {
+        text = (text ?? "") + part.text;
+        textSignature = thoughtSignature ?? textSignature;
+      }
     }
   }
-  return { text, thoughts, calls };
+  return { text, textSignature, thoughts, calls };
 }
 
 const blockedPrompt = (response: GeminiResponse) =>
@@ -95,8 +103,8 @@ export function fromGeminiResponse(raw: unknown): ChatCompletion {
   const response = parseResponse(raw);
   const ids = new CallIds();
   const candidates = response.candidates ?? [];
-  const choices = candidates.map((candidate, position) => {
-    const { text, thoughts, calls } = contentOf(candidate);
+  const choices = candidates.map((candidate, position): Choice => {
+    const { text, textSignature, thoughts, calls } = contentOf(candidate);
     return {
       index: candidate.index ?? position,
       finishReason: toFinishReason(candidate.finishReason ?? "STOP", calls.length > 0),
@@ -105,6 +113,7 @@ export function fromGeminiResponse(raw: unknown): ChatCompletion {
         reasoningContent: thoughts,
         toolCalls: calls.map((call) => ({ id: ids.take(), ...call })),
         thinkingBlocks: [],
+        thoughtSignature: textSignature,
       },
     };
   });
@@ -156,7 +165,7 @@ export class GeminiStreamMapper {
   }
 
   private choiceOf(index: number, candidate: GeminiCandidate): ChunkChoice | undefined {
-    const { text, thoughts, calls } = contentOf(candidate);
+    const { text, textSignature, thoughts, calls } = contentOf(candidate);
     const first = !this.callsPerCandidate.has(index);
     const before = this.callsPerCandidate.get(index) ?? 0;
     this.callsPerCandidate.set(index, before + calls.length);
@@ -165,9 +174,9 @@ export class GeminiStreamMapper {
       ? toFinishReason(candidate.finishReason, before + calls.length > 0)
       : undefined;
     const content = text === "" ? undefined : text;
-    if (!first && content === undefined && thoughts === undefined && toolCalls.length === 0 && !finishReason) {
-      return undefined;
-    }
+    const nothingNew =
+      content === undefined && thoughts === undefined && textSignature === undefined && toolCalls.length === 0;
+    if (!first && nothingNew && !finishReason) return undefined;
     return {
       index,
       finishReason,
@@ -176,6 +185,7 @@ export class GeminiStreamMapper {
         content,
         reasoningContent: thoughts,
         toolCalls,
+        thoughtSignature: textSignature,
       },
     };
   }

@@ -9,10 +9,12 @@ export interface GeminiInlineData {
   data: string;
 }
 
+// thoughtSignature: opaque, given by Gemini on a model part and sent back on the same part.
+// https://ai.google.dev/gemini-api/docs/thought-signatures
 export type GeminiPart =
-  | { text: string }
+  | { text: string; thoughtSignature?: string }
   | { inlineData: GeminiInlineData }
-  | { functionCall: { name: string; args: Record<string, unknown> } }
+  | { functionCall: { name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { functionResponse: { name: string; response: Record<string, unknown> } };
 
 export interface GeminiContent {
@@ -85,6 +87,7 @@ const part = z
     text: z.string().nullish(),
     // Marks thinking text (sent only when thoughts are asked for).
     thought: z.boolean().nullish(),
+    thoughtSignature: z.string().nullish(),
     functionCall: z
       .object({ name: z.string(), args: z.record(z.string(), z.unknown()).nullish(), id: z.string().nullish() })
       .loose()

@@ -218,6 +218,36 @@ describe("canonical request to a Gemini generateContent body", () => {
     ]);
   });
 
+  it("sends Gemini's thoughtSignatures back on the functionCall and the last text part they came with", async () => {
+    const body = await build({
+      messages: [
+        message("user", "Weather and time in Paris?"),
+        {
+          role: "assistant",
+          parts: [{ text: "Let me look." }, { text: "Both at once:" }],
+          thoughtSignature: "sigText",
+          toolCalls: [
+            { id: "call_0", name: "get_weather", arguments: '{"city":"Paris"}', thoughtSignature: "sigCall" },
+            { id: "call_1", name: "get_time", arguments: "{}" },
+          ],
+        },
+        message("tool", "sunny", { toolCallId: "call_0" }),
+        message("tool", "14:05", { toolCallId: "call_1" }),
+      ],
+      tools: [weather, time],
+    });
+    expect(body.contents[1]).toEqual({
+      role: "model",
+      parts: [
+        { text: "Let me look." },
+        { text: "Both at once:", thoughtSignature: "sigText" },
+        { functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "sigCall" },
+        // Only the first of parallel calls is signed; the others go back as they came, without one.
+        { functionCall: { name: "get_time", args: {} } },
+      ],
+    });
+  });
+
   it("refuses a tool result that answers no earlier call, and arguments that are no object", async () => {
     await expect(build({ messages: [message("tool", "x", { toolCallId: "call_9" })] })).rejects.toMatchObject({
       httpStatus: 400,

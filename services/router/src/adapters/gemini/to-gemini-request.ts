@@ -60,10 +60,15 @@ function callArguments(id: string, text: string): Record<string, unknown> {
   return parsed;
 }
 
+/** Gemini's thoughtSignatures go back on the parts they came on: the text's on its last part. */
 function modelParts(message: Message): GeminiPart[] {
-  const text: GeminiPart[] = textOf(message).map((piece) => ({ text: piece }));
+  const pieces = textOf(message);
+  const signature = (index: number) =>
+    index === pieces.length - 1 && message.thoughtSignature ? { thoughtSignature: message.thoughtSignature } : {};
+  const text: GeminiPart[] = pieces.map((piece, index) => ({ text: piece, ...signature(index) }));
   const calls = message.toolCalls.map((call) => ({
     functionCall: { name: call.name, args: callArguments(call.id, call.arguments) },
+    ...(call.thoughtSignature && { thoughtSignature: call.thoughtSignature }),
   }));
   return [...text, ...calls];
 }
