@@ -120,12 +120,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   const envOf = (service: StackService, env: NodeJS.ProcessEnv) => ({ ...env, ...options.serviceEnv?.[service] });
   const entryOf = (service: CoreService) => options.entries?.[service] ?? serviceEntry[service];
-  const started: ServiceProcess[] = [];
-  let videoStarting: Promise<ServiceProcess> | undefined;
-  const track = async (service: Promise<ServiceProcess>) => {
-    const process = await service;
-    started.push(process);
-    return process;
+  // Every start begun, so a failed stack stops the ones still starting too (a sibling's failure
+  // must not leave them running).
+  const starting: Promise<ServiceProcess>[] = [];
+  const track = (service: Promise<ServiceProcess>) => {
+    starting.push(service);
+    // Awaited later (or only by the clean-up): its failure is not unhandled meanwhile.
+    service.catch(() => undefined);
+    return service;
   };
   try {
     const [simulator, ledger] = await Promise.all([
@@ -170,7 +172,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
       VIDEO_CALLBACK_SIGNING_KEY: options.env?.VIDEO_CALLBACK_SIGNING_KEY ?? randomBytes(24).toString("hex"),
     });
-    videoStarting = track(startService("video", entryOf("video"), videoEnv, { echo: options.echo }));
+    const videoStarting = track(startService("video", entryOf("video"), videoEnv, { echo: options.echo }));
     const router = await track(
       startService(
         "router",
@@ -256,8 +258,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       },
     };
   } catch (error) {
-    await videoStarting?.then((video) => video.stop("SIGKILL")).catch(() => undefined);
-    await Promise.all(started.map((process) => process.stop("SIGKILL")));
+    await Promise.allSettled(starting.map((service) => service.then((process) => process.stop("SIGKILL"))));
     throw error;
   }
 }

@@ -96,7 +96,7 @@ async function main() {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    supervisor.stop();
+    await supervisor.stop();
     await stack.stop();
     process.exit(0);
   };
