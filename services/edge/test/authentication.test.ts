@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { startTestStack, type TestStack } from "@gateway/stack";
+import { eventually, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quickVideoEnv, videoApi } from "./video-fixtures.js";
 
@@ -263,5 +263,16 @@ describe("generated links", () => {
     });
     expect(polled.body.status).toBe("completed");
     expect(polled.body.video_url.startsWith(`${origin}/v1/videos/generations/`)).toBe(true);
+  });
+});
+
+describe("a key created just after it was refused", () => {
+  it("works within about a second, not after the refusal's cache time", async () => {
+    const key = `gw-test-${randomUUID()}`;
+    // From an address of its own: no other test's invalid keys count against it.
+    const listModels = () => send("/models", { headers: { authorization: `Bearer ${key}` }, from: "127.0.0.5" });
+    expect((await listModels()).status).toBe(401);
+    await stack.createAccount({ group: "premium", apiKey: key });
+    await eventually(async () => ((await listModels()).status === 200 ? true : undefined), 2_500, 100);
   });
 });

@@ -4,6 +4,7 @@ import {
   eventually,
   isRetryable,
   SteadyLoad,
+  type Supervisor,
   startTestStack,
   superviseStack,
   type TestStack,
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 // The fault suite: every service is SIGKILLed in turn under steady SDK load, and the stack's
 // supervisor (the same one `pnpm start` runs) starts it again on its ports.
 let stack: TestStack;
-let supervisor: { stop(): void };
+let supervisor: Supervisor;
 let accounts: DemoAccount[];
 const said: string[] = [];
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  supervisor?.stop();
+  await supervisor?.stop();
   await stack?.teardown();
 });
 

@@ -1,7 +1,9 @@
 import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { injectJsonInstructionIntoMessages } from "@ai-sdk/provider-utils";
 import { startTestStack, type TestStack } from "@gateway/stack";
 import { ChatOpenAI } from "@langchain/openai";
-import { generateObject, streamText } from "ai";
+import { generateObject, type LanguageModelMiddleware, streamText, wrapLanguageModel } from "ai";
 import OpenAI from "openai";
 import { zodFunction, zodResponseFormat } from "openai/helpers/zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,6 +131,55 @@ describe.each(families)("%s (%s) through third-party clients", (_, model) => {
 });
 
 // Last, because today a stream refused before its first byte can take edge down (robust-streams).
+// One model of each of the seven vendor families, in the group the test's key has.
+const everyFamily = [
+  "gpt-5.4-mini",
+  "claude-sonnet-4-6",
+  "gemini-3.5-flash",
+  "grok-4-1-fast-reasoning",
+  "deepseek-v4-flash",
+  "qwen-plus",
+  "kimi-k2-0905-preview",
+];
+
+// What the AI SDK does for a model without structured outputs: JSON mode only, with the schema
+// stated in the system prompt in the AI SDK's own words (injectJsonInstruction).
+const schemaInThePrompt: LanguageModelMiddleware = {
+  specificationVersion: "v3",
+  transformParams: async ({ params }) =>
+    params.responseFormat?.type === "json" && params.responseFormat.schema
+      ? {
+          ...params,
+          prompt: injectJsonInstructionIntoMessages({ messages: params.prompt, schema: params.responseFormat.schema }),
+        }
+      : params,
+};
+
+describe.each(everyFamily)("JSON mode with the schema in the prompt (%s)", (model) => {
+  it("AI SDK generateObject through @ai-sdk/openai-compatible gets an object matching the schema", async () => {
+    const sent: unknown[] = [];
+    const provider = createOpenAICompatible({
+      name: "gateway",
+      baseURL: stack.baseUrl,
+      apiKey,
+      fetch: async (url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return fetch(url, init);
+      },
+    });
+    const { object } = await generateObject({
+      model: wrapLanguageModel({ model: provider.chatModel(model), middleware: schemaInThePrompt }),
+      schema: Forecast,
+      prompt: "Forecast for Oslo",
+      maxRetries: 0,
+    });
+    expectForecast(object);
+    // Only JSON mode on the wire: the schema reached the model in the prompt alone.
+    expect(sent[0]).toMatchObject({ response_format: { type: "json_object" } });
+    expect(JSON.stringify(sent[0])).toContain("You MUST answer with a JSON object that matches the JSON schema above.");
+  });
+});
+
 describe("a streaming request for an unknown model", () => {
   const unknown = "no-such-model";
 

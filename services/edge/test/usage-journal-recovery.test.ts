@@ -5,6 +5,7 @@ import {
   eventually,
   queryRows,
   repoRoot,
+  type Supervisor,
   startTestStack,
   superviseStack,
   TestNats,
@@ -18,7 +19,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 // router is SIGKILLed. The supervisor starts router again, as Kubernetes would.
 let nats: TestNats;
 let stack: TestStack;
-let supervisor: { stop(): void };
+let supervisor: Supervisor;
 const said: string[] = [];
 
 beforeAll(async () => {
@@ -27,7 +28,7 @@ beforeAll(async () => {
   supervisor = superviseStack(stack, { echo: false, say: (line) => said.push(line), firstDelayMs: 200 });
 });
 afterAll(async () => {
-  supervisor?.stop();
+  await supervisor?.stop();
   await stack?.teardown();
   await nats?.remove();
 });

@@ -179,6 +179,15 @@ describe("structured output", () => {
     expect(value).toEqual({ answer: answer(request()).tokens.join("") });
   });
 
+  it("in JSON mode without a schema, answers the schema the prompt states, as a model told to would", () => {
+    // The AI SDK's injectJsonInstruction (@ai-sdk/provider-utils), word for word.
+    const system = `Be brief.\n\nJSON schema:\n${JSON.stringify(schema)}\nYou MUST answer with a JSON object that matches the JSON schema above.`;
+    const stated = { role: "system", parts: [system], images: 0 };
+    const value = JSON.parse(answer(request({ json: {}, messages: [stated, user("Rate foxes")] })).tokens.join(""));
+    expect(Object.keys(value)).toEqual(["title", "score"]);
+    expect(value.score).toBeGreaterThanOrEqual(5);
+  });
+
   it("cuts the JSON at max tokens, as a vendor does", () => {
     const result = answer(request({ json: { schema }, maxTokens: 2 }));
     expect(result.tokens).toHaveLength(2);

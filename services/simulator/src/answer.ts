@@ -1,6 +1,7 @@
 import { stripDirectives } from "./faults.js";
 import { isRecord } from "./json.js";
 import { sampleFromSchema } from "./schema-sample.js";
+import { schemaStatedIn } from "./stated-schema.js";
 
 /** A vendor-neutral message, so each wire protocol only translates its own shapes. */
 export interface ConversationMessage {
@@ -173,12 +174,14 @@ function textTokens(request: AnswerRequest, userText: string, seed: number): str
   return tokens;
 }
 
-/** A JSON answer in pieces of about a token; without a schema, the text answer wrapped in an object. */
+/**
+ * A JSON answer in pieces of about a token: satisfying the request's schema, else one the
+ * prompt states (JSON mode with the schema in the prompt), else the text answer wrapped in an object.
+ */
 function jsonTokens(request: AnswerRequest, json: JsonOutput, userText: string, seed: number): string[] {
+  const schema = json.schema ?? schemaStatedIn(request.messages);
   const value =
-    json.schema === undefined
-      ? { answer: textTokens(request, userText, seed).join("") }
-      : sampleFromSchema(json.schema, seed);
+    schema === undefined ? { answer: textTokens(request, userText, seed).join("") } : sampleFromSchema(schema, seed);
   const text = JSON.stringify(value ?? null);
   return splitPieces(text, Math.ceil(text.length / charactersPerToken));
 }

@@ -3,22 +3,51 @@ import { serviceEntry } from "./repo-paths.js";
 import { type Echo, type ServiceProcess, startService } from "./service-process.js";
 import { simulatedGithubApp, simulatorPaymentEnv } from "./simulator-client.js";
 
+type ConsolePorts = Partial<Record<"console" | "consoleAdmin" | "oidcProvider", number>>;
+
 export interface ConsoleStackOptions {
   host: string;
-  ports: Partial<Record<"console" | "consoleAdmin" | "oidcProvider", number>>;
+  ports: ConsolePorts;
   // The console's environment so far: the stack's common settings, Redis, ledger and router.
   env: NodeJS.ProcessEnv;
-  simulatorUrl: string;
+  // Absent on real vendors: the console then signs in and pays only as `env` configures it.
+  simulatorUrl?: string;
   echo?: Echo;
   track: (service: Promise<ServiceProcess>) => Promise<ServiceProcess>;
 }
 
 /**
- * The development console: the local OpenID provider first (its issuer goes into the console's
- * settings), then the console, signing in with the simulator's GitHub and that provider and
- * paying through the simulator's WeChat Pay and Alipay.
+ * The console: in development with the local OpenID provider first (its issuer goes into the
+ * console's settings), signing in with the simulator's GitHub and that provider and paying
+ * through the simulator's WeChat Pay and Alipay; on real vendors with the operator's settings only.
  */
 export async function startConsole(options: ConsoleStackOptions) {
+  const { host, ports, simulatorUrl } = options;
+  const consolePort = ports.console ?? 0;
+  const development = simulatorUrl ? await developmentSignIn({ ...options, simulatorUrl }) : undefined;
+  const consoleProcess = await options.track(
+    startService(
+      "console",
+      serviceEntry.console,
+      {
+        ...development?.env,
+        ...options.env,
+        CONSOLE_HOST: host,
+        CONSOLE_PORT: String(consolePort),
+        CONSOLE_ADMIN_PORT: String(ports.consoleAdmin ?? 0),
+      },
+      { echo: options.echo },
+    ),
+  );
+  return {
+    processes: { console: consoleProcess, ...(development && { oidcProvider: development.oidcProvider }) },
+    consoleUrl: `http://${host}:${consoleProcess.ports.http}`,
+    oidcIssuer: development?.oidcIssuer,
+  };
+}
+
+/** The local OpenID provider, and the console settings that sign in and pay through it and the simulator. */
+async function developmentSignIn(options: ConsoleStackOptions & { simulatorUrl: string }) {
   const { host, ports, simulatorUrl } = options;
   const consolePort = ports.console ?? 0;
   const oidcProvider = await options.track(
@@ -36,32 +65,17 @@ export async function startConsole(options: ConsoleStackOptions) {
     ),
   );
   const oidcIssuer = `http://${host}:${oidcProvider.ports.http}`;
-  const consoleProcess = await options.track(
-    startService(
-      "console",
-      serviceEntry.console,
-      {
-        ...(await simulatorPaymentEnv(simulatorUrl)),
-        GITHUB_CLIENT_ID: simulatedGithubApp.clientId,
-        GITHUB_CLIENT_SECRET: simulatedGithubApp.clientSecret,
-        CONSOLE_GITHUB_AUTHORIZE_URL: `${simulatorUrl}/login/oauth/authorize`,
-        CONSOLE_GITHUB_TOKEN_URL: `${simulatorUrl}/login/oauth/access_token`,
-        CONSOLE_GITHUB_API_URL: `${simulatorUrl}/github/api`,
-        OIDC_ISSUER: oidcIssuer,
-        OIDC_CLIENT_ID: devOidcClient.clientId,
-        OIDC_CLIENT_SECRET: devOidcClient.clientSecret,
-        OIDC_DISPLAY_NAME: "Local OpenID provider",
-        ...options.env,
-        CONSOLE_HOST: host,
-        CONSOLE_PORT: String(consolePort),
-        CONSOLE_ADMIN_PORT: String(ports.consoleAdmin ?? 0),
-      },
-      { echo: options.echo },
-    ),
-  );
-  return {
-    processes: { console: consoleProcess, oidcProvider },
-    consoleUrl: `http://${host}:${consoleProcess.ports.http}`,
-    oidcIssuer,
+  const env = {
+    ...(await simulatorPaymentEnv(simulatorUrl)),
+    GITHUB_CLIENT_ID: simulatedGithubApp.clientId,
+    GITHUB_CLIENT_SECRET: simulatedGithubApp.clientSecret,
+    CONSOLE_GITHUB_AUTHORIZE_URL: `${simulatorUrl}/login/oauth/authorize`,
+    CONSOLE_GITHUB_TOKEN_URL: `${simulatorUrl}/login/oauth/access_token`,
+    CONSOLE_GITHUB_API_URL: `${simulatorUrl}/github/api`,
+    OIDC_ISSUER: oidcIssuer,
+    OIDC_CLIENT_ID: devOidcClient.clientId,
+    OIDC_CLIENT_SECRET: devOidcClient.clientSecret,
+    OIDC_DISPLAY_NAME: "Local OpenID provider",
   };
+  return { oidcProvider, oidcIssuer, env };
 }

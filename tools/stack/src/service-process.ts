@@ -52,14 +52,16 @@ export function isProblemLine(line: string): boolean {
 /**
  * Starts one service (a node entry point) and resolves once it logs its JSON ready line
  * `{"msg":"ready","ports":{...}}`: every service binds port 0 when asked, so callers learn
- * the real ports from that line instead of guessing free ones.
+ * the real ports from that line instead of guessing free ones. A start that fails, times out
+ * or is aborted (`signal`) rejects only once the process has exited, so no caller leaves one behind.
  */
 export function startService(
   name: string,
   entry: string,
   env: NodeJS.ProcessEnv,
-  options: { timeoutMs?: number; echo?: Echo } = {},
+  options: { timeoutMs?: number; echo?: Echo; signal?: AbortSignal } = {},
 ): Promise<ServiceProcess> {
+  if (options.signal?.aborted) return Promise.reject(new Error(`${name} was not started: the start was abandoned`));
   const child = spawn(serviceNode, [...(nodeFlags[name] ?? []), entry], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -76,21 +78,31 @@ export function startService(
       child.kill(signal);
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop("SIGKILL");
-      reject(new Error(`${name} did not become ready in time:\n${output.slice(-30).join("\n")}`));
-    }, options.timeoutMs ?? 30_000);
+    // Why the start failed, when it was not the process's own doing; reported once it has exited.
+    let failure: Error | undefined;
+    const abandon = (error: Error, signal: NodeJS.Signals) => {
+      failure ??= error;
+      void stop(signal);
+    };
+    const timer = setTimeout(
+      () => abandon(new Error(`${name} did not become ready in time:\n${output.slice(-30).join("\n")}`), "SIGKILL"),
+      options.timeoutMs ?? 30_000,
+    );
+    const onAbort = () =>
+      abandon(new Error(`${name} was stopped before it was ready: the start was abandoned`), "SIGTERM");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     const onLine = (line: string) => {
       output.push(line);
       if (output.length > keptLines) output.splice(0, output.length - keptLines);
       if (options.echo === true || (options.echo === "problems" && isProblemLine(line))) {
         process.stdout.write(`[${name}] ${line}\n`);
       }
-      if (!line.includes('"ready"')) return;
+      if (failure || !line.includes('"ready"')) return;
       try {
         const parsed = JSON.parse(line) as { msg?: string } & Partial<ReadyLine>;
         if (parsed.msg !== "ready" || !parsed.ports) return;
         clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
         resolve({ name, entry, env, ports: parsed.ports, child, output, stop });
       } catch {
         // Not JSON: an ordinary line that happens to contain the word.
@@ -100,7 +112,8 @@ export function startService(
     createInterface({ input: child.stderr! }).on("line", onLine);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before it was ready:\n${output.slice(-30).join("\n")}`));
+      options.signal?.removeEventListener("abort", onAbort);
+      reject(failure ?? new Error(`${name} exited with ${code} before it was ready:\n${output.slice(-30).join("\n")}`));
     });
   });
 }

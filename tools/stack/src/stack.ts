@@ -47,31 +47,26 @@ export interface StackOptions {
   /** Points the video service's S3 storage at the simulator's S3 (`<simulator url>/s3`), whose URL is known only here. */
   videoS3OnSimulator?: boolean;
   /**
-   * Also starts the console, signing in through the simulator's GitHub and a local OpenID
-   * provider (its own process), paying through the simulator's WeChat Pay and Alipay.
+   * Also starts the console. With the simulator it signs in through the simulator's GitHub and
+   * a local OpenID provider (its own process) and pays through the simulator's WeChat Pay and
+   * Alipay; with real vendors, only through the providers `env` configures.
    */
   console?: boolean;
+  /**
+   * Where vendor calls go: "simulator" (the default) runs the vendor simulator, which answers
+   * for every channel without a vendor key; "real" runs none, so only the channels whose keys
+   * `env` has are enabled (what production does; pair it with GATEWAY_ENV=production).
+   */
+  vendors?: "simulator" | "real";
+  /**
+   * Runs once ledger is ready and before edge starts: what it creates (the demo account)
+   * exists before any client can reach the stack.
+   */
+  beforeEdge?: (ledger: LedgerAdmin) => Promise<void>;
 }
 
-export interface DemoAccount {
-  account_id: string;
-  api_key: string;
-  key_id: string;
-}
-
-export interface RunningStack {
-  baseUrl: string;
+export interface LedgerAdmin {
   adminUrl: string;
-  simulatorUrl: string;
-  processes: Record<"simulator" | "ledger" | "router" | "edge" | "video", ServiceProcess> &
-    Partial<Record<"console" | "oidcProvider", ServiceProcess>>;
-  /** The console's address, and the local OpenID provider's issuer, when the stack runs them. */
-  consoleUrl?: string;
-  oidcIssuer?: string;
-  /** Each gateway service's Prometheus endpoint (`/metrics` on its admin port). */
-  metricsUrls: Record<"edge" | "router" | "ledger" | "video", string>;
-  /** The video service's environment, so tests can start more video workers against the same stack. */
-  videoEnv: NodeJS.ProcessEnv;
   createAccount(options?: {
     name?: string;
     group?: string;
@@ -80,6 +75,27 @@ export interface RunningStack {
     // Whether the account's key may read its request logs (off, as for any new key).
     readLogs?: boolean;
   }): Promise<DemoAccount>;
+}
+
+export interface DemoAccount {
+  account_id: string;
+  api_key: string;
+  key_id: string;
+}
+
+export interface RunningStack extends LedgerAdmin {
+  baseUrl: string;
+  // Absent when the stack calls the real vendors.
+  simulatorUrl?: string;
+  processes: Record<"ledger" | "router" | "edge" | "video", ServiceProcess> &
+    Partial<Record<"simulator" | "console" | "oidcProvider", ServiceProcess>>;
+  /** The console's address, and the local OpenID provider's issuer, when the stack runs them. */
+  consoleUrl?: string;
+  oidcIssuer?: string;
+  /** Each gateway service's Prometheus endpoint (`/metrics` on its admin port). */
+  metricsUrls: Record<"edge" | "router" | "ledger" | "video", string>;
+  /** The video service's environment, so tests can start more video workers against the same stack. */
+  videoEnv: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
 
@@ -104,7 +120,7 @@ async function adminRequest<T>(adminUrl: string, token: string, path: string, bo
   return payload;
 }
 
-/** Starts simulator, ledger, router and edge as separate processes, wired to each other. */
+/** Starts simulator (unless on real vendors), ledger, router, video and edge as separate processes, wired to each other. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const host = options.host ?? "127.0.0.1";
   const ports = options.ports ?? {};
@@ -120,23 +136,27 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   const envOf = (service: StackService, env: NodeJS.ProcessEnv) => ({ ...env, ...options.serviceEnv?.[service] });
   const entryOf = (service: CoreService) => options.entries?.[service] ?? serviceEntry[service];
-  const started: ServiceProcess[] = [];
-  let videoStarting: Promise<ServiceProcess> | undefined;
-  const track = async (service: Promise<ServiceProcess>) => {
-    const process = await service;
-    started.push(process);
-    return process;
+  // Every start begun, so a failed stack stops the ones still starting too (a sibling's failure
+  // must not leave them running).
+  const starting: Promise<ServiceProcess>[] = [];
+  const track = (service: Promise<ServiceProcess>) => {
+    starting.push(service);
+    // Awaited later (or only by the clean-up): its failure is not unhandled meanwhile.
+    service.catch(() => undefined);
+    return service;
   };
   try {
     const [simulator, ledger] = await Promise.all([
-      track(
-        startService(
-          "simulator",
-          entryOf("simulator"),
-          envOf("simulator", { ...common, SIMULATOR_HOST: host, SIMULATOR_PORT: String(ports.simulator ?? 0) }),
-          { echo: options.echo },
-        ),
-      ),
+      options.vendors === "real"
+        ? undefined
+        : track(
+            startService(
+              "simulator",
+              entryOf("simulator"),
+              envOf("simulator", { ...common, SIMULATOR_HOST: host, SIMULATOR_PORT: String(ports.simulator ?? 0) }),
+              { echo: options.echo },
+            ),
+          ),
       track(
         startService(
           "ledger",
@@ -154,30 +174,45 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         ),
       ),
     ]);
-    const simulatorUrl = `http://${host}:${simulator.ports.http}`;
+    const simulatorUrl = simulator && `http://${host}:${simulator.ports.http}`;
+    const adminUrl = `http://${host}:${ledger.ports.admin}`;
+    const ledgerAdmin: LedgerAdmin = {
+      adminUrl,
+      createAccount: ({ name = `account-${Date.now()}`, group = "default", creditYuan = 100, apiKey, readLogs } = {}) =>
+        adminRequest<DemoAccount>(adminUrl, options.adminToken, "/admin/accounts", {
+          name,
+          group,
+          credit_yuan: creditYuan,
+          ...(apiKey && { api_key: apiKey }),
+          ...(readLogs && { read_logs: true }),
+        }),
+    };
+    const seeded = options.beforeEdge?.(ledgerAdmin);
+    // Awaited before edge starts: its failure is not unhandled meanwhile.
+    seeded?.catch(() => undefined);
     // Signing keys not given are random per start: links and callback signatures from an earlier run stop verifying.
     const videoEnv = envOf("video", {
       ...common,
       DATABASE_URL: options.databaseUrl,
-      SIMULATOR_URL: simulatorUrl,
+      ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
       REDIS_URL: options.redisUrl,
       LEDGER_URL: `${host}:${ledger.ports.grpc}`,
       VIDEO_HOST: host,
       VIDEO_GRPC_PORT: String(ports.video ?? 0),
       VIDEO_ADMIN_PORT: String(ports.videoAdmin ?? 0),
       VIDEO_STORAGE_DIR: options.env?.VIDEO_STORAGE_DIR ?? `${repoRoot}.gateway/videos`,
-      ...(options.videoS3OnSimulator && { VIDEO_S3_ENDPOINT: `${simulatorUrl}/s3` }),
+      ...(options.videoS3OnSimulator && simulatorUrl && { VIDEO_S3_ENDPOINT: `${simulatorUrl}/s3` }),
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
       VIDEO_CALLBACK_SIGNING_KEY: options.env?.VIDEO_CALLBACK_SIGNING_KEY ?? randomBytes(24).toString("hex"),
     });
-    videoStarting = track(startService("video", entryOf("video"), videoEnv, { echo: options.echo }));
+    const videoStarting = track(startService("video", entryOf("video"), videoEnv, { echo: options.echo }));
     const router = await track(
       startService(
         "router",
         entryOf("router"),
         envOf("router", {
           ...common,
-          SIMULATOR_URL: simulatorUrl,
+          ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
           REDIS_URL: options.redisUrl,
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
@@ -188,6 +223,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ),
     );
     const video = await videoStarting;
+    await seeded;
     const edge = await track(
       startService(
         "edge",
@@ -205,7 +241,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         { echo: options.echo },
       ),
     );
-    const adminUrl = `http://${host}:${ledger.ports.admin}`;
     const consoleParts = options.console
       ? await startConsole({
           host,
@@ -221,10 +256,17 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           track,
         })
       : undefined;
-    const processes: RunningStack["processes"] = { simulator, ledger, router, edge, video, ...consoleParts?.processes };
+    const processes: RunningStack["processes"] = {
+      ...(simulator && { simulator }),
+      ledger,
+      router,
+      edge,
+      video,
+      ...consoleParts?.processes,
+    };
     return {
+      ...ledgerAdmin,
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
-      adminUrl,
       simulatorUrl,
       processes,
       consoleUrl: consoleParts?.consoleUrl,
@@ -240,14 +282,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         };
       },
       videoEnv,
-      createAccount: ({ name = `account-${Date.now()}`, group = "default", creditYuan = 100, apiKey, readLogs } = {}) =>
-        adminRequest<DemoAccount>(adminUrl, options.adminToken, "/admin/accounts", {
-          name,
-          group,
-          credit_yuan: creditYuan,
-          ...(apiKey && { api_key: apiKey }),
-          ...(readLogs && { read_logs: true }),
-        }),
       // Edge first, so no request arrives at a service that is already gone; a supervisor may have replaced any.
       stop: async () => {
         for (const name of ["console", "oidcProvider", "edge", "router", "video", "ledger", "simulator"] as const) {
@@ -256,8 +290,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       },
     };
   } catch (error) {
-    await videoStarting?.then((video) => video.stop("SIGKILL")).catch(() => undefined);
-    await Promise.all(started.map((process) => process.stop("SIGKILL")));
+    await Promise.allSettled(starting.map((service) => service.then((process) => process.stop("SIGKILL"))));
     throw error;
   }
 }

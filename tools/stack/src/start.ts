@@ -3,10 +3,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDatabase, unreachableServers } from "./check-servers.js";
 import { devOidcTestUser } from "./dev-oidc-provider.js";
-import { type DemoAccount, migrateLedger, migrateVideo, type RunningStack, startStack } from "./stack.js";
+import { type DemoAccount, type LedgerAdmin, migrateLedger, migrateVideo, startStack } from "./stack.js";
 import { superviseStack } from "./supervisor.js";
+import { describeVendorChannels, type VendorChannels, vendorChannels } from "./vendor-channels.js";
 
-// `pnpm start`: the whole gateway with the vendor simulator on this machine.
+// `pnpm start`: the whole gateway on this machine, on the vendor simulator; with
+// GATEWAY_ENV=production, on the real vendors whose keys the environment has.
 
 interface StackFile {
   adminUrl: string;
@@ -24,6 +26,9 @@ const postgresAdminUrl = env.POSTGRES_ADMIN_URL ?? new URL("/postgres", database
 const redisUrl = env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const natsUrl = env.NATS_URL ?? "nats://127.0.0.1:4222";
 const numberFrom = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
+const production = env.GATEWAY_ENV === "production";
+const host = env.GATEWAY_HOST ?? "127.0.0.1";
+const consolePort = numberFrom(env.CONSOLE_PORT, 8081);
 
 function previousState(): Partial<StackFile> {
   try {
@@ -33,16 +38,17 @@ function previousState(): Partial<StackFile> {
   }
 }
 
-async function demoAccount(stack: RunningStack, previous: Partial<StackFile>): Promise<DemoAccount> {
+// Seeded before edge starts, so the key works from the moment the gateway answers at all.
+async function demoAccount(ledger: LedgerAdmin, previous: Partial<StackFile>): Promise<DemoAccount> {
   const wanted = env.GATEWAY_DEMO_KEY;
   if (previous.demo && (!wanted || wanted === previous.demo.api_key)) {
-    const check = await fetch(`${stack.baseUrl}/models`, {
+    const check = await fetch(`${ledger.adminUrl}/v1/account/balance`, {
       headers: { authorization: `Bearer ${previous.demo.api_key}` },
     });
     if (check.ok) return previous.demo;
   }
   // The demo key may read its request logs, so the account API's logs can be tried with it.
-  return stack.createAccount({
+  return ledger.createAccount({
     name: "demo",
     group: "premium",
     creditYuan: 100,
@@ -51,10 +57,48 @@ async function demoAccount(stack: RunningStack, previous: Partial<StackFile>): P
   });
 }
 
+/**
+ * What production requires that a local run can default: the console's public URL (its own
+ * address here) and no readiness delay on stop (no load balancer has to notice). Exits, saying
+ * what to set, when the stack could serve nothing.
+ */
+function localProductionEnv(channels: VendorChannels): NodeJS.ProcessEnv {
+  const problems: string[] = [];
+  if (channels.enabled.length === 0) {
+    const variables = [...new Set(channels.disabled.map((channel) => channel.keyVariable))];
+    problems.push(`no vendor key is set, so every channel would be off: set one or more of ${variables.join(", ")}`);
+  }
+  if (!env.CONSOLE_PUBLIC_URL && consolePort === 0) {
+    problems.push("CONSOLE_PUBLIC_URL is required (where browsers reach the console) when CONSOLE_PORT is 0");
+  }
+  if (problems.length > 0) {
+    console.error(`GATEWAY_ENV=production cannot start:\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+  return {
+    CONSOLE_PUBLIC_URL: env.CONSOLE_PUBLIC_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${consolePort}`,
+    SHUTDOWN_READINESS_DELAY_MS: env.SHUTDOWN_READINESS_DELAY_MS ?? "0",
+  };
+}
+
+/** How a production console signs people in, as its environment configures it. */
+function productionSignIn(consoleUrl: string): string {
+  const publicUrl = (env.CONSOLE_PUBLIC_URL ?? consoleUrl).replace(/\/+$/, "");
+  const methods = [
+    env.GITHUB_CLIENT_ID && `GitHub (OAuth app callback: ${publicUrl}/api/auth/github/callback)`,
+    env.OIDC_ISSUER && `${env.OIDC_DISPLAY_NAME ?? "OpenID Connect"} at ${env.OIDC_ISSUER}`,
+  ].filter(Boolean);
+  return methods.length > 0
+    ? `sign in with ${methods.join(" or ")}`
+    : "no sign-in method: set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, or OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET";
+}
+
 // Every service's warnings and errors reach the console, prefixed with its name; all of its lines with GATEWAY_ECHO_LOGS=1.
 const echo = env.GATEWAY_ECHO_LOGS === "1" || "problems";
 
 async function main() {
+  const channels = production ? vendorChannels(env) : undefined;
+  const productionEnv = channels && localProductionEnv(channels);
   const problems = await unreachableServers({ postgresAdminUrl, redisUrl, natsUrl });
   if (problems.length > 0) {
     console.error(`The gateway cannot start:\n  ${problems.join("\n  ")}`);
@@ -65,13 +109,14 @@ async function main() {
   await migrateVideo(databaseUrl);
   const previous = previousState();
   const adminToken = env.GATEWAY_ADMIN_TOKEN ?? previous.adminToken ?? randomBytes(24).toString("hex");
+  let demo: DemoAccount | undefined;
   const stack = await startStack({
     databaseUrl,
     redisUrl,
     natsUrl,
     namespace: env.GATEWAY_NAMESPACE ?? "gw",
     adminToken,
-    host: env.GATEWAY_HOST ?? "127.0.0.1",
+    host,
     ports: {
       edge: numberFrom(env.GATEWAY_PORT, 8080),
       edgeAdmin: numberFrom(env.EDGE_ADMIN_PORT, 9464),
@@ -82,13 +127,17 @@ async function main() {
       simulator: numberFrom(env.SIMULATOR_PORT, 8090),
       video: numberFrom(env.VIDEO_GRPC_PORT, 50053),
       videoAdmin: numberFrom(env.VIDEO_ADMIN_PORT, 9466),
-      console: numberFrom(env.CONSOLE_PORT, 8081),
+      console: consolePort,
       consoleAdmin: numberFrom(env.CONSOLE_ADMIN_PORT, 9467),
       oidcProvider: numberFrom(env.DEV_OIDC_PORT, 8092),
     },
     console: true,
-    env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env },
+    vendors: production ? "real" : "simulator",
+    env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env, ...productionEnv },
     echo,
+    beforeEdge: async (ledger) => {
+      demo = await demoAccount(ledger, previous);
+    },
   });
   // A crashed service is started again, as Kubernetes would; the rest keep serving meanwhile.
   const supervisor = superviseStack(stack, { echo, say: (line) => console.error(line) });
@@ -96,28 +145,36 @@ async function main() {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    supervisor.stop();
+    await supervisor.stop();
     await stack.stop();
     process.exit(0);
   };
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
 
-  const demo = await demoAccount(stack, previous);
+  if (!demo) throw new Error("the demo account was not seeded");
   mkdirSync(stateDirectory, { recursive: true });
   const state: StackFile = { adminUrl: stack.adminUrl, adminToken, baseUrl: stack.baseUrl, demo };
   writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  const signIn = channels
+    ? productionSignIn(stack.consoleUrl!)
+    : `sign in with "GitHub" (the simulator's: press Authorize) or with
+             "Local OpenID provider" at ${stack.oidcIssuer} (login ${devOidcTestUser.login}, any password)`;
+  const model = channels ? (channels.exampleModel ?? "MODEL") : "gpt-4o-mini";
   console.log(`
-Unified model gateway is running (vendor simulator at ${stack.simulatorUrl}).
+${
+  channels
+    ? `Unified model gateway is running on the real vendors (GATEWAY_ENV=production).\n\n${describeVendorChannels(channels)}`
+    : `Unified model gateway is running (vendor simulator at ${stack.simulatorUrl}).`
+}
 
   Base URL:  ${stack.baseUrl}
   Demo key:  ${demo.api_key}   (account ${demo.account_id}, group premium)
   Console:   ${stack.consoleUrl}
-             sign in with "GitHub" (the simulator's: press Authorize) or with
-             "Local OpenID provider" at ${stack.oidcIssuer} (login ${devOidcTestUser.login}, any password)
+             ${signIn}
 
   curl ${stack.baseUrl}/chat/completions -H "Authorization: Bearer ${demo.api_key}" \\
-    -H "Content-Type: application/json" -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'
+    -H "Content-Type: application/json" -d '{"model":"${model}","messages":[{"role":"user","content":"Hello"}]}'
 
 Metrics (Prometheus text): ${Object.values(stack.metricsUrls).join("  ")}
 Operator CLI: pnpm gw --help     Stop: Ctrl-C

@@ -1,84 +1,34 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answersNormally, type CrashRequestKeys, crashRequests } from "./crash-requests.js";
-import { repoRoot } from "./repo-paths.js";
-import {
-  createTemporaryDatabase,
-  eventually,
-  type TemporaryDatabase,
-  testServers,
-  uniqueNamespace,
-} from "./test-resources.js";
-import { deleteStream } from "./test-stack.js";
+import { type StartedGateway, spawnStart } from "./start-process.js";
+import { eventually } from "./test-resources.js";
 
 // `pnpm start` itself (tools/stack/dist/start.js), on ports chosen at run time, in a directory of its own.
 
-let database: TemporaryDatabase;
-let namespace: string;
-let directory: string;
-let start: ChildProcess;
-let console_ = "";
+let gateway: StartedGateway;
 let baseUrl: string;
 let keys: CrashRequestKeys;
+const output = () => gateway.output();
 
-interface StackFile {
-  adminUrl: string;
-  adminToken: string;
-  baseUrl: string;
-  demo: { api_key: string };
+/** The pid of one service `pnpm start` runs, found by its entry point, if it runs. */
+function runningPid(service: string): number | undefined {
+  const children = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(gateway.process.pid)], {
+    encoding: "utf8",
+  });
+  const line = children.split("\n").find((row) => row.includes(`services/${service}/dist/main.js`));
+  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
 }
 
-/** The pid of one service `pnpm start` runs, found by its entry point. */
 function pidOf(service: string): number {
-  const children = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(start.pid)], { encoding: "utf8" });
-  const line = children.split("\n").find((row) => row.includes(`services/${service}/dist/main.js`));
-  if (!line) throw new Error(`no ${service} process under pnpm start:\n${children}`);
-  return Number(line.trim().split(/\s+/)[0]);
+  const pid = runningPid(service);
+  if (pid === undefined) throw new Error(`no ${service} process under pnpm start`);
+  return pid;
 }
 
 beforeAll(async () => {
-  database = await createTemporaryDatabase();
-  namespace = uniqueNamespace();
-  directory = mkdtempSync(join(tmpdir(), "gw-start-"));
-  const ports = [
-    "GATEWAY_PORT",
-    "ROUTER_PORT",
-    "LEDGER_GRPC_PORT",
-    "LEDGER_ADMIN_PORT",
-    "SIMULATOR_PORT",
-    "VIDEO_GRPC_PORT",
-  ];
-  start = spawn(process.execPath, [`${repoRoot}tools/stack/dist/start.js`], {
-    cwd: directory,
-    env: {
-      ...process.env,
-      ...Object.fromEntries(ports.map((name) => [name, "0"])),
-      DATABASE_URL: database.url,
-      POSTGRES_ADMIN_URL: testServers.postgresUrl,
-      REDIS_URL: testServers.redisUrl,
-      NATS_URL: testServers.natsUrl,
-      GATEWAY_NAMESPACE: namespace,
-      GATEWAY_ADMIN_TOKEN: randomBytes(24).toString("hex"),
-      GATEWAY_DEMO_KEY: "",
-      VIDEO_STORAGE_DIR: join(directory, "videos"),
-      GATEWAY_ECHO_LOGS: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  start.stdout!.on("data", (data: Buffer) => (console_ += data.toString()));
-  start.stderr!.on("data", (data: Buffer) => (console_ += data.toString()));
-  const state = await eventually(async () => {
-    if (start.exitCode !== null) throw new Error(`pnpm start exited:\n${console_}`);
-    try {
-      return JSON.parse(readFileSync(join(directory, ".gateway", "stack.json"), "utf8")) as StackFile;
-    } catch {
-      return undefined;
-    }
-  }, 90_000);
+  gateway = await spawnStart();
+  const state = await gateway.running();
   baseUrl = state.baseUrl;
   const broke = await fetch(`${state.adminUrl}/admin/accounts`, {
     method: "POST",
@@ -89,15 +39,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (start && start.exitCode === null) {
-    const exited = new Promise((resolve) => start.once("exit", resolve));
-    start.kill("SIGTERM");
-    await exited;
-  }
-  await database?.drop();
-  await deleteStream(namespace);
-  rmSync(`${repoRoot}.gateway/spool/${namespace}`, { recursive: true, force: true });
-  rmSync(directory, { recursive: true, force: true });
+  await gateway?.stop();
 }, 60_000);
 
 describe("pnpm start's supervisor", () => {
@@ -109,24 +51,42 @@ describe("pnpm start's supervisor", () => {
       expect({ name: request.name, status: response.status }).toEqual({ name: request.name, status: request.status });
       expect(await answersNormally(baseUrl, keys.apiKey)).toBe(true);
     }
-    expect(console_).not.toMatch(/restarting|uncaught exception|unhandled rejection/);
+    expect(output()).not.toMatch(/restarting|uncaught exception|unhandled rejection/);
   }, 120_000);
 
   it("restarts a killed service on its ports, says why, and the stack answers again", async () => {
     process.kill(pidOf("router"), "SIGKILL");
-    await eventually(async () => (console_.includes("router is running again.") ? true : undefined), 60_000);
-    expect(console_).toContain("router was killed by SIGKILL");
-    expect(console_).toMatch(/router: restarting in [\d.]+ s/);
+    await eventually(async () => (output().includes("router is running again.") ? true : undefined), 60_000);
+    expect(output()).toContain("router was killed by SIGKILL");
+    expect(output()).toMatch(/router: restarting in [\d.]+ s/);
     await eventually(async () => ((await answersNormally(baseUrl, keys.apiKey)) ? true : undefined), 60_000, 500);
-    expect(start.exitCode).toBeNull();
+    expect(gateway.process.exitCode).toBeNull();
   }, 150_000);
 
   it("leaves stopped a service that drained and exited 0 after SIGTERM", async () => {
     const video = pidOf("video");
     process.kill(video, "SIGTERM");
-    await eventually(async () => (console_.includes("video stopped (exit code 0)") ? true : undefined), 60_000);
-    expect(console_).not.toMatch(/video: restarting/);
+    await eventually(async () => (output().includes("video stopped (exit code 0)") ? true : undefined), 60_000);
+    expect(output()).not.toMatch(/video: restarting/);
     expect(() => pidOf("video")).toThrow(/no video process/);
-    expect(start.exitCode).toBeNull();
+    expect(gateway.process.exitCode).toBeNull();
+  }, 90_000);
+
+  it("stops every process it runs when it is stopped, one it is restarting too, and only then exits", async () => {
+    const killed = pidOf("router");
+    process.kill(killed, "SIGKILL");
+    // The stop comes the moment the restart has spawned router again, before it is ready.
+    await eventually(
+      async () => {
+        const restarted = runningPid("router");
+        return restarted !== undefined && restarted !== killed ? true : undefined;
+      },
+      10_000,
+      10,
+    );
+    const exited = new Promise((resolve) => gateway.process.once("exit", resolve));
+    gateway.process.kill("SIGTERM");
+    await exited;
+    expect(gateway.processesLeft()).toEqual([]);
   }, 90_000);
 });

@@ -36,18 +36,27 @@ function exitReason(service: ServiceProcess): string {
     .join("\n")}`;
 }
 
+export interface Supervisor {
+  /** Ends supervision: no restart begins any more, and one under way is stopped and waited for. */
+  stop(): Promise<void>;
+}
+
 /**
  * Keeps every process of a running stack up, as Kubernetes would: a process that fails (a
  * non-zero exit code or a signal) is started again on its ports after a back-off that doubles with each crash in a row (from
  * `firstDelayMs` to `maxDelayMs`), and the console says why it ended and when it is back.
- * `stop` ends supervision; the stack's own stop then stops the current processes.
+ * `stop` ends supervision; the stack's own stop then stops the current processes. A restart
+ * started before `stop` is stopped by it (its process came after any stop signal the stack's
+ * processes got), so no process of the supervisor's outlives it.
  */
-export function superviseStack(stack: RunningStack, options: SupervisorOptions): { stop(): void } {
+export function superviseStack(stack: RunningStack, options: SupervisorOptions): Supervisor {
   const firstDelayMs = options.firstDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const stableAfterMs = options.stableAfterMs ?? 60_000;
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
+  const restarts = new Set<Promise<void>>();
+  const abandon = new AbortController();
 
   const watch = (name: ServiceName, crashesInARow: number) => {
     const service = stack.processes[name];
@@ -65,23 +74,30 @@ export function superviseStack(stack: RunningStack, options: SupervisorOptions):
     });
   };
   const restartLater = (name: ServiceName, crashesInARow: number, reason: string) => {
+    if (stopped) return;
     const delayMs = Math.min(maxDelayMs, firstDelayMs * 2 ** crashesInARow);
     options.say(`${reason}\n${name}: restarting in ${delayMs / 1000} s (restart ${crashesInARow + 1} in a row).`);
     const timer = setTimeout(() => {
       timers.delete(timer);
-      void restart(name, crashesInARow + 1);
+      const restarting = restart(name, crashesInARow + 1);
+      restarts.add(restarting);
+      void restarting.finally(() => restarts.delete(restarting));
     }, delayMs);
     timers.add(timer);
   };
   const restart = async (name: ServiceName, crashesInARow: number) => {
-    if (stopped) return;
     const previous = stack.processes[name];
-    if (!previous) return;
+    if (stopped || !previous) return;
     const ports = Object.fromEntries(
       Object.entries(portVariables[name]).map(([port, variable]) => [variable, String(previous.ports[port])]),
     );
     try {
-      const service = await startService(name, previous.entry, { ...previous.env, ...ports }, { echo: options.echo });
+      const service = await startService(
+        name,
+        previous.entry,
+        { ...previous.env, ...ports },
+        { echo: options.echo, signal: abandon.signal },
+      );
       if (stopped) {
         await service.stop();
         return;
@@ -96,9 +112,11 @@ export function superviseStack(stack: RunningStack, options: SupervisorOptions):
 
   for (const name of Object.keys(stack.processes) as ServiceName[]) watch(name, 0);
   return {
-    stop: () => {
+    stop: async () => {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
+      abandon.abort();
+      await Promise.all(restarts);
     },
   };
 }

@@ -3,10 +3,14 @@ import { rmSync } from "node:fs";
 import { natsConnectOptions } from "@gateway/shared";
 import { connect } from "nats";
 import { repoRoot } from "./repo-paths.js";
+import type { ServiceProcess } from "./service-process.js";
 import { migrateLedger, migrateVideo, type RunningStack, type StackOptions, startStack } from "./stack.js";
 import { createTemporaryDatabase, testServers, testServiceTokenSecret, uniqueNamespace } from "./test-resources.js";
 
 export interface TestStack extends RunningStack {
+  // A test stack always runs the simulator, production mode too (tests check it is never called).
+  simulatorUrl: string;
+  processes: RunningStack["processes"] & { simulator: ServiceProcess };
   namespace: string;
   databaseUrl: string;
   redisUrl: string;
@@ -69,8 +73,12 @@ export async function startTestStack(
       },
       videoS3OnSimulator,
     });
+    const { simulatorUrl, processes } = stack;
+    if (!simulatorUrl || !processes.simulator) throw new Error("a test stack runs the simulator");
     return {
       ...stack,
+      simulatorUrl,
+      processes: processes as TestStack["processes"],
       namespace,
       databaseUrl: database.url,
       redisUrl: options.redisUrl ?? testServers.redisUrl,

@@ -49,8 +49,9 @@ const statusMessage: Partial<Record<KeyStatus, string>> = {
   [KeyStatus.KEY_STATUS_EXPIRED]: "This API key has expired.",
 };
 
-// As briefly as ledger caches an unknown key, so a key created just after someone tried it soon works.
-const REJECTED_KEY_TTL_MS = 10_000;
+// Long enough to absorb a client that repeats a wrong key, short enough that a key created
+// just after someone tried it (ledger drops its own cached refusal on creation) works within a second.
+const REJECTED_KEY_TTL_MS = 1_000;
 
 /** What keeps an address that presents invalid keys from costing much, valid keys untouched. */
 interface KeyGuessingGuards {

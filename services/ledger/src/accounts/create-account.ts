@@ -1,5 +1,5 @@
 import type { Database } from "../database.js";
-import { insertKey } from "../keys/create-key.js";
+import { type ForgetCachedKeys, insertKey } from "../keys/create-key.js";
 
 export interface NewAccount {
   name: string;
@@ -12,10 +12,11 @@ export interface NewAccount {
 
 /**
  * Creates an account, its opening credit (recorded as a Credit so every balance is
- * explained by credits and usage) and its first key, all or nothing.
+ * explained by credits and usage) and its first key, all or nothing; then drops any cached
+ * refusal of that key (an operator-chosen key, such as `pnpm start`'s demo key, may have been tried).
  */
-export function createAccount(database: Database, input: NewAccount) {
-  return database.$transaction(async (transaction) => {
+export async function createAccount(database: Database, forgetCachedKeys: ForgetCachedKeys, input: NewAccount) {
+  const created = await database.$transaction(async (transaction) => {
     const account = await transaction.account.create({
       data: { name: input.name, balanceMicros: input.initialCreditMicros },
     });
@@ -37,4 +38,6 @@ export function createAccount(database: Database, input: NewAccount) {
     });
     return { account, key, apiKey };
   });
+  await forgetCachedKeys([created.key.keyHash]);
+  return created;
 }

@@ -181,7 +181,7 @@ export function consoleService({
     createKey: unaryHandler(async (request: CreateKeyRequest) => {
       const accountId = accountIdOf(request.accountId);
       const input = parseInput(createKeyInput, request);
-      const { key, apiKey } = await createKey(database, {
+      const { key, apiKey } = await createKey(database, forgetCachedKeys, {
         accountId,
         group: input.group,
         name: input.name,

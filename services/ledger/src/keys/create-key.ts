@@ -40,10 +40,18 @@ export async function insertKey(transaction: Prisma.TransactionClient, input: Ne
   return { key, apiKey };
 }
 
-/** Creates another key for an existing account. */
-export function createKey(database: Database, input: NewKey) {
-  return database.$transaction(async (transaction) => {
+/** Drops cached answers for these key hashes (ledger's Redis cache of ResolveKey). */
+export type ForgetCachedKeys = (keyHashes: string[]) => Promise<void>;
+
+/**
+ * Creates another key for an existing account. A chosen key may have been tried, and refused,
+ * a moment ago: its cached refusal is dropped so it works at once.
+ */
+export async function createKey(database: Database, forgetCachedKeys: ForgetCachedKeys, input: NewKey) {
+  const created = await database.$transaction(async (transaction) => {
     await findAccount(transaction, input.accountId);
     return insertKey(transaction, input);
   });
+  await forgetCachedKeys([created.key.keyHash]);
+  return created;
 }

@@ -41,7 +41,7 @@ export function accountRoutes(router: Router, { database, forgetCachedKeys }: Ad
     const existing = body.api_key ? await accountOwningKey(database, body.api_key) : undefined;
     const { account, key, apiKey } = existing
       ? { account: existing.account, key: existing, apiKey: body.api_key! }
-      : await createAccount(database, {
+      : await createAccount(database, forgetCachedKeys, {
           name: body.name,
           group: body.group,
           initialCreditMicros,

@@ -18,11 +18,11 @@ const createKeyBody = z.object({
   read_logs: z.boolean().default(false),
 });
 
-export function keyRoutes(router: Router, { database, announceRevocation }: AdminDependencies): void {
+export function keyRoutes(router: Router, { database, announceRevocation, forgetCachedKeys }: AdminDependencies): void {
   router.post("/accounts/:accountId/keys", async (request, response) => {
     const accountId = accountIdOf(request);
     const body = parseInput(createKeyBody, request.body);
-    const { key, apiKey } = await createKey(database, {
+    const { key, apiKey } = await createKey(database, forgetCachedKeys, {
       accountId,
       group: body.group,
       name: body.name,
