@@ -91,6 +91,47 @@ describe("reasoning", () => {
     expect(BigInt(record.cost_micros)).toBe(expected);
   });
 
+  it("counts xAI's reasoning, which xAI reports apart, in completion_tokens and bills it as output, streamed and not", async () => {
+    const ask = { model: "grok-3-mini", reasoning_effort: "low", max_tokens: 6 } as const;
+    const unary = await client.chat.completions
+      .create({ ...ask, messages: [{ role: "user", content: "grok thinks marker-12" }] })
+      .withResponse();
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        ...ask,
+        messages: [{ role: "user", content: "grok streams marker-12" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    const streamed = {
+      usage: (await collect(stream)).at(-1)!.usage!,
+      requestId: response.headers.get("x-request-id")!,
+    };
+    const price = shippedPrice("grok-3-mini", "premium");
+    for (const { usage, requestId } of [
+      { usage: unary.data.usage!, requestId: unary.response.headers.get("x-request-id")! },
+      streamed,
+    ]) {
+      const reasoningTokens = usage.completion_tokens_details!.reasoning_tokens!;
+      expect(reasoningTokens).toBeGreaterThan(0);
+      expect(usage.completion_tokens).toBe(6 + reasoningTokens);
+      expect(usage.prompt_tokens + usage.completion_tokens).toBe(usage.total_tokens);
+      const record = await usageRecord(requestId);
+      expect(record).toMatchObject({ completion_tokens: usage.completion_tokens, reasoning_tokens: reasoningTokens });
+      const expected = priceUsage({
+        promptTokens: usage.prompt_tokens,
+        completionTokens: usage.completion_tokens,
+        cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+        inputPriceMicros: price.input,
+        outputPriceMicros: price.output,
+        cacheReadPriceMicros: price.cache_read ?? price.input,
+        multiplierBasisPoints: 15_000,
+      });
+      expect(BigInt(record.cost_micros)).toBe(expected);
+    }
+  });
+
   it("passes DeepSeek's reasoning_content through, streamed and not, and sends it back only to vendors that take it", async () => {
     const ask: ChatCompletionMessageParam = { role: "user", content: "weather marker-2" };
     const first = await client.chat.completions.create({

@@ -155,6 +155,19 @@ describe("chat completions", () => {
     ]);
   });
 
+  it("reports a grok model's reasoning apart from completion_tokens, as xAI does, streamed and not", async () => {
+    const thinking = ask("Think first", { model: "grok-3-mini", reasoning_effort: "low", max_tokens: 4 });
+    const { usage } = await json(await chat(thinking));
+    const reasoning = usage.completion_tokens_details.reasoning_tokens;
+    expect(reasoning).toBeGreaterThan(0);
+    expect(usage.completion_tokens).toBe(4);
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + 4 + reasoning);
+    const { events } = await readEvents(
+      await chat({ ...thinking, stream: true, stream_options: { include_usage: true } }),
+    );
+    expect(JSON.parse(events.at(-2)!).usage).toEqual(usage);
+  });
+
   it("refuses requests without a bearer key", async () => {
     const response = await chat(ask("Hi"), { headers: { "content-type": "application/json" } });
     expect(response.status).toBe(401);

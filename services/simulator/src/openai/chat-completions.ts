@@ -70,6 +70,9 @@ function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply 
   };
 }
 
+// xAI counts reasoning apart from completion_tokens (total_tokens has both), as its recorded answers show.
+const reportsReasoningApart = (model: string) => model.startsWith("grok");
+
 function usageOf(model: string, promptTokens: number, cachedTokens: number, answers: Answer[]) {
   let completionTokens = 0;
   let reasoningTokens = 0;
@@ -79,7 +82,7 @@ function usageOf(model: string, promptTokens: number, cachedTokens: number, answ
   }
   return {
     prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
+    completion_tokens: reportsReasoningApart(model) ? completionTokens - reasoningTokens : completionTokens,
     total_tokens: promptTokens + completionTokens,
     ...cachedUsageFields(model, promptTokens, Math.min(cachedTokens, promptTokens)),
     completion_tokens_details: { reasoning_tokens: reasoningTokens },

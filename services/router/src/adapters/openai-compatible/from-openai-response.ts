@@ -10,11 +10,24 @@ import {
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
+/**
+ * Output tokens with reasoning included. OpenAI counts reasoning within completion_tokens; xAI
+ * counts it apart (total_tokens = prompt + completion + reasoning). Which convention an answer
+ * follows is read from its own numbers, not from who sent it, so any vendor (or proxy) that
+ * reports reasoning apart is billed for it; the two agree only when no reasoning was reported.
+ */
+function completionTokensOf(usage: OpenAIUsage): number {
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
+  const apart = reasoning > 0 && usage.total_tokens === usage.prompt_tokens + usage.completion_tokens + reasoning;
+  return apart ? usage.completion_tokens + reasoning : usage.completion_tokens;
+}
+
 export function toUsage(usage: OpenAIUsage): Usage {
+  const completionTokens = completionTokensOf(usage);
   return {
     promptTokens: usage.prompt_tokens,
-    completionTokens: usage.completion_tokens,
-    totalTokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
+    completionTokens,
+    totalTokens: usage.total_tokens ?? usage.prompt_tokens + completionTokens,
     cachedTokens: orUndefined(
       usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens,
     ),
