@@ -168,6 +168,27 @@ describe("chat completions", () => {
     expect(JSON.parse(events.at(-2)!).usage).toEqual(usage);
   });
 
+  it("answers logprobs in OpenAI's shape when asked, streamed and not", async () => {
+    const asked = ask("Hello", { max_tokens: 3, logprobs: true, top_logprobs: 2 });
+    const [choice] = (await json(await chat(asked))).choices;
+    expect(choice.logprobs.refusal).toBeNull();
+    const entries = choice.logprobs.content;
+    expect(entries.map((entry: Body) => entry.token).join("")).toBe(choice.message.content);
+    expect(entries[0]).toEqual({
+      token: entries[0].token,
+      logprob: expect.any(Number),
+      bytes: [...Buffer.from(entries[0].token)],
+      top_logprobs: [
+        { token: entries[0].token, logprob: entries[0].logprob, bytes: entries[0].bytes },
+        expect.any(Object),
+      ],
+    });
+    const { events } = await readEvents(await chat({ ...asked, stream: true }));
+    const streamed = events.slice(0, -1).flatMap((event) => JSON.parse(event).choices[0].logprobs?.content ?? []);
+    expect(streamed).toEqual(entries);
+    expect((await chat(ask("Hello", { top_logprobs: 2 }))).status).toBe(400);
+  });
+
   it("refuses requests without a bearer key", async () => {
     const response = await chat(ask("Hi"), { headers: { "content-type": "application/json" } });
     expect(response.status).toBe(401);

@@ -6,6 +6,7 @@ import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThe
 import { cachedUsageFields } from "./automatic-cache.js";
 import { type ChatRequest, hidesReasoning, parseChatRequest, RequestError } from "./chat-request.js";
 import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
+import { logprobsOf } from "./logprobs.js";
 
 interface Pacing {
   firstTokenMs: number;
@@ -19,12 +20,16 @@ interface Reply {
   model: string;
   answers: Answer[];
   usage: ReturnType<typeof usageOf> | undefined;
+  /** `top_logprobs` when the request asked for logprobs. */
+  topLogprobs: number | undefined;
 }
 
 interface Step {
   delta: Record<string, unknown>;
   /** Whether the step carries generated text, which is what latency and cut_after count. */
   token: boolean;
+  /** The step's content token, whose log probability goes with it when asked for. */
+  content?: string;
 }
 
 const fingerprint = "fp_sim";
@@ -67,6 +72,7 @@ function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply 
     model: chat.model,
     answers,
     usage: wantsUsage ? usageOf(chat.model, countPromptTokens(chat.messages), cachedTokens, answers) : undefined,
+    topLogprobs: chat.topLogprobs,
   };
 }
 
@@ -119,7 +125,7 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
     choices: reply.answers.map((result, index) => ({
       index,
       message: messageOf(result, reply.model),
-      logprobs: null,
+      logprobs: reply.topLogprobs === undefined ? null : logprobsOf(result.tokens, reply.topLogprobs),
       finish_reason: result.finishReason,
     })),
     usage: reply.usage,
@@ -138,7 +144,7 @@ function stepsOf(result: Answer, model: string): Step[] {
     token: true,
   }));
   if (result.toolCalls.length === 0) {
-    const content = result.tokens.map((token) => ({ delta: { content: token }, token: true }));
+    const content = result.tokens.map((token) => ({ delta: { content: token }, token: true, content: token }));
     return [{ delta: { role: "assistant", content: "" }, token: false }, ...reasoning, ...content];
   }
   const calls = result.toolCalls.flatMap(toolCallSteps);
@@ -187,6 +193,7 @@ async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacin
       frame,
       fault,
       pacing.tokenMs,
+      reply.topLogprobs,
     ))
   )
     return;
@@ -209,6 +216,7 @@ async function streamSteps(
   frame: (choices: unknown[]) => string,
   fault: Fault,
   tokenMs: number,
+  topLogprobs: number | undefined,
 ): Promise<boolean> {
   const rounds = Math.max(...plans.map((steps) => steps.length));
   const cutAt = fault.cutAfter === undefined ? Infinity : Math.min(fault.cutAfter, countTokens(plans));
@@ -221,7 +229,9 @@ async function streamSteps(
       const step = steps[round];
       if (!step) continue;
       if (step.token) sent += 1;
-      const data = frame([{ index, delta: step.delta, logprobs: null, finish_reason: null }]);
+      const logprobs =
+        topLogprobs === undefined || step.content === undefined ? null : logprobsOf([step.content], topLogprobs);
+      const data = frame([{ index, delta: step.delta, logprobs, finish_reason: null }]);
       if (sent >= cutAt) {
         writeThenSever(exchange, data);
         return false;

@@ -58,6 +58,21 @@ describe("OpenAI-protocol answers to canonical form", () => {
     });
   });
 
+  it("carries the vendor's logprobs, as it sent them, on choices and chunk choices", () => {
+    const logprobs = {
+      content: [{ token: "Hi", logprob: -0.25, bytes: [72, 105], top_logprobs: [{ token: "Hi", logprob: -0.25 }] }],
+      refusal: null,
+    };
+    const message = { role: "assistant", content: "Hi" };
+    const completion = fromOpenAICompletion({ choices: [{ index: 0, message, logprobs, finish_reason: "stop" }] });
+    expect(JSON.parse(completion.choices[0]!.logprobsJson!)).toEqual(logprobs);
+    const chunk = fromOpenAIChunk({ choices: [{ index: 0, delta: { content: "Hi" }, logprobs }] });
+    expect(JSON.parse(chunk.choices[0]!.logprobsJson!)).toEqual(logprobs);
+    expect(fromOpenAIChunk({ choices: [{ index: 0, delta: {}, logprobs: null }] }).choices[0]!.logprobsJson).toBe(
+      undefined,
+    );
+  });
+
   it("reads Kimi's usage from inside the choice", () => {
     const chunk = fromOpenAIChunk({
       id: "c",

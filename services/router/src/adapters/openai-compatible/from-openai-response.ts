@@ -10,6 +10,8 @@ import {
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
+const logprobsJsonOf = (logprobs: object | null | undefined) => (logprobs ? JSON.stringify(logprobs) : undefined);
+
 /**
  * Output tokens with reasoning included. OpenAI counts reasoning within completion_tokens; xAI
  * counts it apart (total_tokens = prompt + completion + reasoning). Which convention an answer
@@ -45,6 +47,7 @@ export function fromOpenAICompletion(raw: unknown): ChatCompletion {
     choices: completion.choices.map((choice) => ({
       index: choice.index,
       finishReason: choice.finish_reason ?? "stop",
+      logprobsJson: logprobsJsonOf(choice.logprobs),
       message: {
         content: orUndefined(choice.message.content),
         refusal: orUndefined(choice.message.refusal),
@@ -73,6 +76,7 @@ export function fromOpenAIChunk(raw: unknown): ChatChunk {
     choices: chunk.choices.map((choice) => ({
       index: choice.index,
       finishReason: orUndefined(choice.finish_reason),
+      logprobsJson: logprobsJsonOf(choice.logprobs),
       delta: {
         role: orUndefined(choice.delta.role),
         content: orUndefined(choice.delta.content),
