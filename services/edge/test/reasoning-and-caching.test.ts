@@ -392,7 +392,12 @@ describe("prompt caching", () => {
 
   it("bills a streamed Claude answer's cache writes and reads at their own rates", async () => {
     const cached = [
-      { type: "text", text: longContext, cache_control: { type: "ephemeral" } } as ChatCompletionContentPartText,
+      // Its own context, so that the write is this test's whatever ran before.
+      {
+        type: "text",
+        text: `Streamed. ${longContext}`,
+        cache_control: { type: "ephemeral" },
+      } as ChatCompletionContentPartText,
     ];
     const written = await streamUsage("claude-sonnet-4-5", cached, "first marker-10");
     const writes = (written.usage.prompt_tokens_details as { cache_write_tokens?: number }).cache_write_tokens!;
