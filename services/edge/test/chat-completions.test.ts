@@ -129,6 +129,34 @@ describe("chat completions through the running stack", () => {
     expect(record.estimated).toBe(false);
   });
 
+  it("carries DeepSeek's logprobs back, streamed and not, and refuses them for Claude, which has none", async () => {
+    const ask = {
+      model: "deepseek-chat",
+      messages: [{ role: "user" as const, content: "logprobs marker" }],
+      max_tokens: 5,
+      logprobs: true,
+      top_logprobs: 2,
+    };
+    const completion = await client.chat.completions.create(ask);
+    const { content, logprobs } = { ...completion.choices[0]!, ...completion.choices[0]!.message };
+    expect(logprobs!.content!.map((entry) => entry.token).join("")).toBe(content);
+    expect(logprobs!.content![0]).toMatchObject({ logprob: expect.any(Number), bytes: expect.any(Array) });
+    expect(logprobs!.content![0]!.top_logprobs).toHaveLength(2);
+
+    const streamed: string[] = [];
+    for await (const chunk of await client.chat.completions.create({ ...ask, stream: true })) {
+      const choice = chunk.choices[0];
+      if (choice?.delta.content) expect(choice.logprobs!.content![0]!.token).toBe(choice.delta.content);
+      streamed.push(...(choice?.logprobs?.content ?? []).map((entry) => entry.token));
+    }
+    expect(streamed).toHaveLength(5);
+
+    const refused = await client.chat.completions
+      .create({ ...ask, model: "claude-sonnet-4-5" })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 400, param: "logprobs", code: "unsupported_parameter" });
+  });
+
   it("relays tool calls, streamed and not", async () => {
     const tools = [
       {

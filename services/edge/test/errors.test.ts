@@ -1,5 +1,5 @@
 import { clearSimulatorRequests, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
-import OpenAI from "openai";
+import OpenAI, { type APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let stack: TestStack;
@@ -160,6 +160,20 @@ describe("vendor failures", () => {
     );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("1");
+  });
+
+  it("passes the wait in Gemini's RetryInfo on as Retry-After, at most a minute, without waiting it out", async () => {
+    const ask = (content: string) =>
+      client.chat.completions.create({ model: "gemini-2.5-flash-lite", messages: [{ role: "user", content }] });
+    const startedAt = Date.now();
+    const limited = (await ask("[sim:status=429] [sim:retry_after_ms=26500]").catch((error) => error)) as APIError;
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    expect(limited).toMatchObject({ status: 503 });
+    const { headers } = limited;
+    expect(headers?.get("retry-after-ms")).toBe("26500");
+    expect(headers?.get("retry-after")).toBe("27");
+    const daily = (await ask("[sim:status=429] [sim:retry_after_ms=86400000]").catch((error) => error)) as APIError;
+    expect(daily.headers?.get("retry-after")).toBe("60");
   });
 
   it("ends a stream that breaks after output with an error the SDK raises", async () => {

@@ -7,7 +7,13 @@ import {
   usageRecordOf,
 } from "@gateway/stack";
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPartText,
+  ChatCompletionMessageParam,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionTool,
+} from "openai/resources";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shippedPrice } from "./shipped-catalogue.js";
 
@@ -83,6 +89,47 @@ describe("reasoning", () => {
       multiplierBasisPoints: 15_000,
     });
     expect(BigInt(record.cost_micros)).toBe(expected);
+  });
+
+  it("counts xAI's reasoning, which xAI reports apart, in completion_tokens and bills it as output, streamed and not", async () => {
+    const ask = { model: "grok-3-mini", reasoning_effort: "low", max_tokens: 6 } as const;
+    const unary = await client.chat.completions
+      .create({ ...ask, messages: [{ role: "user", content: "grok thinks marker-12" }] })
+      .withResponse();
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        ...ask,
+        messages: [{ role: "user", content: "grok streams marker-12" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    const streamed = {
+      usage: (await collect(stream)).at(-1)!.usage!,
+      requestId: response.headers.get("x-request-id")!,
+    };
+    const price = shippedPrice("grok-3-mini", "premium");
+    for (const { usage, requestId } of [
+      { usage: unary.data.usage!, requestId: unary.response.headers.get("x-request-id")! },
+      streamed,
+    ]) {
+      const reasoningTokens = usage.completion_tokens_details!.reasoning_tokens!;
+      expect(reasoningTokens).toBeGreaterThan(0);
+      expect(usage.completion_tokens).toBe(6 + reasoningTokens);
+      expect(usage.prompt_tokens + usage.completion_tokens).toBe(usage.total_tokens);
+      const record = await usageRecord(requestId);
+      expect(record).toMatchObject({ completion_tokens: usage.completion_tokens, reasoning_tokens: reasoningTokens });
+      const expected = priceUsage({
+        promptTokens: usage.prompt_tokens,
+        completionTokens: usage.completion_tokens,
+        cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+        inputPriceMicros: price.input,
+        outputPriceMicros: price.output,
+        cacheReadPriceMicros: price.cache_read ?? price.input,
+        multiplierBasisPoints: 15_000,
+      });
+      expect(BigInt(record.cost_micros)).toBe(expected);
+    }
   });
 
   it("passes DeepSeek's reasoning_content through, streamed and not, and sends it back only to vendors that take it", async () => {
@@ -302,5 +349,69 @@ describe("prompt caching", () => {
     expect(details(second.usage!).cached_tokens).toBe(details(first.usage!).cache_write_tokens);
     const [upstream] = await upstreamWith("first marker-6");
     expect(upstream!.body!.system).toEqual([{ type: "text", text: longContext, cache_control: { type: "ephemeral" } }]);
+  });
+  /** Streams with the final usage chunk; returns the client's usage and the request's id. */
+  async function streamUsage(model: string, system: ChatCompletionSystemMessageParam["content"], question: string) {
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        model,
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: question },
+        ],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    const usage = (await collect(stream)).at(-1)!.usage!;
+    return { usage, requestId: response.headers.get("x-request-id")! };
+  }
+
+  /** The ledger's charge for a request, checked against the price of the client's usage at its cache rates. */
+  async function expectBilledAtCacheRates(model: string, requestId: string, usage: OpenAI.CompletionUsage) {
+    const details = usage.prompt_tokens_details as { cached_tokens: number; cache_write_tokens?: number };
+    const record = await usageRecord(requestId);
+    expect(record).toMatchObject({
+      cached_tokens: details.cached_tokens,
+      cache_creation_tokens: details.cache_write_tokens ?? 0,
+    });
+    const price = shippedPrice(model, "premium");
+    const expected = priceUsage({
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      cachedTokens: details.cached_tokens,
+      cacheCreationTokens: details.cache_write_tokens ?? 0,
+      inputPriceMicros: price.input,
+      outputPriceMicros: price.output,
+      cacheReadPriceMicros: price.cache_read ?? price.input,
+      cacheWritePriceMicros: price.cache_write ?? price.input,
+      multiplierBasisPoints: 15_000,
+    });
+    expect(BigInt(record.cost_micros)).toBe(expected);
+  }
+
+  it("bills a streamed Claude answer's cache writes and reads at their own rates", async () => {
+    const cached = [
+      // Its own context, so that the write is this test's whatever ran before.
+      {
+        type: "text",
+        text: `Streamed. ${longContext}`,
+        cache_control: { type: "ephemeral" },
+      } as ChatCompletionContentPartText,
+    ];
+    const written = await streamUsage("claude-sonnet-4-5", cached, "first marker-10");
+    const writes = (written.usage.prompt_tokens_details as { cache_write_tokens?: number }).cache_write_tokens!;
+    expect(writes).toBeGreaterThanOrEqual(1024);
+    await expectBilledAtCacheRates("claude-sonnet-4-5", written.requestId, written.usage);
+    const read = await streamUsage("claude-sonnet-4-5", cached, "second marker-10");
+    expect(read.usage.prompt_tokens_details!.cached_tokens).toBe(writes);
+    await expectBilledAtCacheRates("claude-sonnet-4-5", read.requestId, read.usage);
+  });
+
+  it("bills a streamed DeepSeek answer's cache hits at the cache-read rate", async () => {
+    await streamUsage("deepseek-chat", longContext, "first marker-11");
+    const read = await streamUsage("deepseek-chat", longContext, "second marker-11");
+    expect(read.usage.prompt_tokens_details!.cached_tokens).toBeGreaterThanOrEqual(1024);
+    await expectBilledAtCacheRates("deepseek-chat", read.requestId, read.usage);
   });
 });

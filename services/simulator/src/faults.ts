@@ -2,7 +2,7 @@ import type { Exchange, SimulatorState } from "./http.js";
 import { sendJson, wait } from "./http.js";
 import { isRecord } from "./json.js";
 
-type NumericKey = "status" | "delayMs" | "cutAfter" | "tokenLatencyMs" | "tokens" | "videoMs";
+type NumericKey = "status" | "delayMs" | "cutAfter" | "tokenLatencyMs" | "tokens" | "videoMs" | "retryAfterMs";
 type FlagKey = "hang" | "noUsage" | "videoFail";
 
 /** Misbehaviour asked of one request; every field is optional and absent means "behave". */
@@ -11,6 +11,8 @@ export type Fault = Partial<Record<NumericKey, number> & Record<FlagKey, boolean
 // The wire names, shared by the message directives and the control API.
 const numericKeys = new Map<string, NumericKey>([
   ["status", "status"],
+  // The wait a 429 or an overload asks for, in the vendor's own way (default a second).
+  ["retry_after_ms", "retryAfterMs"],
   ["delay_ms", "delayMs"],
   ["cut_after", "cutAfter"],
   ["token_latency_ms", "tokenLatencyMs"],
@@ -26,6 +28,7 @@ const flagKeys = new Map<string, FlagKey>([
 const longestDelayMs = 2_147_483_647;
 const limits: Record<NumericKey, readonly [number, number]> = {
   status: [400, 599],
+  retryAfterMs: [1, 86_400_000],
   delayMs: [0, longestDelayMs],
   cutAfter: [0, 1_000_000],
   tokenLatencyMs: [0, longestDelayMs],
@@ -149,20 +152,22 @@ export function resolveFault(faults: FaultQueue, model: string, text: string, ap
   return queued ? { ...queued, ...directives } : directives;
 }
 
+const defaultRetryAfterMs = 1_000;
+
 /**
  * Faults that act before any answer exists; false when the request ends (or idles) here.
- * `sendStatusFault` words the failure in the endpoint's own protocol.
+ * `sendStatusFault` words the failure, and the wait it asks for, in the endpoint's own protocol.
  */
 export async function applyLeadingFaults(
   exchange: Exchange,
   fault: Fault,
-  sendStatusFault: (exchange: Exchange, status: number) => void,
+  sendStatusFault: (exchange: Exchange, status: number, retryAfterMs: number) => void,
 ): Promise<boolean> {
   if (fault.delayMs && !(await wait(exchange, fault.delayMs))) return false;
   // A hang leaves the request open until the client gives up or the simulator stops.
   if (fault.hang) return false;
   if (fault.status === undefined) return true;
-  sendStatusFault(exchange, fault.status);
+  sendStatusFault(exchange, fault.status, fault.retryAfterMs ?? defaultRetryAfterMs);
   return false;
 }
 

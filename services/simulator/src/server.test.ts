@@ -156,6 +156,40 @@ describe("chat completions", () => {
     ]);
   });
 
+  it("reports a grok model's reasoning apart from completion_tokens, as xAI does, streamed and not", async () => {
+    const thinking = ask("Think first", { model: "grok-3-mini", reasoning_effort: "low", max_tokens: 4 });
+    const { usage } = await json(await chat(thinking));
+    const reasoning = usage.completion_tokens_details.reasoning_tokens;
+    expect(reasoning).toBeGreaterThan(0);
+    expect(usage.completion_tokens).toBe(4);
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + 4 + reasoning);
+    const { events } = await readEvents(
+      await chat({ ...thinking, stream: true, stream_options: { include_usage: true } }),
+    );
+    expect(JSON.parse(events.at(-2)!).usage).toEqual(usage);
+  });
+
+  it("answers logprobs in OpenAI's shape when asked, streamed and not", async () => {
+    const asked = ask("Hello", { max_tokens: 3, logprobs: true, top_logprobs: 2 });
+    const [choice] = (await json(await chat(asked))).choices;
+    expect(choice.logprobs.refusal).toBeNull();
+    const entries = choice.logprobs.content;
+    expect(entries.map((entry: Body) => entry.token).join("")).toBe(choice.message.content);
+    expect(entries[0]).toEqual({
+      token: entries[0].token,
+      logprob: expect.any(Number),
+      bytes: [...Buffer.from(entries[0].token)],
+      top_logprobs: [
+        { token: entries[0].token, logprob: entries[0].logprob, bytes: entries[0].bytes },
+        expect.any(Object),
+      ],
+    });
+    const { events } = await readEvents(await chat({ ...asked, stream: true }));
+    const streamed = events.slice(0, -1).flatMap((event) => JSON.parse(event).choices[0].logprobs?.content ?? []);
+    expect(streamed).toEqual(entries);
+    expect((await chat(ask("Hello", { top_logprobs: 2 }))).status).toBe(400);
+  });
+
   it("refuses requests without a bearer key", async () => {
     const response = await chat(ask("Hi"), { headers: { "content-type": "application/json" } });
     expect(response.status).toBe(401);

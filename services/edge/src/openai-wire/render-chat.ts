@@ -53,6 +53,10 @@ function renderToolCalls(calls: ToolCall[], legacy: boolean) {
   return { tool_calls: calls.map(renderToolCall) };
 }
 
+/** The vendor's logprobs object as it sent it; null when the client did not ask or the vendor gave none. */
+const renderLogprobs = (logprobsJson: string | undefined): unknown =>
+  logprobsJson === undefined ? null : JSON.parse(logprobsJson);
+
 export function renderCompletion(completion: ChatCompletion, legacyFunctions = false) {
   return {
     id: completion.id,
@@ -71,7 +75,7 @@ export function renderCompletion(completion: ChatCompletion, legacyFunctions = f
         }),
         ...renderToolCalls(choice.message?.toolCalls ?? [], legacyFunctions),
       },
-      logprobs: null,
+      logprobs: renderLogprobs(choice.logprobsJson),
       finish_reason: legacyFinish(choice.finishReason, legacyFunctions),
     })),
     usage: completion.usage ? renderUsage(completion.usage) : undefined,
@@ -124,7 +128,7 @@ export function renderChunk(chunk: ChatChunk, includeUsage: boolean, legacyFunct
     choices: chunk.choices.map((choice) => ({
       index: choice.index,
       delta: renderDelta(choice.delta, legacyFunctions),
-      logprobs: null,
+      logprobs: renderLogprobs(choice.logprobsJson),
       finish_reason: legacyFinish(choice.finishReason, legacyFunctions) ?? null,
     })),
     ...(includeUsage && { usage: chunk.usage ? renderUsage(chunk.usage) : null }),

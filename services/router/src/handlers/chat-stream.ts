@@ -33,7 +33,13 @@ export class StreamTally {
   }
 }
 
-/** The usage of several streams served as one request (a text completion with several prompts). */
+// Counts a vendor may leave out; one left out by every stream stays unset, as the vendor sent it.
+const optionalCounts = ["cachedTokens", "cacheCreationTokens", "reasoningTokens"] as const;
+
+/**
+ * The usage of several streams served as one request (a text completion with several prompts),
+ * with every count the vendor reported: the ledger prices cache reads and writes at their own rates.
+ */
 export function combinedUsage(tallies: readonly StreamTally[]): { usage: Usage; estimated: boolean } {
   const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let estimated = false;
@@ -42,6 +48,10 @@ export function combinedUsage(tallies: readonly StreamTally[]): { usage: Usage; 
     usage.promptTokens += part.usage.promptTokens;
     usage.completionTokens += part.usage.completionTokens;
     usage.totalTokens += part.usage.totalTokens;
+    for (const field of optionalCounts) {
+      const count = part.usage[field];
+      if (count !== undefined) usage[field] = (usage[field] ?? 0) + count;
+    }
     estimated ||= part.estimated;
   }
   return { usage, estimated };

@@ -44,6 +44,17 @@ describe("retries and failover", () => {
     expect(attempts).toBe(3);
   });
 
+  it("hands a vendor's wait longer than its own backoff to the client instead of waiting it out", async () => {
+    let attempts = 0;
+    const withinDeadline = { ...context([channel("only", 0)]), retry: { ...retry, deadlineMs: 60_000 } };
+    const failing = runWithFailover(withinDeadline, async () => {
+      attempts += 1;
+      throw serviceUnavailable("rate limited", 26_500);
+    });
+    await expect(failing).rejects.toMatchObject({ httpStatus: 503, retryAfterMs: 26_500 });
+    expect(attempts).toBe(1);
+  });
+
   it("skips a channel that is cooling down", async () => {
     const health = new ChannelHealth({ failureThreshold: 1, cooldownMs: 10_000 });
     health.recordFailure("main");

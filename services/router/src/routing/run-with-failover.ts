@@ -34,7 +34,8 @@ function allCoolingDown(context: FailoverContext) {
 /**
  * Runs `attempt` on the best available channel, and on a retryable failure tries again,
  * on the next channel when there is one, with backoff that honours Retry-After, within a
- * bounded number of attempts and a total deadline.
+ * bounded number of attempts and a total deadline. The error thrown when all fail is the last
+ * attempt's, with the wait its vendor asked for.
  */
 export async function runWithFailover<T>(
   context: FailoverContext,
@@ -66,7 +67,9 @@ export async function runWithFailover<T>(
       lastError = error;
       const nextIsOtherChannel = order.length > 1;
       const delay = nextIsOtherChannel ? 0 : backoffDelayMs(index, error.retryAfterMs, retry);
-      if (Date.now() + delay - context.startedAt > retry.deadlineMs) break;
+      // A vendor asking for a longer wait than router's own backoff is not waited out here: the
+      // client gets the vendor's wait as its retry-after, holding no connection or slot meanwhile.
+      if (delay > retry.maxDelayMs || Date.now() + delay - context.startedAt > retry.deadlineMs) break;
       if (index + 1 < retry.maxAttempts) observer?.retrying(channel, nextIsOtherChannel);
       if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) throw error;

@@ -43,15 +43,15 @@ const statusMessages: Record<number, string> = {
   403: "Your API key does not have permission to use the specified resource.",
   404: "The requested resource could not be found.",
   413: "Request exceeds the maximum allowed number of bytes.",
-  429: "This request would exceed the rate limit for your organization (simulated). Please retry after 1 second.",
+  429: "This request would exceed the rate limit for your organization (simulated).",
   500: "Internal server error",
   504: "Request timed out (simulated).",
   529: "Overloaded",
 };
 
-export function sendStatusFault(exchange: Exchange, status: number): void {
-  // Anthropic sends retry-after with rate limits and overloads.
-  const headers = status === 429 || status === 529 ? { "retry-after": "1" } : {};
+export function sendStatusFault(exchange: Exchange, status: number, retryAfterMs: number): void {
+  // Anthropic sends retry-after (whole seconds) with rate limits and overloads.
+  const headers = status === 429 || status === 529 ? { "retry-after": String(Math.ceil(retryAfterMs / 1000)) } : {};
   sendAnthropicError(exchange, status, statusMessages[status] ?? `Simulated HTTP ${status} error.`, headers);
 }
 

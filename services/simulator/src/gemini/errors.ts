@@ -8,25 +8,40 @@ export function sendGeminiError(exchange: Exchange, code: number, message: strin
 }
 
 // What Gemini says for the statuses clients handle specially; others get a generic message.
-const statusErrors: Record<number, [string, unknown[]?]> = {
-  400: ["Simulated bad request."],
-  403: ["Simulated permission denied."],
-  404: ["Simulated: the model is not found for API version v1beta."],
-  429: [
-    "Resource has been exhausted (e.g. check quota).",
-    [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }],
-  ],
-  500: [
-    "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
-  ],
-  503: ["The model is overloaded. Please try again later."],
-  504: ["The request timed out. Please try again."],
+const statusMessages: Record<number, string> = {
+  400: "Simulated bad request.",
+  403: "Simulated permission denied.",
+  404: "Simulated: the model is not found for API version v1beta.",
+  429: "You exceeded your current quota, please check your plan and billing details.",
+  500: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  503: "The model is overloaded. Please try again later.",
+  504: "The request timed out. Please try again.",
 };
 
-export function sendStatusFault(exchange: Exchange, code: number): void {
-  const [message, details] = statusErrors[code] ?? [`Simulated HTTP ${code} error.`];
-  sendGeminiError(exchange, code, message, details);
+export function sendStatusFault(exchange: Exchange, code: number, retryAfterMs: number): void {
+  const message = statusMessages[code] ?? `Simulated HTTP ${code} error.`;
+  sendGeminiError(exchange, code, message, code === 429 ? quotaDetails(retryAfterMs) : undefined);
 }
+
+/** Google's 429 details: the quota that ran out, where to read about it, and the wait as a Duration ("26.5s"). */
+const quotaDetails = (retryAfterMs: number) => [
+  {
+    "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+    violations: [
+      {
+        quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+        quotaId: "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+      },
+    ],
+  },
+  {
+    "@type": "type.googleapis.com/google.rpc.Help",
+    links: [
+      { description: "Learn more about Gemini API quotas", url: "https://ai.google.dev/gemini-api/docs/rate-limits" },
+    ],
+  },
+  { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterMs / 1000}s` },
+];
 
 /** The caller's key: the x-goog-api-key header, or the `key` query parameter. */
 export function apiKeyOf(exchange: Exchange): string | undefined {

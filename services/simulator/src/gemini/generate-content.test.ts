@@ -320,6 +320,15 @@ describe("Gemini faults", () => {
     expect(((await response.json()) as Body).error).toMatchObject({ code: status, status: name });
   });
 
+  it("asks for its wait in a RetryInfo detail on 429, as Google does", async () => {
+    const retryInfo = async (text: string) => {
+      const { error } = (await (await generate(ask(text))).json()) as Body;
+      return error.details.find((detail: Body) => detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo");
+    };
+    expect(await retryInfo("hi [sim:status=429]")).toEqual(expect.objectContaining({ retryDelay: "1s" }));
+    expect(await retryInfo("hi [sim:status=429] [sim:retry_after_ms=26500]")).toMatchObject({ retryDelay: "26.5s" });
+  });
+
   it("uses a queued fault for the matching model and key", async () => {
     await fetch(`${simulator.url}/_sim/faults`, {
       method: "POST",

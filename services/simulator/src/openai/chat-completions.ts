@@ -13,6 +13,7 @@ import {
   roleOnFirstPiece,
   usageOnFinishChunk,
 } from "./vendor-quirks.js";
+import { logprobsOf } from "./logprobs.js";
 
 interface Pacing {
   firstTokenMs: number;
@@ -26,12 +27,16 @@ interface Reply {
   model: string;
   answers: Answer[];
   usage: ReturnType<typeof usageOf> | undefined;
+  /** `top_logprobs` when the request asked for logprobs. */
+  topLogprobs: number | undefined;
 }
 
 interface Step {
   delta: Record<string, unknown>;
   /** Whether the step carries generated text, which is what latency and cut_after count. */
   token: boolean;
+  /** The step's content token, whose log probability goes with it when asked for. */
+  content?: string;
 }
 
 const fingerprint = "fp_sim";
@@ -74,8 +79,12 @@ function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply 
     model: chat.model,
     answers,
     usage: wantsUsage ? usageOf(chat.model, countPromptTokens(chat.messages), cachedTokens, answers) : undefined,
+    topLogprobs: chat.topLogprobs,
   };
 }
+
+// xAI counts reasoning apart from completion_tokens (total_tokens has both), as its recorded answers show.
+const reportsReasoningApart = (model: string) => model.startsWith("grok");
 
 function usageOf(model: string, promptTokens: number, cachedTokens: number, answers: Answer[]) {
   let completionTokens = 0;
@@ -89,7 +98,7 @@ function usageOf(model: string, promptTokens: number, cachedTokens: number, answ
   if (extras) cached.prompt_tokens_details = { ...(cached.prompt_tokens_details as object), ...extras.promptDetails };
   return {
     prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
+    completion_tokens: reportsReasoningApart(model) ? completionTokens - reasoningTokens : completionTokens,
     total_tokens: promptTokens + completionTokens,
     ...cached,
     completion_tokens_details: { reasoning_tokens: reasoningTokens, ...extras?.completionDetails },
@@ -134,7 +143,7 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
     choices: reply.answers.map((result, index) => ({
       index,
       message: messageOf(result, reply.model),
-      logprobs: null,
+      logprobs: reply.topLogprobs === undefined ? null : logprobsOf(result.tokens, reply.topLogprobs),
       finish_reason: result.finishReason,
     })),
     usage: reply.usage,
@@ -161,7 +170,7 @@ function vendorSteps(result: Answer, model: string): Step[] {
     token: true,
   }));
   if (result.toolCalls.length === 0) {
-    const content = result.tokens.map((token) => ({ delta: { content: token }, token: true }));
+    const content = result.tokens.map((token) => ({ delta: { content: token }, token: true, content: token }));
     const opening = { role: "assistant", content: "", ...(openAIExtras(model) && { refusal: null }) };
     return [{ delta: opening, token: false }, ...reasoning, ...content];
   }
@@ -212,6 +221,7 @@ async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacin
       frame,
       fault,
       pacing.tokenMs,
+      reply.topLogprobs,
     ))
   )
     return;
@@ -238,6 +248,7 @@ async function streamSteps(
   frame: (choices: unknown[]) => string,
   fault: Fault,
   tokenMs: number,
+  topLogprobs: number | undefined,
 ): Promise<boolean> {
   const rounds = Math.max(...plans.map((steps) => steps.length));
   const cutAt = fault.cutAfter === undefined ? Infinity : Math.min(fault.cutAfter, countTokens(plans));
@@ -250,7 +261,9 @@ async function streamSteps(
       const step = steps[round];
       if (!step) continue;
       if (step.token) sent += 1;
-      const data = frame([{ index, delta: step.delta, logprobs: null, finish_reason: null }]);
+      const logprobs =
+        topLogprobs === undefined || step.content === undefined ? null : logprobsOf([step.content], topLogprobs);
+      const data = frame([{ index, delta: step.delta, logprobs, finish_reason: null }]);
       if (sent >= cutAt) {
         writeThenSever(exchange, data);
         return false;

@@ -17,6 +17,8 @@ export interface ChatRequest {
   json: JsonOutput | undefined;
   /** The model reasons before it answers (reasoning_effort, or a thinking switch). */
   thinking: boolean;
+  /** With `logprobs: true`, how many likeliest tokens each token lists (`top_logprobs`); absent otherwise. */
+  topLogprobs: number | undefined;
 }
 
 // OpenAI's reasoning models (o-series, GPT-5) reason whatever the request says, and never show it.
@@ -86,7 +88,21 @@ export function parseChatRequest(body: unknown): ChatRequest {
     parallelToolCalls: optionalBoolean(body, "parallel_tool_calls") ?? true,
     json: jsonOutputOf(body.response_format),
     thinking: thinkingOf(body, body.model),
+    topLogprobs: topLogprobsOf(body),
   };
+}
+
+function topLogprobsOf(body: Record<string, unknown>): number | undefined {
+  const asked = optionalBoolean(body, "logprobs") ?? false;
+  const top = optionalInteger(body, "top_logprobs", 0, 20);
+  if (top !== undefined && !asked) {
+    throw new RequestError(
+      "Invalid value for 'top_logprobs': 'logprobs' must be set to true.",
+      "top_logprobs",
+      "invalid_value",
+    );
+  }
+  return asked ? (top ?? 0) : undefined;
 }
 
 function invalid(param: string, expected: string): RequestError {

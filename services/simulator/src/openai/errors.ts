@@ -26,18 +26,24 @@ const statusErrors: Record<number, [string, OpenAIErrorDetails]> = {
   401: ["Incorrect API key provided.", { code: "invalid_api_key" }],
   403: ["Simulated permission denied.", { code: "permission_denied" }],
   404: ["The model does not exist or you do not have access to it.", { code: "model_not_found" }],
-  429: [
-    "Rate limit reached for requests (simulated). Please try again in 1s.",
-    { type: "requests", code: "rate_limit_exceeded", headers: { "retry-after": "1" } },
-  ],
+  429: ["Rate limit reached for requests (simulated).", { type: "requests", code: "rate_limit_exceeded" }],
   500: ["The server had an error while processing your request. Sorry about that!", {}],
   503: ["The engine is currently overloaded, please try again later.", { code: "overloaded" }],
   529: ["The engine is currently overloaded, please try again later.", { code: "overloaded" }],
 };
 
-export function sendStatusFault(exchange: Exchange, status: number): void {
+export function sendStatusFault(exchange: Exchange, status: number, retryAfterMs: number): void {
   const [message, details] = statusErrors[status] ?? [`Simulated HTTP ${status} error.`, {}];
-  sendOpenAIError(exchange, status, message, details);
+  if (status !== 429) {
+    sendOpenAIError(exchange, status, message, details);
+    return;
+  }
+  // OpenAI words the wait in the message too, and sends it in whole seconds.
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  sendOpenAIError(exchange, status, `${message} Please try again in ${seconds}s.`, {
+    ...details,
+    headers: { "retry-after": String(seconds) },
+  });
 }
 
 /** Any non-empty bearer key passes; a missing one gets OpenAI's 401. */

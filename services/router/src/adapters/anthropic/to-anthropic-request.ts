@@ -10,6 +10,7 @@ import type {
   ToolChoice,
 } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
+import { refuseLogprobs } from "../refuse-logprobs.js";
 import { adaptiveEffortOf, anthropicMinimumThinkingBudget, thinkingBudgetOf } from "../thinking-budget.js";
 
 // The canonical (OpenAI-shaped) request as an Anthropic Messages API body.
@@ -301,6 +302,7 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
       "unsupported_value",
     );
   }
+  refuseLogprobs(request);
   const extra = extraFields(request, model);
   const refused = new Set(model.refuses ?? []);
   const unlessRefused = <T>(name: "temperature" | "top_p" | "top_k", value: T) =>

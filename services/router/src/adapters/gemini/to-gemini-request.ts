@@ -1,5 +1,6 @@
 import type { ChatRequest, Document, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
+import { refuseLogprobs } from "../refuse-logprobs.js";
 import { thinkingBudgetOf } from "../thinking-budget.js";
 import type {
   GeminiContent,
@@ -266,6 +267,7 @@ function toGenerationConfig(request: ChatRequest, native: GeminiNativeFields): G
  * systemInstruction, assistant turns `model`, tool results functionResponse parts, images inline data.
  */
 export async function toGeminiRequest(request: ChatRequest, loadImage: ImageLoader): Promise<GeminiRequest> {
+  refuseLogprobs(request);
   const images = await loadImages(request, loadImage);
   const { system, contents } = toContents(request, images);
   const body: GeminiRequest = { contents };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fromOpenAIChunk, fromOpenAICompletion } from "./from-openai-response.js";
 
@@ -20,6 +21,56 @@ describe("OpenAI-protocol answers to canonical form", () => {
       cachedTokens: 4,
       reasoningTokens: undefined,
     });
+  });
+
+  // Usage as xAI reported it for grok-3-mini: reasoning apart from completion_tokens.
+  const recorded = JSON.parse(readFileSync(new URL("./recorded-xai-usage.json", import.meta.url), "utf8"));
+
+  it("counts xAI's reasoning, reported apart from completion_tokens, as completion tokens", () => {
+    const completion = fromOpenAICompletion({ id: "x", choices: [], usage: recorded.unary });
+    expect(completion.usage).toEqual({
+      promptTokens: 291,
+      completionTokens: 215,
+      totalTokens: 506,
+      cachedTokens: 244,
+      reasoningTokens: 189,
+    });
+  });
+
+  it.each([
+    ["apart, as xAI streams it", recorded.streamed, [12, 291, 303, 290]],
+    [
+      "within, as OpenAI counts it",
+      {
+        prompt_tokens: 10,
+        completion_tokens: 300,
+        total_tokens: 310,
+        completion_tokens_details: { reasoning_tokens: 256 },
+      },
+      [10, 300, 310, 256],
+    ],
+  ])("reads a usage chunk with reasoning counted %s", (_, usage, [prompt, completion, total, reasoning]) => {
+    expect(fromOpenAIChunk({ id: "x", choices: [], usage }).usage).toMatchObject({
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: total,
+      reasoningTokens: reasoning,
+    });
+  });
+
+  it("carries the vendor's logprobs, as it sent them, on choices and chunk choices", () => {
+    const logprobs = {
+      content: [{ token: "Hi", logprob: -0.25, bytes: [72, 105], top_logprobs: [{ token: "Hi", logprob: -0.25 }] }],
+      refusal: null,
+    };
+    const message = { role: "assistant", content: "Hi" };
+    const completion = fromOpenAICompletion({ choices: [{ index: 0, message, logprobs, finish_reason: "stop" }] });
+    expect(JSON.parse(completion.choices[0]!.logprobsJson!)).toEqual(logprobs);
+    const chunk = fromOpenAIChunk({ choices: [{ index: 0, delta: { content: "Hi" }, logprobs }] });
+    expect(JSON.parse(chunk.choices[0]!.logprobsJson!)).toEqual(logprobs);
+    expect(fromOpenAIChunk({ choices: [{ index: 0, delta: {}, logprobs: null }] }).choices[0]!.logprobsJson).toBe(
+      undefined,
+    );
   });
 
   it("reads Kimi's usage from inside the choice", () => {

@@ -10,11 +10,26 @@ import {
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
+const logprobsJsonOf = (logprobs: object | null | undefined) => (logprobs ? JSON.stringify(logprobs) : undefined);
+
+/**
+ * Output tokens with reasoning included. OpenAI counts reasoning within completion_tokens; xAI
+ * counts it apart (total_tokens = prompt + completion + reasoning). Which convention an answer
+ * follows is read from its own numbers, not from who sent it, so any vendor (or proxy) that
+ * reports reasoning apart is billed for it; the two agree only when no reasoning was reported.
+ */
+function completionTokensOf(usage: OpenAIUsage): number {
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
+  const apart = reasoning > 0 && usage.total_tokens === usage.prompt_tokens + usage.completion_tokens + reasoning;
+  return apart ? usage.completion_tokens + reasoning : usage.completion_tokens;
+}
+
 export function toUsage(usage: OpenAIUsage): Usage {
+  const completionTokens = completionTokensOf(usage);
   return {
     promptTokens: usage.prompt_tokens,
-    completionTokens: usage.completion_tokens,
-    totalTokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
+    completionTokens,
+    totalTokens: usage.total_tokens ?? usage.prompt_tokens + completionTokens,
     cachedTokens: orUndefined(
       usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens,
     ),
@@ -32,6 +47,7 @@ export function fromOpenAICompletion(raw: unknown): ChatCompletion {
     choices: completion.choices.map((choice) => ({
       index: choice.index,
       finishReason: choice.finish_reason ?? "stop",
+      logprobsJson: logprobsJsonOf(choice.logprobs),
       message: {
         content: orUndefined(choice.message.content),
         refusal: orUndefined(choice.message.refusal),
@@ -60,6 +76,7 @@ export function fromOpenAIChunk(raw: unknown): ChatChunk {
     choices: chunk.choices.map((choice) => ({
       index: choice.index,
       finishReason: orUndefined(choice.finish_reason),
+      logprobsJson: logprobsJsonOf(choice.logprobs),
       delta: {
         role: orUndefined(choice.delta.role),
         content: orUndefined(choice.delta.content),

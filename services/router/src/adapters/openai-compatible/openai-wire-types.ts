@@ -17,6 +17,9 @@ const usage = z
   })
   .loose();
 
+// OpenAI's {content: [{token, logprob, bytes, top_logprobs}], refusal}, passed on as the vendor sent it.
+const logprobs = z.object({}).loose().nullish();
+
 const toolCall = z.object({
   id: z.string(),
   function: z.object({ name: z.string(), arguments: z.string().default("") }),
@@ -31,6 +34,7 @@ export const openAICompletionSchema = z.object({
     z.object({
       index: z.number().int().default(0),
       finish_reason: z.string().nullish(),
+      logprobs,
       message: z.object({
         content: z.string().nullish(),
         refusal: z.string().nullish(),
@@ -57,6 +61,7 @@ export const openAIChunkSchema = z.object({
       z.object({
         index: z.number().int().default(0),
         finish_reason: z.string().nullish(),
+        logprobs,
         delta: z
           .object({
             role: z.string().nullish(),
