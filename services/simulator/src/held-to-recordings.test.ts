@@ -268,20 +268,23 @@ const cells: Cell[] = [
   cell("qwen", "tools", "qwen-tool-call", "chat", () => chat("qwen3-max", { tools: true })),
   cell("qwen", "tools stream", "qwen-tool-call-stream", "chat", () => chat("qwen3-max", { tools: true, stream: true })),
   // xAI counts reasoning outside completion_tokens and adds its own usage fields (cost_in_usd_ticks, ...).
-  cell("xai", "reasoning usage", "xai-grok-3-mini-text", "chat", () => chat("grok-3-mini", { extra: grok }), {
-    pendingOn: "usage-fidelity",
-  }),
+  cell("xai", "reasoning usage", "xai-grok-3-mini-text", "chat", () => chat("grok-3-mini", { extra: grok }), {}),
   cell(
     "xai",
     "reasoning usage stream",
     "xai-grok-3-mini-text-stream",
     "chat",
     () => chat("grok-3-mini", { stream: true, extra: grok }),
-    { pendingOn: "usage-fidelity" },
+    {},
   ),
-  cell("xai", "tools", "xai-grok-3-mini-tool-call", "chat", () => chat("grok-3-mini", { tools: true, extra: grok }), {
-    pendingOn: "usage-fidelity",
-  }),
+  cell(
+    "xai",
+    "tools",
+    "xai-grok-3-mini-tool-call",
+    "chat",
+    () => chat("grok-3-mini", { tools: true, extra: grok }),
+    {},
+  ),
   cell("anthropic", "text", "anthropic-text", "anthropic", () => messages()),
   cell("anthropic", "stream", "anthropic-text-stream", "anthropic", () => messages({ stream: true })),
   cell("anthropic", "no-arg tool", "anthropic-tool-no-args", "anthropic", () => messages({ tool: noArguments }), {

@@ -6,14 +6,16 @@ import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThe
 import { cachedUsageFields } from "./automatic-cache.js";
 import { type ChatRequest, hidesReasoning, parseChatRequest, RequestError } from "./chat-request.js";
 import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
+import { logprobsOf } from "./logprobs.js";
 import {
   contentBesideToolCalls,
   numbersToolCalls,
   openAIExtras,
+  reportsReasoningApart,
   roleOnFirstPiece,
   usageOnFinishChunk,
+  xaiUsageExtras,
 } from "./vendor-quirks.js";
-import { logprobsOf } from "./logprobs.js";
 
 interface Pacing {
   firstTokenMs: number;
@@ -83,9 +85,6 @@ function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply 
   };
 }
 
-// xAI counts reasoning apart from completion_tokens (total_tokens has both), as its recorded answers show.
-const reportsReasoningApart = (model: string) => model.startsWith("grok");
-
 function usageOf(model: string, promptTokens: number, cachedTokens: number, answers: Answer[]) {
   let completionTokens = 0;
   let reasoningTokens = 0;
@@ -94,7 +93,7 @@ function usageOf(model: string, promptTokens: number, cachedTokens: number, answ
     reasoningTokens += reasoning.length;
   }
   const cached = cachedUsageFields(model, promptTokens, Math.min(cachedTokens, promptTokens));
-  const extras = openAIExtras(model);
+  const extras = openAIExtras(model) ?? xaiUsageExtras(model, promptTokens, completionTokens);
   if (extras) cached.prompt_tokens_details = { ...(cached.prompt_tokens_details as object), ...extras.promptDetails };
   return {
     prompt_tokens: promptTokens,
@@ -102,6 +101,7 @@ function usageOf(model: string, promptTokens: number, cachedTokens: number, answ
     total_tokens: promptTokens + completionTokens,
     ...cached,
     completion_tokens_details: { reasoning_tokens: reasoningTokens, ...extras?.completionDetails },
+    ...(extras && "fields" in extras && extras.fields),
   };
 }
 
