@@ -17,6 +17,7 @@ let stack: TestStack;
 let openai: OpenAI;
 let anthropic: Anthropic;
 let multiplier: number;
+const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -70,9 +71,35 @@ describe("surcharged vendor options", () => {
     });
     const [upstream] = await simulatorRequests(stack.simulatorUrl);
     expect(upstream?.body).toMatchObject({ service_tier: "priority" });
-    const record = await usageRecordOf(stack.databaseUrl, completion._request_id!);
+    const record = await usageRecord(completion._request_id!);
     expect(record.prompt_tokens).toBeGreaterThan(0);
     expect(BigInt(record.cost_micros)).toBe(chargeAt(record, "gpt-5.5", 2.5));
+  });
+
+  it("bills what the vendor says served: a priority stream at priority, a call it served at default at standard", async () => {
+    const stream = await openai.chat.completions
+      .create({
+        model: "gpt-5.5",
+        messages: [{ role: "user", content: "priority stream marker" }],
+        max_completion_tokens: 50,
+        service_tier: "priority",
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    for await (const _chunk of stream.data) {
+      // Drained, so the stream ends and is billed.
+    }
+    const streamed = await usageRecord(stream.response.headers.get("x-request-id")!);
+    expect(BigInt(streamed.cost_micros)).toBe(chargeAt(streamed, "gpt-5.5", 2.5));
+    const fellBack = await openai.chat.completions.create({
+      model: "gpt-5.5",
+      messages: [{ role: "user", content: "no priority capacity [sim:standard_tier]" }],
+      max_completion_tokens: 50,
+      service_tier: "priority",
+    });
+    const record = await usageRecord(fellBack._request_id!);
+    expect(BigInt(record.cost_micros)).toBe(chargeAt(record, "gpt-5.5", 1));
   });
 
   it("refuses a tier with no price (scale; priority on a model without one) with 400 before any vendor call", async () => {
@@ -88,7 +115,7 @@ describe("surcharged vendor options", () => {
     }
   });
 
-  it("bills Claude's fast mode at the fast price (2x on Opus 4.8), and refuses it where Claude has none", async () => {
+  it("bills Claude's fast mode at the fast price (2x on Opus 4.8) unless it fell back, and refuses it where Claude has none", async () => {
     const { data: message, response } = await anthropic.messages
       .create({
         model: "claude-opus-4-8",
@@ -98,8 +125,18 @@ describe("surcharged vendor options", () => {
       })
       .withResponse();
     expect(message.type).toBe("message");
-    const record = await usageRecordOf(stack.databaseUrl, response.headers.get("request-id")!);
+    const record = await usageRecord(response.headers.get("request-id")!);
     expect(BigInt(record.cost_micros)).toBe(chargeAt(record, "claude-opus-4-8", 2));
+    const { response: fellBack } = await anthropic.messages
+      .create({
+        model: "claude-opus-4-8",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "fast mode fell back [sim:standard_tier]" }],
+        speed: "fast",
+      })
+      .withResponse();
+    const standard = await usageRecord(fellBack.headers.get("request-id")!);
+    expect(BigInt(standard.cost_micros)).toBe(chargeAt(standard, "claude-opus-4-8", 1));
     await refusedBeforeVendor(
       anthropic.messages.create({
         model: "claude-opus-4-7",

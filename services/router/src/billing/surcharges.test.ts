@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { Catalogue } from "@gateway/catalogue/catalogue";
-import type { ChatRequest } from "@gateway/proto/router/v1/chat";
+import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
-import { pricedModel, surchargeBasisPoints } from "./surcharges.js";
+import { pricedAsServed, pricedModel, requestedSurcharges } from "./surcharges.js";
 import { worstCase } from "./worst-case-cost.js";
 
 const catalogue = Catalogue.fromFile(
@@ -30,17 +31,16 @@ const refusal = (run: () => unknown) => {
   throw new Error("not refused");
 };
 
-describe("surchargeBasisPoints", () => {
-  it("prices OpenAI's priority tier at the model's published multiple, and the standard tiers at none", () => {
-    expect(
-      surchargeBasisPoints(chat({ openai: { service_tier: "priority" } }), model("gpt-5.5"), "openai-compatible"),
-    ).toBe(25_000);
+describe("requestedSurcharges", () => {
+  it("asks for OpenAI's priority tier where the model prices it, and for nothing on the standard tiers", () => {
+    const gpt = model("gpt-5.5");
+    expect(requestedSurcharges(chat({ openai: { service_tier: "priority" } }), gpt, "openai-compatible")).toEqual([
+      "priority",
+    ]);
     for (const tier of ["auto", "default", "flex"]) {
-      expect(
-        surchargeBasisPoints(chat({ openai: { service_tier: tier } }), model("gpt-5.5"), "openai-compatible"),
-      ).toBe(10_000);
+      expect(requestedSurcharges(chat({ openai: { service_tier: tier } }), gpt, "openai-compatible")).toEqual([]);
     }
-    expect(surchargeBasisPoints(chat({}), model("gpt-5.5"), "openai-compatible")).toBe(10_000);
+    expect(requestedSurcharges(chat({}), gpt, "openai-compatible")).toEqual([]);
   });
 
   it("refuses a tier with no price for the model (scale, unknown values, priority where unpriced) with a 400", () => {
@@ -51,53 +51,85 @@ describe("surchargeBasisPoints", () => {
       ["priority", "gpt-4o-mini"],
     ] as const) {
       expect(
-        refusal(() => surchargeBasisPoints(chat({ openai: { service_tier: tier } }), model(id), "openai-compatible")),
+        refusal(() => requestedSurcharges(chat({ openai: { service_tier: tier } }), model(id), "openai-compatible")),
       ).toMatchObject({ httpStatus: 400, param: "service_tier", code: "unsupported_value" });
     }
   });
 
-  it("prices Claude's fast mode and US-only inference, together multiplied", () => {
+  it("asks for Claude's fast mode and US-only inference, and nothing for the standard values", () => {
     const opus = model("claude-opus-4-8");
-    expect(surchargeBasisPoints(chat({ claude: { speed: "fast" } }), opus, "anthropic")).toBe(20_000);
-    expect(surchargeBasisPoints(chat({ claude: { inference_geo: "us" } }), opus, "anthropic")).toBe(11_000);
-    expect(surchargeBasisPoints(chat({ claude: { speed: "fast", inference_geo: "us" } }), opus, "anthropic")).toBe(
-      22_000,
-    );
+    const both = chat({ claude: { speed: "fast", inference_geo: "us" } });
+    expect(requestedSurcharges(both, opus, "anthropic")).toEqual(["fast", "us_inference"]);
     const standard = { speed: "standard", inference_geo: "global", service_tier: "auto" };
-    expect(surchargeBasisPoints(chat({ claude: standard }), opus, "anthropic")).toBe(10_000);
+    expect(requestedSurcharges(chat({ claude: standard }), opus, "anthropic")).toEqual([]);
   });
 
   it("refuses fast mode and US-only inference where the model has no such price", () => {
     expect(
-      refusal(() => surchargeBasisPoints(chat({ claude: { speed: "fast" } }), model("claude-opus-4-7"), "anthropic")),
+      refusal(() => requestedSurcharges(chat({ claude: { speed: "fast" } }), model("claude-opus-4-7"), "anthropic")),
     ).toMatchObject({ httpStatus: 400, param: "speed" });
     expect(
       refusal(() =>
-        surchargeBasisPoints(chat({ claude: { inference_geo: "us" } }), model("claude-sonnet-4-5"), "anthropic"),
+        requestedSurcharges(chat({ claude: { inference_geo: "us" } }), model("claude-sonnet-4-5"), "anthropic"),
       ),
     ).toMatchObject({ httpStatus: 400, param: "inference_geo" });
   });
 
   it("ignores options the vendor's adapter never sends (service_tier to Claude, speed to OpenAI)", () => {
     const toClaude = chat({ openai: { service_tier: "priority" } });
-    expect(surchargeBasisPoints(toClaude, model("claude-sonnet-4-5"), "anthropic")).toBe(10_000);
+    expect(requestedSurcharges(toClaude, model("claude-sonnet-4-5"), "anthropic")).toEqual([]);
     const toOpenAI = chat({ claude: { speed: "fast", inference_geo: "us" } });
-    expect(surchargeBasisPoints(toOpenAI, model("gpt-4o-mini"), "openai-compatible")).toBe(10_000);
+    expect(requestedSurcharges(toOpenAI, model("gpt-4o-mini"), "openai-compatible")).toEqual([]);
   });
 });
 
 describe("pricedModel", () => {
-  it("raises every token price, rounded up, so the reservation covers the surcharged call", () => {
+  it("raises every token price by each surcharge, rounded up, so the reservation covers the call", () => {
     const opus = model("claude-opus-4-8");
-    const fast = pricedModel(opus, 20_000);
+    const fast = pricedModel(opus, ["fast"]);
     expect(fast.price).toEqual({
       input: opus.price.input * 2,
       output: opus.price.output * 2,
       cache_read: opus.price.cache_read! * 2,
       cache_write: opus.price.cache_write! * 2,
     });
-    expect(pricedModel(opus, 11_000).price.input).toBe(Math.ceil(opus.price.input * 1.1));
+    expect(pricedModel(opus, ["fast", "us_inference"]).price.output).toBe((opus.price.output * 22) / 10);
+    expect(pricedModel(model("gpt-5.5"), ["priority"]).price.input).toBe((model("gpt-5.5").price.input * 5) / 2);
     const request = chat({ claude: { speed: "fast" } });
     expect(worstCase(request, fast, 10_000).costMicros).toBe(2n * worstCase(request, opus, 10_000).costMicros);
+  });
+});
+
+describe("pricedAsServed", () => {
+  const facts = (id: string, options: ("priority" | "fast" | "us_inference")[]): RequestFacts => {
+    const standard = model(id);
+    return {
+      model: pricedModel(standard, options),
+      ...(options.length > 0 && { surcharged: { standard, options } }),
+    } as RequestFacts;
+  };
+  const usage = (served: Partial<Usage>): Usage => ({
+    promptTokens: 1,
+    completionTokens: 1,
+    totalTokens: 2,
+    ...served,
+  });
+
+  it("bills what the vendor says served: standard when priority or fast mode fell back", () => {
+    const gpt = model("gpt-5.5");
+    expect(pricedAsServed(facts("gpt-5.5", ["priority"]), usage({ serviceTier: "default" })).model.price).toEqual(
+      gpt.price,
+    );
+    const opus = model("claude-opus-4-8");
+    const fellBack = pricedAsServed(facts("claude-opus-4-8", ["fast"]), usage({ speed: "standard" }));
+    expect(fellBack.model.price).toEqual(opus.price);
+  });
+
+  it("bills what was asked where the answer does not say, and a priced tier that served unasked", () => {
+    const asked = facts("gpt-5.5", ["priority"]);
+    expect(pricedAsServed(asked, usage({}))).toBe(asked);
+    expect(pricedAsServed(asked, undefined)).toBe(asked);
+    const unasked = pricedAsServed(facts("gpt-5.5", []), usage({ serviceTier: "priority" }));
+    expect(unasked.model.price).toEqual(pricedModel(model("gpt-5.5"), ["priority"]).price);
   });
 });

@@ -1,9 +1,10 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { VendorProtocol } from "@gateway/catalogue/catalogue-schema";
-import type { ChatRequest } from "@gateway/proto/router/v1/chat";
+import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { echoed, invalidRequest } from "@gateway/shared";
 
-type Surcharge = keyof NonNullable<CatalogueModel["surcharges"]>;
+export type Surcharge = keyof NonNullable<CatalogueModel["surcharges"]>;
 
 // What each vendor option's values cost: a surcharge the catalogue must price, or nothing extra.
 // OpenAI's "flex" costs the vendor half, but the gateway's price list has no discount for it; "scale"
@@ -43,30 +44,35 @@ function askedOptions(request: ChatRequest, protocol: VendorProtocol): AskedOpti
 }
 
 /**
- * The request's price multiplier in basis points for the vendor options it sets (10,000: none),
- * from the catalogue's surcharges; an option the model's entry does not price is refused, so no
- * surcharged call is ever billed at the standard price.
+ * The surcharges the vendor options the request sets ask for, from the catalogue; an option the
+ * model's entry does not price is refused, so no surcharged call is ever billed at the standard price.
  */
-export function surchargeBasisPoints(request: ChatRequest, model: CatalogueModel, protocol: VendorProtocol): number {
-  let basisPoints = 10_000;
+export function requestedSurcharges(
+  request: ChatRequest,
+  model: CatalogueModel,
+  protocol: VendorProtocol,
+): Surcharge[] {
+  const surcharges: Surcharge[] = [];
   for (const { field, value, prices } of askedOptions(request, protocol)) {
     if (value === undefined || value === null) continue;
     const surcharge = typeof value === "string" ? prices[value] : undefined;
-    const multiplier = surcharge === "standard" ? 10_000 : surcharge && model.surcharges?.[surcharge];
-    if (!multiplier) {
+    if (surcharge === "standard") continue;
+    if (!surcharge || !model.surcharges?.[surcharge]) {
       throw invalidRequest(
         `Unsupported value: '${field}' ${echoed(String(value))} has no price for \`${model.id}\` at this gateway.`,
         field,
         "unsupported_value",
       );
     }
-    basisPoints = Math.round((basisPoints * multiplier) / 10_000);
+    surcharges.push(surcharge);
   }
-  return basisPoints;
+  return surcharges;
 }
 
-/** The model as this request is priced: every token price times the surcharge, rounded up. */
-export function pricedModel(model: CatalogueModel, basisPoints: number): CatalogueModel {
+/** The model as priced with these surcharges (each priced by its entry): every token price times them, rounded up. */
+export function pricedModel(model: CatalogueModel, surcharges: readonly Surcharge[]): CatalogueModel {
+  let basisPoints = 10_000;
+  for (const surcharge of surcharges) basisPoints = (basisPoints * (model.surcharges?.[surcharge] ?? 10_000)) / 10_000;
   if (basisPoints === 10_000) return model;
   const times = (price: number) => Math.ceil((price * basisPoints) / 10_000);
   const { input, output, cache_read, cache_write } = model.price;
@@ -79,4 +85,28 @@ export function pricedModel(model: CatalogueModel, basisPoints: number): Catalog
       ...(cache_write !== undefined && { cache_write: times(cache_write) }),
     },
   };
+}
+
+// Whether the vendor's answer says a surcharge applied; undefined where it does not say.
+const statedByVendor: Record<Surcharge, (usage: Usage) => boolean | undefined> = {
+  priority: (usage) => (usage.serviceTier === undefined ? undefined : usage.serviceTier === "priority"),
+  fast: (usage) => (usage.speed === undefined ? undefined : usage.speed === "fast"),
+  us_inference: (usage) => (usage.inferenceGeo === undefined ? undefined : usage.inferenceGeo === "us"),
+};
+
+/**
+ * The request's facts priced as the vendor says it served the call: a surcharge it did not apply
+ * (priority capacity it lacked, fast mode it fell back from) is not billed, one it applied unasked
+ * (a project's default tier) is, where the catalogue prices it; where the answer does not say,
+ * what was asked is billed.
+ */
+export function pricedAsServed(facts: RequestFacts, usage: Usage | undefined): RequestFacts {
+  const standard = facts.surcharged?.standard ?? facts.model;
+  const asked = facts.surcharged?.options ?? [];
+  const served = (Object.keys(statedByVendor) as Surcharge[]).filter((surcharge) => {
+    const stated = usage && statedByVendor[surcharge](usage);
+    return stated ?? asked.includes(surcharge);
+  });
+  const same = served.length === asked.length && served.every((surcharge) => asked.includes(surcharge));
+  return same ? facts : { ...facts, model: pricedModel(standard, served) };
 }

@@ -17,6 +17,8 @@ export interface ChatRequest {
   json: JsonOutput | undefined;
   /** The model reasons before it answers (reasoning_effort, or a thinking switch). */
   thinking: boolean;
+  /** The service_tier asked for ("" when none). */
+  serviceTier: string;
 }
 
 // OpenAI's reasoning models (o-series, GPT-5) reason whatever the request says, and never show it.
@@ -86,6 +88,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     parallelToolCalls: optionalBoolean(body, "parallel_tool_calls") ?? true,
     json: jsonOutputOf(body.response_format),
     thinking: thinkingOf(body, body.model),
+    serviceTier: typeof body.service_tier === "string" ? body.service_tier : "",
   };
 }
 

@@ -10,7 +10,8 @@ import {
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
-export function toUsage(usage: OpenAIUsage): Usage {
+/** The usage as Usage, with the tier that served the call where the answer names it. */
+export function toUsage(usage: OpenAIUsage, serviceTier?: string | null): Usage {
   return {
     promptTokens: usage.prompt_tokens,
     completionTokens: usage.completion_tokens,
@@ -19,6 +20,7 @@ export function toUsage(usage: OpenAIUsage): Usage {
       usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens,
     ),
     reasoningTokens: orUndefined(usage.completion_tokens_details?.reasoning_tokens),
+    serviceTier: orUndefined(serviceTier),
   };
 }
 
@@ -44,7 +46,7 @@ export function fromOpenAICompletion(raw: unknown): ChatCompletion {
         thinkingBlocks: [],
       },
     })),
-    usage: completion.usage ? toUsage(completion.usage) : undefined,
+    usage: completion.usage ? toUsage(completion.usage, completion.service_tier) : undefined,
   };
 }
 
@@ -56,7 +58,7 @@ export function fromOpenAIChunk(raw: unknown): ChatChunk {
     id: chunk.id,
     created: chunk.created,
     model: chunk.model,
-    usage: usage ? toUsage(usage) : undefined,
+    usage: usage ? toUsage(usage, chunk.service_tier) : undefined,
     choices: chunk.choices.map((choice) => ({
       index: choice.index,
       finishReason: orUndefined(choice.finish_reason),
