@@ -145,7 +145,7 @@ export const modelSchema = z.object({
   thinking: z.enum(["budget", "adaptive"]).optional(),
   // Sampling parameters the vendor refuses for this model with a 400; the gateway leaves them out.
   refuses: z.array(z.enum(["temperature", "top_p", "top_k"])).optional(),
-  // The OpenAI encoding that counts the model's prompts exactly; absent, a per-script bound is used.
+  // The OpenAI encoding that counts the model's prompts exactly; absent, the text's UTF-8 bytes bound it (router usage/script-token-bound.ts).
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
   image_tokens: imageTokenRuleSchema.optional(),
   groups: z.array(name).min(1),
