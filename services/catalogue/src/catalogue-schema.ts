@@ -129,12 +129,23 @@ export const modelSchema = z.object({
     cache_read: z.number().int().min(0).optional(),
     cache_write: z.number().int().min(0).optional(),
   }),
+  // Vendor options priced above the standard rate, each a multiplier in basis points on every token
+  // price: OpenAI's service_tier "priority", Claude's speed "fast" and inference_geo "us". A request
+  // asking for one the entry does not price is refused before any vendor call.
+  surcharges: z
+    .object({
+      priority: z.number().int().min(10_000).optional(),
+      fast: z.number().int().min(10_000).optional(),
+      us_inference: z.number().int().min(10_000).optional(),
+    })
+    .strict()
+    .optional(),
   // How a Claude model takes thinking: a token budget (the default), or `adaptive` only, with an
   // effort (Claude Opus 4.7 and later answer a budget with a 400).
   thinking: z.enum(["budget", "adaptive"]).optional(),
   // Sampling parameters the vendor refuses for this model with a 400; the gateway leaves them out.
   refuses: z.array(z.enum(["temperature", "top_p", "top_k"])).optional(),
-  // The OpenAI encoding that counts the model's prompts exactly; absent, a per-script bound is used.
+  // The OpenAI encoding that counts the model's prompts exactly; absent, the text's UTF-8 bytes bound it (router usage/script-token-bound.ts).
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
   image_tokens: imageTokenRuleSchema.optional(),
   groups: z.array(name).min(1),

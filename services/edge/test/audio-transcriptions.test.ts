@@ -131,6 +131,14 @@ describe("POST /v1/audio/transcriptions", () => {
       client.audio.transcriptions.create({ model: "whisper-1", file: await toFile(Buffer.alloc(2000, 1), "fake.wav") }),
       "file",
     );
+    // 60 s of samples under a second `fmt ` chunk stating 60 times the rate: decoders disagree on its length.
+    const secondFormat = Buffer.from(wav(60).subarray(12, 36));
+    secondFormat.writeUInt32LE(480_000, 12);
+    const twoFormats = Buffer.concat([wav(60).subarray(0, 36), secondFormat, wav(60).subarray(36)]);
+    await refused(
+      client.audio.transcriptions.create({ model: "whisper-1", file: await toFile(twoFormats, "two-formats.wav") }),
+      "file",
+    );
     await refused(
       client.audio.transcriptions.create({ model: "whisper-1", file: await threeSeconds(), temperature: 1.5 }),
       "temperature",

@@ -232,9 +232,9 @@ describe("embeddings through the running stack", () => {
       outputDimensionality: 768,
     });
     const record = await usageRecord(result._request_id!);
-    // The per-script bound: "gemini" 2 + "embed" 2 + "one" 1 tokens, for each input.
-    expect(record).toMatchObject({ estimated: true, prompt_tokens: 10, endpoint: "/v1/embeddings" });
-    expect(result.usage.prompt_tokens).toBe(10);
+    // The bytes bound: 16 bytes less the two spaces before words, for each input.
+    expect(record).toMatchObject({ estimated: true, prompt_tokens: 28, endpoint: "/v1/embeddings" });
+    expect(result.usage.prompt_tokens).toBe(28);
   });
 
   it("serves Qwen's text-embedding-v3 through DashScope's compatible mode", async () => {

@@ -13,6 +13,9 @@ export interface RequestFacts {
   startedAt: number;
   // The caller's x-ratelimit-* headers, set when the request is admitted under its group's limits.
   rateLimitHeaders?: Record<string, string>;
+  // The model at its standard prices and the surcharged options the request asked for, when
+  // `model` carries surcharged prices: the usage event is priced as the vendor says it served.
+  surcharged?: { standard: CatalogueModel; options: string[] };
 }
 
 export interface Outcome {

@@ -3,7 +3,7 @@ import { sendJson, wait } from "./http.js";
 import { isRecord } from "./json.js";
 
 type NumericKey = "status" | "delayMs" | "cutAfter" | "tokenLatencyMs" | "tokens" | "videoMs" | "retryAfterMs";
-type FlagKey = "hang" | "noUsage" | "videoFail";
+type FlagKey = "hang" | "noUsage" | "videoFail" | "standardTier";
 
 /** Misbehaviour asked of one request; every field is optional and absent means "behave". */
 export type Fault = Partial<Record<NumericKey, number> & Record<FlagKey, boolean>>;
@@ -24,6 +24,8 @@ const flagKeys = new Map<string, FlagKey>([
   ["hang", "hang"],
   ["no_usage", "noUsage"],
   ["video_fail", "videoFail"],
+  // A surcharged option (OpenAI's priority tier, Claude's fast mode or US inference) served at standard.
+  ["standard_tier", "standardTier"],
 ]);
 const longestDelayMs = 2_147_483_647;
 const limits: Record<NumericKey, readonly [number, number]> = {

@@ -27,4 +27,12 @@ describe("a stream's usage", () => {
       estimated: false,
     });
   });
+
+  it("keeps how the vendor served a streamed call, so a surcharge is billed as served", () => {
+    const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+    const served = combinedUsage([
+      tallyWith({ ...usage, serviceTier: "default", speed: "standard", inferenceGeo: "us" }),
+    ]);
+    expect(served.usage).toMatchObject({ serviceTier: "default", speed: "standard", inferenceGeo: "us" });
+  });
 });

@@ -35,6 +35,8 @@ export class StreamTally {
 
 // Counts a vendor may leave out; one left out by every stream stays unset, as the vendor sent it.
 const optionalCounts = ["cachedTokens", "cacheCreationTokens", "reasoningTokens"] as const;
+// How the vendor says it served the call (tier, speed, region): surcharges are billed as served.
+const servedAs = ["serviceTier", "speed", "inferenceGeo"] as const;
 
 /**
  * The usage of several streams served as one request (a text completion with several prompts),
@@ -52,6 +54,7 @@ export function combinedUsage(tallies: readonly StreamTally[]): { usage: Usage; 
       const count = part.usage[field];
       if (count !== undefined) usage[field] = (usage[field] ?? 0) + count;
     }
+    for (const field of servedAs) usage[field] ??= part.usage[field];
     estimated ||= part.estimated;
   }
   return { usage, estimated };

@@ -1,6 +1,7 @@
 import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
 import { GatewayError } from "@gateway/shared";
 import { trace } from "@opentelemetry/api";
+import { pricedAsServed } from "../billing/surcharges.js";
 import { genAiAttributes } from "../metrics/gen-ai-attributes.js";
 import { type Exchange, requestLogOf } from "../request-log/request-log.js";
 import type { RouterDependencies } from "./router-dependencies.js";
@@ -14,7 +15,7 @@ import type { RouterDependencies } from "./router-dependencies.js";
  * in between bills the request without its log entry).
  */
 export function publishUsage(deps: RouterDependencies, facts: RequestFacts, result: Outcome, exchange: Exchange) {
-  const event = usageEvent(facts, result);
+  const event = usageEvent(pricedAsServed(facts, result.usage), result);
   deps.metrics.requestFinished(facts, result);
   trace.getActiveSpan()?.setAttributes(genAiAttributes(facts, result));
   deps.usage.publish(event, () => {

@@ -5,6 +5,7 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { invalidRequest, serverError } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
+import { pricedModel, requestedSurcharges } from "../billing/surcharges.js";
 import { worstCase } from "../billing/worst-case-cost.js";
 import { type FailoverContext, runWithFailover } from "../routing/run-with-failover.js";
 import type { RouterDependencies } from "./router-dependencies.js";
@@ -80,6 +81,12 @@ export async function admitRequest(
 ): Promise<RequestFacts> {
   const facts = routeRequest(deps, requests[0]!, endpoint);
   check?.(facts.model);
+  // Surcharged options (a priority tier, fast mode) price the reservation and the usage event alike.
+  const surcharges = requestedSurcharges(requests[0]!, facts.model, facts.channel.vendorEntry.protocol);
+  if (surcharges.length > 0) {
+    facts.surcharged = { standard: facts.model, options: surcharges };
+    facts.model = pricedModel(facts.model, surcharges);
+  }
   let cost = 0n;
   let tokens = 0;
   for (const request of requests) {

@@ -9,6 +9,9 @@ interface WavShape {
   statedSize?: number;
   statedByteRate?: number;
   extraChunk?: boolean;
+  // A second `fmt ` chunk stating this sample rate, after the first (or after the data).
+  secondFormatRate?: number;
+  secondFormatAfterData?: boolean;
 }
 
 function wav(shape: WavShape): Buffer {
@@ -16,19 +19,28 @@ function wav(shape: WavShape): Buffer {
   const list = shape.extraChunk
     ? Buffer.concat([Buffer.from("LIST"), Buffer.from([3, 0, 0, 0]), Buffer.from("abc\0")])
     : Buffer.alloc(0);
-  const fmt = Buffer.alloc(24);
-  fmt.write("fmt ", 0, "ascii");
-  fmt.writeUInt32LE(16, 4);
-  fmt.writeUInt16LE(1, 8);
-  fmt.writeUInt16LE(channels, 10);
-  fmt.writeUInt32LE(sampleRate, 12);
-  fmt.writeUInt32LE(shape.statedByteRate ?? (sampleRate * channels * bits) / 8, 16);
-  fmt.writeUInt16LE((channels * bits) / 8, 20);
-  fmt.writeUInt16LE(bits, 22);
+  const fmtChunk = (rate: number) => {
+    const fmt = Buffer.alloc(24);
+    fmt.write("fmt ", 0, "ascii");
+    fmt.writeUInt32LE(16, 4);
+    fmt.writeUInt16LE(1, 8);
+    fmt.writeUInt16LE(channels, 10);
+    fmt.writeUInt32LE(rate, 12);
+    fmt.writeUInt32LE(shape.statedByteRate ?? (rate * channels * bits) / 8, 16);
+    fmt.writeUInt16LE((channels * bits) / 8, 20);
+    fmt.writeUInt16LE(bits, 22);
+    return fmt;
+  };
+  const second = shape.secondFormatRate ? fmtChunk(shape.secondFormatRate) : Buffer.alloc(0);
   const data = Buffer.alloc(8);
   data.write("data", 0, "ascii");
   data.writeUInt32LE(shape.statedSize ?? dataBytes, 4);
-  return Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVE"), fmt, list, data, Buffer.alloc(dataBytes)]);
+  const samples = Buffer.alloc(dataBytes);
+  return Buffer.concat(
+    shape.secondFormatAfterData
+      ? [Buffer.from("RIFF\0\0\0\0WAVE"), fmtChunk(sampleRate), list, data, samples, second]
+      : [Buffer.from("RIFF\0\0\0\0WAVE"), fmtChunk(sampleRate), second, list, data, samples],
+  );
 }
 
 // MPEG-1 Layer III frames at 128 kbit/s and 44.1 kHz: 417 bytes and 1152 samples each.
@@ -51,6 +63,14 @@ describe("audioDuration", () => {
   it("ignores a forged byte rate: 60 s of samples bill as 60 s", async () => {
     const forged = wav({ dataBytes: 60 * 16_000, statedByteRate: 60 * 16_000 });
     expect(await audioDuration(forged)).toEqual({ seconds: 60, estimated: false });
+  });
+
+  it("refuses a WAV with a second fmt chunk, which decoders read differently (60 s once billed as 1 s)", async () => {
+    const sixtySeconds = { dataBytes: 60 * 16_000, secondFormatRate: 480_000 };
+    await expect(audioDuration(wav(sixtySeconds))).rejects.toMatchObject({ httpStatus: 400, param: "file" });
+    await expect(audioDuration(wav({ ...sixtySeconds, secondFormatAfterData: true }))).rejects.toMatchObject({
+      httpStatus: 400,
+    });
   });
 
   it("uses what arrived when a streamed WAV states no or too large a length", async () => {

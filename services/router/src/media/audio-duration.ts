@@ -1,3 +1,4 @@
+import { invalidRequest } from "@gateway/shared";
 import { parseBuffer } from "music-metadata";
 
 export interface AudioDuration {
@@ -28,27 +29,43 @@ function wavFormat(bytes: Buffer, offset: number): WavFormat | undefined {
   return bytesPerSecond > 0 ? { bytesPerSecond } : undefined;
 }
 
-/** The data chunk's length over sample rate x channels x sample width, when the file is a well-formed PCM WAV. */
+/**
+ * The data chunk's length over sample rate x channels x sample width, when the file is a well-formed
+ * PCM WAV. A file with a second `fmt ` chunk (anywhere) is refused: decoders disagree on it (FFmpeg
+ * reads the first, others the last), so its length cannot be known before the vendor plays it.
+ */
 function wavSeconds(bytes: Buffer): number | undefined {
   if (bytes.length < 12 || bytes.toString("ascii", 0, 4) !== "RIFF" || bytes.toString("ascii", 8, 12) !== "WAVE") {
     return undefined;
   }
   let format: WavFormat | undefined;
+  let formats = 0;
+  let dataBytes: number | undefined;
   let offset = 12;
   while (offset + 8 <= bytes.length) {
     const id = bytes.toString("ascii", offset, offset + 4);
-    const size = bytes.readUInt32LE(offset + 4);
-    if (id === "fmt ") format = wavFormat(bytes, offset);
-    if (id === "data") {
+    let size = bytes.readUInt32LE(offset + 4);
+    if (id === "fmt ") {
+      formats += 1;
+      if (formats > 1)
+        throw invalidRequest(
+          "Invalid file format: the WAV file has more than one 'fmt ' chunk.",
+          "file",
+          "invalid_value",
+        );
+      format = wavFormat(bytes, offset);
+    }
+    if (id === "data" && dataBytes === undefined) {
+      // A data chunk before any `fmt ` is unplayable; decoders refuse it.
       if (!format) return undefined;
       // A streamed WAV may state 0 or 0xFFFFFFFF; what actually arrived is then the length.
       const available = bytes.length - offset - 8;
-      const dataBytes = size === 0 || size > available ? available : size;
-      return dataBytes / format.bytesPerSecond;
+      if (size === 0 || size > available) size = available;
+      dataBytes = size;
     }
     offset += 8 + size + (size % 2);
   }
-  return undefined;
+  return format && dataBytes !== undefined ? dataBytes / format.bytesPerSecond : undefined;
 }
 
 /**
@@ -69,7 +86,8 @@ async function containerSeconds(bytes: Buffer): Promise<number | undefined> {
 
 /**
  * How long an uploaded audio file plays: exact for PCM WAV, from the decoded container for
- * other formats, estimated from its size when neither can be read. Never throws.
+ * other formats, estimated from its size when neither can be read. Throws only an invalid
+ * request, for a WAV whose decoders disagree on its length.
  */
 export async function audioDuration(bytes: Buffer): Promise<AudioDuration> {
   const exact = wavSeconds(bytes) ?? (await containerSeconds(bytes));

@@ -48,7 +48,7 @@ function packTokens(file: Buffer): { tokenBytes: Uint8Array; offsets: Uint32Arra
 const utf8 = new TextEncoder();
 const mergedCountsKept = 10_000;
 // The merge takes time quadratic in a piece's length; a longer piece (a run of symbols with no
-// space, letter or digit: no prose has one) is bounded per script instead, never counted lower.
+// space, letter or digit: no prose has one) is bounded by its bytes instead, never counted lower.
 const longestMergedPiece = 2_048;
 
 // FNV-1a over a byte range: cheap, and spreads the vocabulary's short keys well enough for

@@ -3,6 +3,12 @@ import { countTokens as cl100kTokens } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as o200kTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { scriptTokenBound } from "./script-token-bound.js";
+import { sampleTexts, scriptCharacters, unicodeScripts, unlistedCharacters } from "./unicode-scripts.fixtures.js";
+
+const realCounts = (text: string) => ({
+  o200k: o200kTokens(text, { disallowedSpecial: new Set() }),
+  cl100k: cl100kTokens(text, { disallowedSpecial: new Set() }),
+});
 
 // Fixed pseudo-random bytes, so the run is repeatable.
 const noise = (bytes: number) => {
@@ -39,13 +45,51 @@ describe("scriptTokenBound", () => {
     expect(bound).toBeGreaterThanOrEqual(cl100kTokens(text, { disallowedSpecial: new Set() }));
   });
 
+  it("counts a lone surrogate as the three bytes of U+FFFD a vendor receives", () => {
+    expect(scriptTokenBound("\ud800")).toBe(3);
+    expect(scriptTokenBound("\u{1f389}")).toBe(4);
+  });
+
+  it("counts 20,000 Cherokee characters at no fewer tokens than o200k (which needs ~2.6 a character)", () => {
+    const cherokee = sampleTexts(scriptCharacters("Cherokee"), 20_000, 1).words!;
+    expect(scriptTokenBound(cherokee)).toBeGreaterThanOrEqual(realCounts(cherokee).o200k);
+  });
+
   it("counts Chinese at more than one token per character, not four characters per token", () => {
     const text = samples.chinese!;
     expect(scriptTokenBound(text)).toBeGreaterThanOrEqual(text.length);
   });
 
-  it("stays within 2.5 times the real count for English prose", () => {
+  it("never counts fewer tokens than o200k or cl100k for random lowercase letters (up to one a letter)", () => {
+    for (let seed = 0; seed < 200; seed++) {
+      const letters = [...noise(40 + seed)].map((byte) => String.fromCharCode(0x61 + (byte % 26)));
+      const text = letters.join(seed % 2 ? "" : " ");
+      const real = realCounts(text);
+      expect(scriptTokenBound(text), text).toBeGreaterThanOrEqual(Math.max(real.o200k, real.cl100k));
+    }
+  });
+
+  it("counts English prose at its bytes less the spaces before words, about 4.5 times the real count", () => {
     const text = samples.english!;
-    expect(scriptTokenBound(text)).toBeLessThanOrEqual(2.5 * o200kTokens(text));
+    expect(scriptTokenBound(text)).toBeLessThanOrEqual(4.5 * o200kTokens(text));
+  });
+});
+
+describe("scriptTokenBound on text from every Unicode script", () => {
+  it("knows every script: no assigned character falls outside the listed scripts", () => {
+    expect(unlistedCharacters()).toEqual([]);
+  });
+
+  it.each(unicodeScripts)("never counts fewer tokens than o200k or cl100k for %s", (script) => {
+    const characters = scriptCharacters(script);
+    expect(characters.length).toBeGreaterThan(0);
+    for (let seed = 0; seed < 3; seed++) {
+      for (const [shape, text] of Object.entries(sampleTexts(characters, 400, seed))) {
+        const bound = scriptTokenBound(text);
+        const real = realCounts(text);
+        expect(bound, `${shape} ${seed} ${JSON.stringify(text.slice(0, 40))}`).toBeGreaterThanOrEqual(real.o200k);
+        expect(bound, `${shape} ${seed} ${JSON.stringify(text.slice(0, 40))}`).toBeGreaterThanOrEqual(real.cl100k);
+      }
+    }
   });
 });

@@ -1,77 +1,36 @@
-// A tokenizer-free count that stays at or above what the vendors' tokenizers (byte-level BPE
-// for OpenAI, Anthropic, xAI, DeepSeek, Qwen and Kimi; SentencePiece for Gemini) make of
-// natural text, measured against o200k_base and cl100k_base in script-token-bound.test.ts:
-// - a run of ASCII letters or digits is cut where digits meet letters and where a capital
-//   follows a small letter (tokenizers split there too); a piece that starts a word in small
-//   letters (or one capital) costs one token per 3 characters (started), any other piece
-//   (digits, capitals, the inner pieces of identifiers, hex and base64) one per 1.5: English
-//   words take about 1.3 tokens, so this over-counts prose about 2x, and it holds for code,
-//   numbers, hex and base64, where real tokenizers fall to about 1.5 characters a token;
-// - a single space before a word is free (tokenizers merge it into the word), other runs
-//   of white space cost one token per 4 characters (started);
-// - every other ASCII character (punctuation, symbols, line breaks) costs one token;
-// - CJK ideographs, kana and hangul cost 1.5 tokens each (real tokenizers: 0.6-1.3 a character;
-//   rare ideographs fall back to bytes);
-// - anything else costs one token per UTF-16 unit (so two for an emoji).
-const cjkTokens = 1.5;
+// A tokenizer-free count that never falls below what a byte-level BPE (OpenAI, Anthropic, xAI,
+// DeepSeek, Qwen, Kimi) or a SentencePiece model with byte fallback (Gemini) makes of a text:
+// every token of theirs is at least one UTF-8 byte, so a text's bytes bound its tokens. Nothing
+// tighter holds for text drawn at random, which an attacker may send: random lowercase letters
+// take up to a token each in o200k and cl100k, and random text from any other script, Han and
+// Hangul included, comes within a few percent of its bytes. The one saving: a single space
+// before an ASCII letter is free, as every such vocabulary has a token for a space and a
+// letter (the pair merges unless the letter has already merged with the next one, a saving
+// either way). Natural text takes far fewer tokens (English ~4 bytes a token, Chinese ~1 a
+// character against 3 bytes): exact counting (text-tokens.ts) serves OpenAI's encodings, and
+// this bound the rest. script-token-bound.test.ts checks it against o200k_base and
+// cl100k_base over text generated from every Unicode script.
 
-const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
-const isUpperCode = (code: number) => code >= 0x41 && code <= 0x5a;
-const isLowerCode = (code: number) => code >= 0x61 && code <= 0x7a;
-const isWordCode = (code: number) => isDigitCode(code) || isUpperCode(code) || isLowerCode(code);
-const isSpaceCode = (code: number) => code === 0x20 || code === 0x09;
-const isCjkCode = (code: number) =>
-  (code >= 0x3040 && code <= 0x30ff) || // kana
-  (code >= 0x3400 && code <= 0x4dbf) || // CJK extension A
-  (code >= 0x4e00 && code <= 0x9fff) || // CJK unified ideographs
-  (code >= 0xac00 && code <= 0xd7af) || // hangul syllables
-  (code >= 0xf900 && code <= 0xfaff) || // CJK compatibility ideographs
-  (code >= 0x3000 && code <= 0x303f) || // CJK punctuation
-  (code >= 0xff00 && code <= 0xffef); // full-width forms
+const isLetterCode = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-/** Where the piece of letters or digits starting at `start` ends. */
-function wordPieceEnd(text: string, start: number): number {
-  const digits = isDigitCode(text.charCodeAt(start));
-  let index = start + 1;
-  let previous = text.charCodeAt(start);
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if (!isWordCode(code) || isDigitCode(code) !== digits || (isLowerCode(previous) && isUpperCode(code))) break;
-    previous = code;
-    index += 1;
-  }
-  return index;
-}
-
-function wordPieceTokens(text: string, start: number, end: number): number {
-  const capitals = end - start > 1 && isUpperCode(text.charCodeAt(start + 1));
-  const wordStart = start === 0 || !isWordCode(text.charCodeAt(start - 1));
-  const prose = wordStart && !capitals && !isDigitCode(text.charCodeAt(start));
-  return Math.ceil((end - start) / (prose ? 3 : 1.5));
-}
-
-/** Tokens the text costs at most by the per-script rule above; linear and allocation-free. */
+/** Tokens the text costs at most: its UTF-8 bytes less its spaces before ASCII letters; linear and allocation-free. */
 export function scriptTokenBound(text: string): number {
   let tokens = 0;
-  let cjk = 0;
-  let index = 0;
-  while (index < text.length) {
+  for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (isWordCode(code)) {
-      const start = index;
-      index = wordPieceEnd(text, start);
-      tokens += wordPieceTokens(text, start, index);
-    } else if (isSpaceCode(code)) {
-      const start = index;
-      while (index < text.length && isSpaceCode(text.charCodeAt(index))) index += 1;
-      const length = index - start;
-      const beforeWord = index < text.length && isWordCode(text.charCodeAt(index));
-      tokens += length === 1 && beforeWord ? 0 : Math.ceil(length / 4);
-    } else {
-      if (isCjkCode(code)) cjk += 1;
-      else tokens += 1;
+    if (code < 0x80) {
+      if (code !== 0x20 || !isLetterCode(text.charCodeAt(index + 1))) tokens += 1;
+    } else if (code < 0x800) {
+      tokens += 2;
+    } else if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1))) {
+      tokens += 4;
       index += 1;
+    } else {
+      // A lone surrogate reaches a vendor as U+FFFD: 3 bytes, as every other BMP character.
+      tokens += 3;
     }
   }
-  return tokens + Math.ceil(cjk * cjkTokens);
+  return tokens;
 }

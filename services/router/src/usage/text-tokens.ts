@@ -21,13 +21,13 @@ export function loadEncodings(names: Iterable<TextTokenizer>): void {
 }
 
 // Exact counting of this many characters takes well under 1 ms for prose and Chinese, and up
-// to ~10 ms for base64 or hex (every piece merged); past it a request's text is bounded per
-// script instead, so one estimate's CPU on the hot path stays bounded.
+// to ~10 ms for base64 or hex (every piece merged); past it a request's text is bounded by its
+// bytes instead, so one estimate's CPU on the hot path stays bounded.
 const exactCharacterBudget = 16_384;
 
 /**
  * Counts one request's text: exactly with the model's encoding while the request's budget of
- * characters lasts, by the per-script bound (never lower) after it and for other vendors.
+ * characters lasts, by its bytes (never lower) after it and for other vendors.
  */
 export class TextTokenCounter {
   private budget = exactCharacterBudget;

@@ -4,6 +4,7 @@ import type { ChatRequest, ContentPart } from "@gateway/proto/router/v1/chat";
 import { countTokens as o200kTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { estimatePromptTokens } from "./token-estimate.js";
+import { sampleTexts, scriptCharacters } from "./unicode-scripts.fixtures.js";
 
 const catalogue = Catalogue.fromFile(
   fileURLToPath(new URL("../../../../infra/catalogue/models.yaml", import.meta.url)),
@@ -50,11 +51,16 @@ describe("estimatePromptTokens", () => {
     expect(estimatePromptTokens(chat(chinese), model("gpt-4o"))).toBe(o200kTokens(chinese) + 3);
   });
 
-  it("bounds text past the exact-count budget per script, never below the real count", () => {
+  it("bounds text past the exact-count budget by its bytes, never below the real count", () => {
     const long = english.repeat(400);
     const estimate = estimatePromptTokens(chat(long), model("gpt-4o"));
     expect(estimate).toBeGreaterThanOrEqual(o200kTokens(long));
-    expect(estimate).toBeLessThanOrEqual(2.5 * o200kTokens(long));
+    expect(estimate).toBeLessThanOrEqual(6 * o200kTokens(long));
+  });
+
+  it("bills 20,000 Cherokee characters to gpt-5.5 at no fewer tokens than o200k counts", () => {
+    const cherokee = sampleTexts(scriptCharacters("Cherokee"), 20_000, 1).words!;
+    expect(estimatePromptTokens(chat(cherokee), model("gpt-5.5"))).toBeGreaterThanOrEqual(o200kTokens(cherokee) + 3);
   });
 
   it("sizes data-URL images by their dimensions under the vendor's rule", () => {

@@ -18,6 +18,9 @@ export interface MessagesRequest {
   json: JsonOutput | undefined;
   /** Extended thinking is on. */
   thinking: boolean;
+  /** Fast mode and the inference geography, as asked. */
+  speed?: string;
+  inferenceGeo?: string;
 }
 
 /** A request Anthropic would refuse with 400 invalid_request_error. */
@@ -93,6 +96,8 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
     parallelToolCalls: choice.parallel,
     json: system[0] && jsonInstructionOf(system[0].parts.join("\n\n")),
     thinking,
+    ...(typeof body.speed === "string" && { speed: body.speed }),
+    ...(typeof body.inference_geo === "string" && { inferenceGeo: body.inference_geo }),
   };
 }
 

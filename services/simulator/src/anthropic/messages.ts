@@ -41,6 +41,8 @@ interface Reply {
   cache: CacheUse;
   /** False for the no_usage fault. */
   withUsage: boolean;
+  /** How it was served, as usage states it where the request asked: speed and inference_geo. */
+  served: { speed?: string; inference_geo?: string };
 }
 
 /** One SSE event; `token` marks events carrying generated text, which latency and cut_after count. */
@@ -108,6 +110,7 @@ function replyFor(request: MessagesRequest, fault: Fault, cache: CacheUse): Repl
     inputTokens: countPromptTokens(request.messages),
     cache,
     withUsage: !fault.noUsage,
+    served: servedAs(request, fault),
   };
 }
 
@@ -149,6 +152,16 @@ function usageOf(reply: Reply) {
     output_tokens: reply.result.completionTokens,
     service_tier: "standard",
     inference_geo: "not_available",
+    ...reply.served,
+  };
+}
+
+/** Fast mode and US inference as asked, unless the standard_tier fault serves them at standard. */
+function servedAs(request: MessagesRequest, fault: Fault): Reply["served"] {
+  const served = (standard: string) => (fault.standardTier ? standard : undefined);
+  return {
+    ...(request.speed && { speed: served("standard") ?? request.speed }),
+    ...(request.inferenceGeo && { inference_geo: served("global") ?? request.inferenceGeo }),
   };
 }
 

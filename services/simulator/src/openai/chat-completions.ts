@@ -31,6 +31,8 @@ interface Reply {
   usage: ReturnType<typeof usageOf> | undefined;
   /** `top_logprobs` when the request asked for logprobs. */
   topLogprobs: number | undefined;
+  /** The tier that served it, as OpenAI names it on the completion and every chunk. */
+  serviceTier: string;
 }
 
 interface Step {
@@ -42,6 +44,8 @@ interface Step {
 }
 
 const fingerprint = "fp_sim";
+// Tiers served as asked; any other ("auto", "default", none) is served by the default tier.
+const servedTiers = new Set(["priority", "flex"]);
 
 /** POST /v1/chat/completions, answered as OpenAI would, JSON or SSE. */
 export async function chatCompletions(exchange: Exchange, state: SimulatorState): Promise<void> {
@@ -82,6 +86,7 @@ function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply 
     answers,
     usage: wantsUsage ? usageOf(chat.model, countPromptTokens(chat.messages), cachedTokens, answers) : undefined,
     topLogprobs: chat.topLogprobs,
+    serviceTier: servedTiers.has(chat.serviceTier) && !fault.standardTier ? chat.serviceTier : "default",
   };
 }
 
@@ -147,7 +152,7 @@ async function sendReply(exchange: Exchange, reply: Reply, fault: Fault, pacing:
       finish_reason: result.finishReason,
     })),
     usage: reply.usage,
-    ...(openAIExtras(reply.model) && { service_tier: openAIExtras(reply.model)!.serviceTier }),
+    ...(openAIExtras(reply.model) && { service_tier: reply.serviceTier }),
     system_fingerprint: fingerprint,
   };
   if (fault.cutAfter === undefined) return sendJson(exchange, 200, body);
@@ -199,7 +204,7 @@ function frameWriter(reply: Reply) {
     object: "chat.completion.chunk",
     created: reply.created,
     model: reply.model,
-    ...(openAIExtras(reply.model) && { service_tier: openAIExtras(reply.model)!.serviceTier }),
+    ...(openAIExtras(reply.model) && { service_tier: reply.serviceTier }),
     system_fingerprint: fingerprint,
   }).slice(0, -1);
   // OpenAI marks every chunk with "usage":null only when a usage chunk will follow.

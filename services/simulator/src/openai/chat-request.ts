@@ -19,6 +19,8 @@ export interface ChatRequest {
   thinking: boolean;
   /** With `logprobs: true`, how many likeliest tokens each token lists (`top_logprobs`); absent otherwise. */
   topLogprobs: number | undefined;
+  /** The service_tier asked for ("" when none). */
+  serviceTier: string;
 }
 
 // OpenAI's reasoning models (o-series, GPT-5) reason whatever the request says, and never show it.
@@ -89,6 +91,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     json: jsonOutputOf(body.response_format),
     thinking: thinkingOf(body, body.model),
     topLogprobs: topLogprobsOf(body),
+    serviceTier: typeof body.service_tier === "string" ? body.service_tier : "",
   };
 }
 

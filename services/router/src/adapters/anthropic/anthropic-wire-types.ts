@@ -11,6 +11,9 @@ const usage = z
     output_tokens: z.number().int().nullish(),
     cache_creation_input_tokens: z.number().int().nullish(),
     cache_read_input_tokens: z.number().int().nullish(),
+    // What served the call: "fast" or "standard", "us" or "global".
+    speed: z.string().nullish(),
+    inference_geo: z.string().nullish(),
   })
   .loose();
 

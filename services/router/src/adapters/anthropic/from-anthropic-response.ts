@@ -42,6 +42,8 @@ export function toUsage(usage: AnthropicUsage, outputTokens = usage.output_token
     cachedTokens: usage.cache_read_input_tokens ?? undefined,
     cacheCreationTokens: usage.cache_creation_input_tokens ?? undefined,
     reasoningTokens: undefined,
+    speed: usage.speed ?? undefined,
+    inferenceGeo: usage.inference_geo ?? undefined,
   };
 }
 

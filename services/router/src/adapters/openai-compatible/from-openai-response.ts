@@ -24,7 +24,8 @@ function completionTokensOf(usage: OpenAIUsage): number {
   return apart ? usage.completion_tokens + reasoning : usage.completion_tokens;
 }
 
-export function toUsage(usage: OpenAIUsage): Usage {
+/** The usage as Usage, with the tier that served the call where the answer names it. */
+export function toUsage(usage: OpenAIUsage, serviceTier?: string | null): Usage {
   const completionTokens = completionTokensOf(usage);
   return {
     promptTokens: usage.prompt_tokens,
@@ -34,6 +35,7 @@ export function toUsage(usage: OpenAIUsage): Usage {
       usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens,
     ),
     reasoningTokens: orUndefined(usage.completion_tokens_details?.reasoning_tokens),
+    serviceTier: orUndefined(serviceTier),
   };
 }
 
@@ -60,7 +62,7 @@ export function fromOpenAICompletion(raw: unknown): ChatCompletion {
         thinkingBlocks: [],
       },
     })),
-    usage: completion.usage ? toUsage(completion.usage) : undefined,
+    usage: completion.usage ? toUsage(completion.usage, completion.service_tier) : undefined,
   };
 }
 
@@ -72,7 +74,7 @@ export function fromOpenAIChunk(raw: unknown): ChatChunk {
     id: chunk.id,
     created: chunk.created,
     model: chunk.model,
-    usage: usage ? toUsage(usage) : undefined,
+    usage: usage ? toUsage(usage, chunk.service_tier) : undefined,
     choices: chunk.choices.map((choice) => ({
       index: choice.index,
       finishReason: orUndefined(choice.finish_reason),

@@ -30,6 +30,7 @@ export const openAICompletionSchema = z.object({
   created: z.number().int().default(0),
   model: z.string().default(""),
   system_fingerprint: z.string().nullish(),
+  service_tier: z.string().nullish(),
   choices: z.array(
     z.object({
       index: z.number().int().default(0),
@@ -56,6 +57,7 @@ export const openAIChunkSchema = z.object({
   id: z.string().default(""),
   created: z.number().int().default(0),
   model: z.string().default(""),
+  service_tier: z.string().nullish(),
   choices: z
     .array(
       z.object({
