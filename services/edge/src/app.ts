@@ -10,6 +10,7 @@ import type { Drain } from "./http/drain.js";
 import { jsonBody as boundedJsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { multipartBody } from "./http/multipart-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
+import { QuotaRefusals } from "./http/quota-refusals.js";
 import { assignRequestId } from "./http/request-id.js";
 import { sendError, speakErrorsAs } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
@@ -81,7 +82,9 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use((request, response, next) => (speaksAnthropic(request) ? anthropicKeys : openAIKeys)(request, response, next));
   const budget = new BodyBudget(deps.bodyBytesInFlight);
   observeBodyBudget(budget);
-  const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, budget);
+  const admission = { budget, unpaid: new QuotaRefusals() };
+  v1.use(admission.unpaid.watch);
+  const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, admission);
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.post("/messages", conversationBody, createMessage(deps.router));
@@ -97,14 +100,14 @@ export function createApp(deps: EdgeDependencies): Express {
     imageGenerations(services.images, deps.files, baseUrlOf),
   );
   // Multipart routes stream their body with their own limits (see http/read-multipart.ts).
-  v1.post("/images/edits", multipartBody(editLimits, budget), imageEdits(services.images, deps.files, baseUrlOf));
-  v1.post("/audio/transcriptions", multipartBody(audioLimits, budget), audioTranscriptions(services.audio));
+  v1.post("/images/edits", multipartBody(editLimits, admission), imageEdits(services.images, deps.files, baseUrlOf));
+  v1.post("/audio/transcriptions", multipartBody(audioLimits, admission), audioTranscriptions(services.audio));
   v1.post("/videos/generations", jsonBody(smallJsonBodyLimits.videoSubmit), submitVideo(deps.video, baseUrlOf));
   v1.get("/videos/generations/:taskId", getVideo(deps.video, baseUrlOf));
   v1.post(
     "/responses",
     conversationBody,
-    createResponse({ router: deps.router, store: deps.responses, budget, logger: deps.logger }),
+    createResponse({ router: deps.router, store: deps.responses, admission, logger: deps.logger }),
   );
   v1.get("/responses/:responseId", getResponse(deps.responses));
   v1.delete("/responses/:responseId", deleteResponse(deps.responses));
@@ -117,6 +120,7 @@ export function createApp(deps: EdgeDependencies): Express {
   const gemini = express.Router();
   gemini.use(traceRequest);
   gemini.use(authenticate(googleKey));
+  gemini.use(admission.unpaid.watch);
   const geminiBodies = { conversation: conversationBody, embeddings: jsonBody(smallJsonBodyLimits.embeddings) };
   gemini.use(geminiRoutes({ router: deps.router, ...services }, geminiBodies));
   app.use("/v1beta", gemini);

@@ -103,6 +103,11 @@ describe("memory proportional to what a request costs", () => {
     await expectBudgetEmpty();
   }, 60_000);
 
+  it("checks the model before loading a stored conversation", async () => {
+    const body = { model: "no-such-model", input: "hi", previous_response_id: `resp_${"0".repeat(48)}` };
+    expect(await post("/responses", body, keys.paying)).toMatchObject({ status: 404, code: "model_not_found" });
+  });
+
   it("gives back what requests held on every path: answered, refused, abandoned, pipelined", async () => {
     const url = new URL(stack.baseUrl);
     const chat = JSON.stringify({

@@ -2,6 +2,7 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import { BODY_BYTES_METADATA, type BodyBudget, type BodyHold, tracedMetadata } from "@gateway/shared";
 import type { Metadata } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
+import type { QuotaRefusals } from "./quota-refusals.js";
 
 // Edge holds a body several times over while it parses, validates and converts it, and router
 // again while it works on it: what the requests being handled at once weigh is bounded
@@ -10,6 +11,12 @@ import type { Request, Response } from "express";
 // (http/json-weight.ts), plus a stored conversation it loads (previous_response_id).
 
 const holds = new WeakMap<Response, BodyHold>();
+
+/** What a request's body is admitted by: the process's budget, and the accounts just refused for their balance. */
+export interface BodyAdmission {
+  budget: BodyBudget;
+  unpaid: QuotaRefusals;
+}
 
 /**
  * The hold of this response's request on `budget`, made on first use and given back exactly
@@ -35,12 +42,19 @@ function holdOf(budget: BodyBudget, request: Request, response: Response): BodyH
 }
 
 /**
- * Adds `size` bytes to what this request holds of `budget` until its response ends or its
+ * Adds `size` bytes to what this request holds of the budget until its response ends or its
  * client goes; throws the 429 instead when that would pass the capacity (or its account's
- * share of it). What the request holds is what router is told the call weighs.
+ * share of it), or when it is large and its account was just refused for its balance. What
+ * the request holds is what router is told the call weighs.
  */
-export function holdBody(budget: BodyBudget, request: Request, response: Response, size: number): BodyHold {
+export function holdBody(
+  { budget, unpaid }: BodyAdmission,
+  request: Request,
+  response: Response,
+  size: number,
+): BodyHold {
   const hold = holdOf(budget, request, response);
+  unpaid.check(hold.holder, size);
   hold.grow(size);
   return hold;
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type BodyBudget, GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
+import { GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { acceptBody } from "./accept-body.js";
-import { declaredBytes, holdBody } from "./body-budget.js";
+import { type BodyAdmission, declaredBytes, holdBody } from "./body-budget.js";
 import { refuseStalledBody } from "./body-transfer.js";
 import { refuseDeepJson } from "./json-depth.js";
 import { structureWeight } from "./json-weight.js";
@@ -57,16 +57,16 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * bodies in flight: its declared bytes from before it is read, and what its parsed structure
  * will cost from before it is parsed.
  */
-export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler {
+export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestHandler {
   // Nesting and size are checked on the raw bytes, before JSON.parse builds anything.
   const verify = (request: IncomingMessage, response: ServerResponse, body: Buffer) => {
     refuseDeepJson(request, response, body);
-    holdBody(budget, request as Request, response as Response, structureWeight(body));
+    holdBody(admission, request as Request, response as Response, structureWeight(body));
   };
   const parse = express.json({ limit: limitBytes, verify });
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
-    holdBody(budget, request, response, declaredBytes(request, limitBytes));
+    holdBody(admission, request, response, declaredBytes(request, limitBytes));
     acceptBody(request, response, () => {
       refuseStalledBody(request, response);
       parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error)));

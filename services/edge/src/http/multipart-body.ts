@@ -1,7 +1,7 @@
-import { type BodyBudget, payloadTooLarge } from "@gateway/shared";
+import { payloadTooLarge } from "@gateway/shared";
 import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
-import { declaredBytes, holdBody } from "./body-budget.js";
+import { type BodyAdmission, declaredBytes, holdBody } from "./body-budget.js";
 import { refuseStalledBody } from "./body-transfer.js";
 import type { MultipartLimits } from "./read-multipart.js";
 
@@ -18,13 +18,13 @@ export const multipartBodyLimit = (limits: MultipartLimits) =>
  * declares none) from before it is read until its answer ends, and a stalled upload is a 408.
  * One declaring more than its endpoint takes is refused before a byte of it is read.
  */
-export function multipartBody(limits: MultipartLimits, budget: BodyBudget): RequestHandler {
+export function multipartBody(limits: MultipartLimits, admission: BodyAdmission): RequestHandler {
   const limitBytes = multipartBodyLimit(limits);
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) {
       return next(payloadTooLarge(`The request body is too large: this endpoint takes at most ${limitBytes} bytes.`));
     }
-    holdBody(budget, request, response, declaredBytes(request, limitBytes));
+    holdBody(admission, request, response, declaredBytes(request, limitBytes));
     acceptBody(request, response, () => {
       refuseStalledBody(request, response);
       next();

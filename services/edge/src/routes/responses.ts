@@ -1,17 +1,9 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Message } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import {
-  type BodyBudget,
-  callUnary,
-  fromGrpcError,
-  GatewayError,
-  invalidRequest,
-  type Logger,
-  notFound,
-} from "@gateway/shared";
+import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/shared";
 import type { Request, Response } from "express";
-import { holdBody, routerMetadata } from "../http/body-budget.js";
+import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import {
@@ -41,7 +33,7 @@ const responseNotFound = (id: string) => notFound(`No response found with id '${
  * loads one account and one process have in flight.
  */
 async function history(
-  { router, store, budget }: ResponsesDependencies,
+  { router, store, admission }: ResponsesDependencies,
   request: Request,
   response: Response,
   body: ResponsesRequestBody,
@@ -51,7 +43,7 @@ async function history(
   await callUnary(router.getModel.bind(router), { modelGroup, id: body.model }, 10_000).catch((error: unknown) => {
     throw fromGrpcError(error);
   });
-  const hold = holdBody(budget, request, response, store.maxStoredBytes);
+  const hold = holdBody(admission, request, response, store.maxStoredBytes);
   const previous = await store.load(accountId, body.previous_response_id);
   hold.settle(store.maxStoredBytes, previous ? conversationWeight(previous.conversation) : 0);
   if (!previous) {
@@ -83,8 +75,8 @@ function checkStorable(store: ResponseStore, conversation: readonly Message[]) {
 export interface ResponsesDependencies {
   router: RouterServiceClient;
   store: ResponseStore;
-  // The budget the request's body counts against, which its stored conversation joins.
-  budget: BodyBudget;
+  // What the request's body counts against, which its stored conversation joins.
+  admission: BodyAdmission;
   logger: Logger;
 }
 
