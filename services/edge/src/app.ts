@@ -1,29 +1,30 @@
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { BodyBudget, invalidRequest, type Logger, notFound } from "@gateway/shared";
+import { BodyBudget, invalidRequest, type Logger, notFound, observeBodyBudget } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { googleErrorBody } from "./gemini-wire/google-errors.js";
-import { acceptBody } from "./http/accept-body.js";
 import type { Drain } from "./http/drain.js";
 import { jsonBody as boundedJsonBody, smallJsonBodyLimits } from "./http/json-body.js";
+import { multipartBody } from "./http/multipart-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
+import { QuotaRefusals } from "./http/quota-refusals.js";
 import { assignRequestId } from "./http/request-id.js";
 import { sendError, speakErrorsAs } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
 import type { TrustedProxies } from "./http/trusted-proxies.js";
 import { countRequests } from "./metrics/count-requests.js";
 import type { ResponseStore } from "./responses/response-store.js";
-import { audioTranscriptions } from "./routes/audio-transcriptions.js";
+import { audioLimits, audioTranscriptions } from "./routes/audio-transcriptions.js";
 import { chatCompletions } from "./routes/chat-completions.js";
 import { completions } from "./routes/completions.js";
 import { embeddings } from "./routes/embeddings.js";
 import { geminiRoutes, speaksGemini } from "./routes/gemini.js";
 import { generatedFile } from "./routes/generated-files.js";
 import { liveness, readiness } from "./routes/health.js";
-import { imageEdits, imageGenerations } from "./routes/images.js";
+import { editLimits, imageEdits, imageGenerations } from "./routes/images.js";
 import { anthropicWireFormat, countMessageTokens, createMessage, speaksAnthropic } from "./routes/messages.js";
 import { listModels, retrieveModel } from "./routes/models.js";
 import { refusedEndpoints } from "./routes/refused-endpoints.js";
@@ -80,7 +81,10 @@ export function createApp(deps: EdgeDependencies): Express {
   const [openAIKeys, anthropicKeys] = [authenticate(bearerKey), authenticate(anthropicKey)];
   v1.use((request, response, next) => (speaksAnthropic(request) ? anthropicKeys : openAIKeys)(request, response, next));
   const budget = new BodyBudget(deps.bodyBytesInFlight);
-  const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, budget);
+  observeBodyBudget(budget);
+  const admission = { budget, unpaid: new QuotaRefusals() };
+  v1.use(admission.unpaid.watch);
+  const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, admission);
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
   v1.post("/messages", conversationBody, createMessage(deps.router));
@@ -96,11 +100,15 @@ export function createApp(deps: EdgeDependencies): Express {
     imageGenerations(services.images, deps.files, baseUrlOf),
   );
   // Multipart routes stream their body with their own limits (see http/read-multipart.ts).
-  v1.post("/images/edits", acceptBody, imageEdits(services.images, deps.files, baseUrlOf));
-  v1.post("/audio/transcriptions", acceptBody, audioTranscriptions(services.audio));
+  v1.post("/images/edits", multipartBody(editLimits, admission), imageEdits(services.images, deps.files, baseUrlOf));
+  v1.post("/audio/transcriptions", multipartBody(audioLimits, admission), audioTranscriptions(services.audio));
   v1.post("/videos/generations", jsonBody(smallJsonBodyLimits.videoSubmit), submitVideo(deps.video, baseUrlOf));
   v1.get("/videos/generations/:taskId", getVideo(deps.video, baseUrlOf));
-  v1.post("/responses", conversationBody, createResponse(deps.router, deps.responses, deps.logger));
+  v1.post(
+    "/responses",
+    conversationBody,
+    createResponse({ router: deps.router, store: deps.responses, admission, logger: deps.logger }),
+  );
   v1.get("/responses/:responseId", getResponse(deps.responses));
   v1.delete("/responses/:responseId", deleteResponse(deps.responses));
   v1.use(refusedEndpoints());
@@ -112,6 +120,7 @@ export function createApp(deps: EdgeDependencies): Express {
   const gemini = express.Router();
   gemini.use(traceRequest);
   gemini.use(authenticate(googleKey));
+  gemini.use(admission.unpaid.watch);
   const geminiBodies = { conversation: conversationBody, embeddings: jsonBody(smallJsonBodyLimits.embeddings) };
   gemini.use(geminiRoutes({ router: deps.router, ...services }, geminiBodies));
   app.use("/v1beta", gemini);

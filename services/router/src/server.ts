@@ -8,6 +8,7 @@ import {
   type CallerPolicy,
   callersOfEveryMethod,
   logHandlerErrors,
+  observeBodyBudget,
   serveHealth,
   serviceServerOptions,
   unaryHandler,
@@ -48,10 +49,12 @@ export async function startRouterServer(
   bodyBytesInFlight: number,
 ) {
   const calls = new CallsInFlight();
+  const budget = new BodyBudget(bodyBytesInFlight);
+  observeBodyBudget(budget);
   const server = new Server(
     serviceServerOptions(serviceTokenSecret, callers, {
       "grpc.max_receive_message_length": 64 * 1024 * 1024,
-      interceptors: [bodyBudgetInterceptor(new BodyBudget(bodyBytesInFlight))],
+      interceptors: [bodyBudgetInterceptor(budget)],
     }),
   );
   server.addService(

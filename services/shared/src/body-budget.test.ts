@@ -19,4 +19,26 @@ describe("a body budget", () => {
     budget.take(50);
     expect(() => budget.take(0)).not.toThrow();
   });
+
+  it("keeps three quarters free of any one holder, yet takes that holder's first request whole", () => {
+    const budget = new BodyBudget(100);
+    const first = budget.hold("attacker");
+    first.grow(40);
+    expect(() => budget.hold("attacker").grow(5)).toThrow(expect.objectContaining({ code: "too_many_large_requests" }));
+    // A request already holding bytes may grow within the process's capacity.
+    first.grow(10);
+    expect(() => budget.hold("tenant").grow(40)).not.toThrow();
+  });
+
+  it("gives a hold back exactly once, and settles a reservation to what it weighed", () => {
+    const budget = new BodyBudget(100);
+    const hold = budget.hold("account");
+    hold.grow(30);
+    hold.settle(30, 10);
+    expect(budget.bytesInUse).toBe(10);
+    hold.release();
+    hold.release();
+    hold.grow(20);
+    expect(budget.bytesInUse).toBe(0);
+  });
 });

@@ -1,31 +1,77 @@
-import { BODY_BYTES_METADATA, type BodyBudget, tracedMetadata } from "@gateway/shared";
+import type { Caller } from "@gateway/proto/common/v1/common";
+import { BODY_BYTES_METADATA, type BodyBudget, type BodyHold, tracedMetadata } from "@gateway/shared";
 import type { Metadata } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
+import type { QuotaRefusals } from "./quota-refusals.js";
 
-// Edge holds a JSON body several times over while it parses, validates and converts it, and
-// router again while it works on it: the bytes of the bodies being handled at once are bounded
+// Edge holds a body several times over while it parses, validates and converts it, and router
+// again while it works on it: what the requests being handled at once weigh is bounded
 // (BODY_BYTES_IN_FLIGHT), and a request past the bound is refused before its body is read.
+// A request's weight is its body's bytes, plus what its parsed structure costs beyond them
+// (http/json-weight.ts), plus a stored conversation it loads (previous_response_id).
 
-/**
- * Holds `limitBytes` (or the declared Content-Length, when smaller) of `budget` until the
- * response ends or the client goes; throws the 429 instead when that would pass the capacity.
- * The bytes held are what router is told the call's body weighs (see `routerMetadata`).
- */
-export function holdBody(budget: BodyBudget, request: Request, response: Response, limitBytes: number): void {
-  const declared = Number(request.headers["content-length"]);
-  const held = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limitBytes) : limitBytes;
-  budget.take(held);
-  response.locals.bodyBytes = held;
-  response.once("close", () => budget.giveBack(held));
+const holds = new WeakMap<Response, BodyHold>();
+
+/** What a request's body is admitted by: the process's budget, and the accounts just refused for their balance. */
+export interface BodyAdmission {
+  budget: BodyBudget;
+  unpaid: QuotaRefusals;
 }
 
 /**
- * Metadata for a router call made for this response: the trace context, and the body's bytes,
- * which router counts against its own budget (several edges may send to one router).
+ * The hold of this response's request on `budget`, made on first use and given back exactly
+ * once: when the response closes (answered, or the client gone) or its connection does,
+ * whichever comes first. A request whose connection is already gone holds nothing.
+ */
+function holdOf(budget: BodyBudget, request: Request, response: Response): BodyHold {
+  const existing = holds.get(response);
+  if (existing) return existing;
+  const hold = budget.hold((response.locals.caller as Caller | undefined)?.accountId);
+  holds.set(response, hold);
+  const { socket } = request;
+  const release = () => {
+    hold.release();
+    socket.off("close", release);
+  };
+  if (socket.destroyed || response.writableEnded) release();
+  else {
+    response.once("close", release);
+    socket.once("close", release);
+  }
+  return hold;
+}
+
+/**
+ * Adds `size` bytes to what this request holds of the budget until its response ends or its
+ * client goes; throws the 429 instead when that would pass the capacity (or its account's
+ * share of it), or when it is large and its account was just refused for its balance. What
+ * the request holds is what router is told the call weighs.
+ */
+export function holdBody(
+  { budget, unpaid }: BodyAdmission,
+  request: Request,
+  response: Response,
+  size: number,
+): BodyHold {
+  const hold = holdOf(budget, request, response);
+  unpaid.check(hold.holder, size);
+  hold.grow(size);
+  return hold;
+}
+
+/** What a request is about to read: its declared Content-Length, or the limit when it declares none. */
+export function declaredBytes(request: Request, limitBytes: number): number {
+  const declared = Number(request.headers["content-length"]);
+  return Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limitBytes) : limitBytes;
+}
+
+/**
+ * Metadata for a router call made for this response: the trace context, and what the request
+ * weighs, which router counts against its own budget (several edges may send to one router).
  */
 export function routerMetadata(response: Response): Metadata {
   const metadata = tracedMetadata();
-  const held = response.locals.bodyBytes;
-  if (typeof held === "number") metadata.set(BODY_BYTES_METADATA, String(held));
+  const hold = holds.get(response);
+  if (hold) metadata.set(BODY_BYTES_METADATA, String(hold.bytes));
   return metadata;
 }

@@ -1,9 +1,12 @@
-import { type BodyBudget, GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
-import express, { type RequestHandler } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
 import { acceptBody } from "./accept-body.js";
-import { holdBody } from "./body-budget.js";
+import { type BodyAdmission, declaredBytes, holdBody } from "./body-budget.js";
+import { refuseStalledBody } from "./body-transfer.js";
 import { refuseDeepJson } from "./json-depth.js";
+import { structureWeight } from "./json-weight.js";
 
 /**
  * The largest JSON body, in bytes, of the endpoints that take less than a conversation (chat,
@@ -49,17 +52,24 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * Reads and parses a JSON body of at most `limitBytes`. Mounted per route, after
  * authentication, so only authenticated callers ever make edge read or parse a body; every
  * JSON body edge parses goes through here. A body that declares more than the limit is refused
- * before a byte of it is read (Node discards the rest); one that grows past it is cut off there.
- * While edge works on it, the body counts against the budget of bodies in flight.
+ * before a byte of it is read (Node discards the rest); one that grows past it is cut off there,
+ * and one that stalls is a 408. While edge works on it, the body counts against the budget of
+ * bodies in flight: its declared bytes from before it is read, and what its parsed structure
+ * will cost from before it is parsed.
  */
-export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler {
-  // Nesting is checked on the raw bytes, before JSON.parse builds anything.
-  const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
+export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestHandler {
+  // Nesting and size are checked on the raw bytes, before JSON.parse builds anything.
+  const verify = (request: IncomingMessage, response: ServerResponse, body: Buffer) => {
+    refuseDeepJson(request, response, body);
+    holdBody(admission, request as Request, response as Response, structureWeight(body));
+  };
+  const parse = express.json({ limit: limitBytes, verify });
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
-    holdBody(budget, request, response, limitBytes);
-    acceptBody(request, response, () =>
-      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
-    );
+    holdBody(admission, request, response, declaredBytes(request, limitBytes));
+    acceptBody(request, response, () => {
+      refuseStalledBody(request, response);
+      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error)));
+    });
   };
 }

@@ -1,6 +1,7 @@
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { Message } from "@gateway/proto/router/v1/chat";
 import { callUnary, serviceUnavailable } from "@gateway/shared";
+import { VALUE_WEIGHT_BYTES } from "../http/json-weight.js";
 import type { RenderedResponse } from "../openai-wire/render-response.js";
 
 /** A stored response and the conversation up to and including it, minus instructions. */
@@ -14,6 +15,16 @@ const ledgerDeadlineMs = 10_000;
 /** The bytes a conversation takes in the store (its protobuf encoding, as ledger keeps it). */
 export const conversationBytes = (conversation: readonly Message[]) =>
   conversation.reduce((total, message) => total + Message.encode(message).finish().length, 0);
+
+/**
+ * What a loaded conversation weighs against the body budget, in its units: its bytes, plus
+ * each message and part as a value of a JSON body (http/json-weight.ts).
+ */
+export const conversationWeight = (conversation: readonly Message[]) =>
+  conversation.reduce(
+    (total, message) => total + (1 + message.parts.length + message.toolCalls.length) * VALUE_WEIGHT_BYTES,
+    conversationBytes(conversation),
+  );
 
 /**
  * Stored responses, for `previous_response_id`, retrieve and delete: a table in ledger's

@@ -11,7 +11,7 @@ import { validateBody } from "../openai-wire/validate-body.js";
 const transcriptionDeadlineMs = 10 * 60_000;
 // OpenAI's limit for every transcription model.
 const maxAudioBytes = 25 * 1024 * 1024;
-const audioLimits = {
+export const audioLimits = {
   fileFields: { file: 1 },
   maxFileBytes: maxAudioBytes,
   maxTotalFileBytes: maxAudioBytes,

@@ -15,7 +15,7 @@ const imagesDeadlineMs = 5 * 60_000;
 const megabyte = 1024 * 1024;
 // The largest any model accepts (gpt-image-1: 50 MB a file, 16 images). The model's own, smaller
 // limits (dall-e-2: 4 MB) are the router's; together the files must fit one 64 MB gRPC message.
-const editLimits = {
+export const editLimits = {
   fileFields: { image: 16, "image[]": 16, mask: 1 },
   maxFileBytes: 50 * megabyte,
   maxTotalFileBytes: 60 * megabyte,

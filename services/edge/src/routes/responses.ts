@@ -1,9 +1,9 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Message } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { GatewayError, invalidRequest, type Logger, notFound } from "@gateway/shared";
+import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/shared";
 import type { Request, Response } from "express";
-import { routerMetadata } from "../http/body-budget.js";
+import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import {
@@ -18,7 +18,7 @@ import { type ResponsesRequestBody, responsesRequestSchema } from "../openai-wir
 import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
 import { responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
-import { conversationBytes, type ResponseStore } from "../responses/response-store.js";
+import { conversationBytes, conversationWeight, type ResponseStore } from "../responses/response-store.js";
 import {
   carryingSignaturesInCallIds,
   signaturesFromCallIds,
@@ -31,9 +31,26 @@ const responsesDeadlineMs = 15 * 60_000;
 
 const responseNotFound = (id: string) => notFound(`No response found with id '${id}'.`);
 
-async function history(store: ResponseStore, accountId: string, body: ResponsesRequestBody): Promise<Message[]> {
+/**
+ * The stored conversation `previous_response_id` names. A few bytes of request load up to
+ * RESPONSES_MAX_STORED_BYTES: only for a model the key may use, and counted against the body
+ * budget like a body (its most from before the load, then what it weighs), which bounds the
+ * loads one account and one process have in flight.
+ */
+async function history(
+  { router, store, admission }: ResponsesDependencies,
+  request: Request,
+  response: Response,
+  body: ResponsesRequestBody,
+): Promise<Message[]> {
   if (!body.previous_response_id) return [];
+  const { accountId, modelGroup } = response.locals.caller as Caller;
+  await callUnary(router.getModel.bind(router), { modelGroup, id: body.model }, 10_000).catch((error: unknown) => {
+    throw fromGrpcError(error);
+  });
+  const hold = holdBody(admission, request, response, store.maxStoredBytes);
   const previous = await store.load(accountId, body.previous_response_id);
+  hold.settle(store.maxStoredBytes, previous ? conversationWeight(previous.conversation) : 0);
   if (!previous) {
     throw new GatewayError(
       404,
@@ -60,12 +77,21 @@ function checkStorable(store: ResponseStore, conversation: readonly Message[]) {
   );
 }
 
+export interface ResponsesDependencies {
+  router: RouterServiceClient;
+  store: ResponseStore;
+  // What the request's body counts against, which its stored conversation joins.
+  admission: BodyAdmission;
+  logger: Logger;
+}
+
 /** POST /v1/responses, served by the chat models through the router's chat RPCs. */
-export function createResponse(router: RouterServiceClient, store: ResponseStore, logger: Logger) {
+export function createResponse(deps: ResponsesDependencies) {
+  const { router, store, logger } = deps;
   return async (request: Request, response: Response) => {
     const body = validateBody(responsesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
-    const earlier = await history(store, caller.accountId, body);
+    const earlier = await history(deps, request, response, body);
     // Before the turns are stored: a later request continues from calls with their signatures apart.
     const canonical = signaturesFromCallIds(responsesToChat(body, caller, earlier));
     const base: ResponseBase = {

@@ -1,6 +1,7 @@
 import { StoredResponse, type StoredResponseKey } from "@gateway/proto/ledger/v1/ledger";
 import type { Database } from "../database.js";
 import { type BatchOptions, deleteInBatches, type PurgePass } from "../retention/periodic-purge.js";
+import { ConcurrencyLimit } from "./concurrency-limit.js";
 
 // Response ids are edge's `resp_` plus 48 hex digits; anything far longer, or not text
 // Postgres can hold, names no stored response.
@@ -15,8 +16,15 @@ function rowKey(key: StoredResponseKey | undefined) {
   return { accountId: key.accountId, responseId };
 }
 
+// Each load holds a conversation of up to a few MB several times over (row, decoded, encoded
+// again for the answer), and a 100-byte request makes edge ask for one: loads beyond this
+// many at once wait their turn rather than add up in ledger's heap.
+const LOADS_AT_ONCE = 4;
+
 /** Stored Responses API responses in Postgres, each kept `retentionSeconds` and scoped to its account. */
 export class StoredResponses {
+  private readonly loads = new ConcurrencyLimit(LOADS_AT_ONCE);
+
   constructor(
     private readonly database: Database,
     private readonly retentionSeconds: number,
@@ -40,11 +48,13 @@ export class StoredResponses {
   async load(key: StoredResponseKey | undefined): Promise<StoredResponse | undefined> {
     const row = rowKey(key);
     if (!row) return undefined;
-    const found = await this.database.storedResponse.findFirst({
-      where: { ...row, expiresAt: { gt: new Date() } },
-      select: { body: true },
+    return this.loads.run(async () => {
+      const found = await this.database.storedResponse.findFirst({
+        where: { ...row, expiresAt: { gt: new Date() } },
+        select: { body: true },
+      });
+      return found ? StoredResponse.decode(found.body) : undefined;
     });
-    return found ? StoredResponse.decode(found.body) : undefined;
   }
 
   /** Whether there was such a response (unexpired) to remove. */
