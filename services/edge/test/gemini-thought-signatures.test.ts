@@ -177,10 +177,10 @@ const modelParts = (request: SimulatedRequest): Body[] =>
     .flatMap((content: Body) => content.parts);
 
 const ingresses: [string, Loop, RegExp][] = [
-  ["OpenAI chat", chatLoop, /^call_\d+__thought__[A-Za-z0-9_-]+$/],
-  ["OpenAI Responses", responsesLoop, /^call_\d+__thought__[A-Za-z0-9_-]+$/],
+  ["OpenAI chat", chatLoop, /^call_[0-9a-f]{24}__thought__[A-Za-z0-9_-]+$/],
+  ["OpenAI Responses", responsesLoop, /^call_[0-9a-f]{24}__thought__[A-Za-z0-9_-]+$/],
   // Anthropic's rule for tool_use ids: ^[a-zA-Z0-9_-]+$.
-  ["Anthropic Messages", messagesLoop, /^call_\d+__thought__[a-zA-Z0-9_-]+$/],
+  ["Anthropic Messages", messagesLoop, /^call_[0-9a-f]{24}__thought__[a-zA-Z0-9_-]+$/],
   ["Gemini", geminiLoop, simulatedSignature],
 ];
 
@@ -190,6 +190,8 @@ describe.each(ingresses)("a Gemini 3 tool loop through %s", (ingress, loop, show
     const shownToClient = await loop(marker, stream);
     expect(shownToClient).toHaveLength(2);
     for (const value of shownToClient) expect(value).toMatch(shown);
+    // Each round's call has an id of its own, so a client pairing results by id is never in doubt.
+    if (ingress !== "Gemini") expect(new Set(shownToClient).size).toBe(2);
 
     const upstream = await upstreamWith(marker);
     expect(upstream.map((request) => request.status)).toEqual([200, 200, 200, 200]);

@@ -228,6 +228,9 @@ describe("Gemini image input", () => {
 });
 
 describe("Gemini tools", () => {
+  // Gemini's calls have no ids; router gives each its own, unique across a conversation's turns.
+  const callId = expect.stringMatching(/^call_[0-9a-f]{24}$/);
+
   it("relays a single forced call and parallel calls", async () => {
     const single = await client.chat.completions.create({
       model,
@@ -237,7 +240,7 @@ describe("Gemini tools", () => {
     });
     expect(single.choices[0]!.finish_reason).toBe("tool_calls");
     expect(single.choices[0]!.message.tool_calls).toEqual([
-      { id: "call_0", type: "function", function: { name: "get_weather", arguments: '{"city":"sample-city"}' } },
+      { id: callId, type: "function", function: { name: "get_weather", arguments: '{"city":"sample-city"}' } },
     ]);
     const upstream = (await geminiRequest("gemini tool single")).body as Body;
     expect(upstream.toolConfig).toEqual({
@@ -263,9 +266,10 @@ describe("Gemini tools", () => {
     });
     const calls = parallel.choices[0]!.message.tool_calls!;
     expect(calls.map((call) => call.type === "function" && [call.id, call.function.name])).toEqual([
-      ["call_0", "get_weather"],
-      ["call_1", "get_time"],
+      [callId, "get_weather"],
+      [callId, "get_time"],
     ]);
+    expect(calls[0]!.id).not.toBe(calls[1]!.id);
     expect(parallel.choices[0]!.finish_reason).toBe("tool_calls");
   });
 
@@ -281,11 +285,11 @@ describe("Gemini tools", () => {
     expect(fragments).toEqual([
       {
         index: 0,
-        id: "call_0",
+        id: callId,
         type: "function",
         function: { name: "get_weather", arguments: '{"city":"sample-city"}' },
       },
-      { index: 1, id: "call_1", type: "function", function: { name: "get_time", arguments: "{}" } },
+      { index: 1, id: callId, type: "function", function: { name: "get_time", arguments: "{}" } },
     ]);
     expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === "tool_calls")).toBe(true);
   });

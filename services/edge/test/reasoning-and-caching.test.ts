@@ -6,6 +6,7 @@ import {
   type TestStack,
   usageRecordOf,
 } from "@gateway/stack";
+import { type Content, GoogleGenAI, type Part } from "@google/genai";
 import OpenAI from "openai";
 import type {
   ChatCompletionChunk,
@@ -18,10 +19,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shippedPrice } from "./shipped-catalogue.js";
 
 // Reasoning and prompt caching through OpenAI's chat API (the official openai SDK), for each
-// vendor family's own way of doing them.
+// vendor family's own way of doing them; Claude's thinking also through the Gemini API
+// (@google/genai).
 
 let stack: TestStack;
 let client: OpenAI;
+let gemini: GoogleGenAI;
 
 const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
 
@@ -52,6 +55,10 @@ beforeAll(async () => {
   stack = await startTestStack();
   const account = await stack.createAccount({ group: "premium" });
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+  gemini = new GoogleGenAI({
+    apiKey: account.api_key,
+    httpOptions: { baseUrl: new URL(stack.baseUrl).origin, apiVersion: "v1beta" },
+  });
 });
 afterAll(async () => {
   await stack?.teardown();
@@ -226,6 +233,63 @@ describe("reasoning", () => {
     });
     // The simulated Claude refuses a tool loop whose thinking did not come back signed.
     expect(answer.choices[0]!.message.content).toMatch(/Received tool result: cloudy/);
+  });
+});
+
+describe("Claude's thinking through the Gemini API", () => {
+  const tools = [
+    {
+      functionDeclarations: [
+        { name: "get_weather", parametersJsonSchema: weatherTool.function.parameters as Record<string, unknown> },
+      ],
+    },
+  ];
+
+  /** One turn as a Gemini client keeps it: every part of every streamed event, in order. */
+  async function turnOf(contents: Content[], stream: boolean, includeThoughts: boolean): Promise<Content> {
+    const request = {
+      model: "claude-sonnet-4-5",
+      contents,
+      config: { tools, thinkingConfig: { thinkingBudget: 1024, includeThoughts } },
+    };
+    if (!stream) return (await gemini.models.generateContent(request)).candidates![0]!.content!;
+    const parts: Part[] = [];
+    for await (const event of await gemini.models.generateContentStream(request)) {
+      parts.push(...(event.candidates?.[0]?.content?.parts ?? []));
+    }
+    return { role: "model", parts };
+  }
+
+  it.each([
+    [false, true],
+    [true, true],
+    [false, false],
+    [true, false],
+  ])("carries the signed thinking through a tool loop (streamed: %s, thoughts shown: %s)", async (stream, shown) => {
+    const marker = `claude thinks via gemini ${stream} ${shown}`;
+    const contents: Content[] = [{ role: "user", parts: [{ text: marker }] }];
+    const turn = await turnOf(contents, stream, shown);
+    const thoughts = turn.parts!.filter((part) => part.thought);
+    const signed = thoughts.filter((part) => part.thoughtSignature);
+    expect(signed).toHaveLength(1);
+    // Shown: Claude's own signature on the thought; hidden: no thought text, an opaque signature.
+    const thinking = thoughts.map((part) => part.text).join("");
+    if (shown) expect(thinking).toContain("claude thinks via gemini");
+    else expect(thinking).toBe("");
+    const call = turn.parts!.find((part) => part.functionCall)!.functionCall!;
+    contents.push(turn, {
+      role: "user",
+      parts: [{ functionResponse: { id: call.id, name: call.name!, response: { result: "cloudy" } } }],
+    });
+    const answer = await turnOf(contents, stream, shown);
+    // The simulated Claude refuses a tool loop whose thinking did not come back as it wrote it.
+    expect(answer.parts!.map((part) => (part.thought ? "" : (part.text ?? ""))).join("")).toMatch(
+      /Received tool result: .*cloudy/,
+    );
+    const [, followUp] = await upstreamWith(marker);
+    const assistant = (followUp!.body as { messages: { role: string; content: { type: string }[] }[] }).messages[1]!;
+    expect(assistant.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
+    if (shown) expect(assistant.content[0]).toMatchObject({ signature: signed[0]!.thoughtSignature });
   });
 });
 

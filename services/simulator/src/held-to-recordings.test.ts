@@ -311,37 +311,14 @@ const cells: Cell[] = [
     { ignore: /^\.context_management/ },
   ),
   // Every Gemini recording here is gemini-3-pro-preview, whose parts carry a thoughtSignature.
-  cell("gemini", "text", "gemini-text", "gemini", () => generate("gemini-3-pro-preview"), {
-    pendingOn: "gemini-signatures",
-  }),
-  cell("gemini", "stream", "gemini-text-stream", "gemini", () => generate("gemini-3-pro-preview", { stream: true }), {
-    pendingOn: "gemini-signatures",
-  }),
-  cell(
-    "gemini",
-    "reasoning",
-    "gemini-reasoning",
-    "gemini",
-    () => generate("gemini-3-pro-preview", { thinking: true }),
-    {
-      pendingOn: "gemini-signatures",
-    },
+  cell("gemini", "text", "gemini-text", "gemini", () => generate("gemini-3-pro-preview")),
+  cell("gemini", "stream", "gemini-text-stream", "gemini", () => generate("gemini-3-pro-preview", { stream: true })),
+  cell("gemini", "reasoning", "gemini-reasoning", "gemini", () => generate("gemini-3-pro-preview", { thinking: true })),
+  cell("gemini", "gemini-3 tool call", "gemini-3-tool-call", "gemini", () =>
+    generate("gemini-3-pro-preview", { tools: true }),
   ),
-  cell(
-    "gemini",
-    "gemini-3 tool call",
-    "gemini-3-tool-call",
-    "gemini",
-    () => generate("gemini-3-pro-preview", { tools: true }),
-    { pendingOn: "gemini-signatures" },
-  ),
-  cell(
-    "gemini",
-    "gemini-3 tool call stream",
-    "gemini-3-tool-call-stream",
-    "gemini",
-    () => generate("gemini-3-pro-preview", { tools: true, stream: true }),
-    { pendingOn: "gemini-signatures" },
+  cell("gemini", "gemini-3 tool call stream", "gemini-3-tool-call-stream", "gemini", () =>
+    generate("gemini-3-pro-preview", { tools: true, stream: true }),
   ),
 ];
 

@@ -35,6 +35,8 @@ export interface ChatAnswer {
   reasoning: string;
   /** Claude's thinking signatures and redacted thinking, Gemini's thoughtSignatures: opaque, kept exactly. */
   signatures: string[];
+  /** Gemini: those of the signatures that came on functionCall parts. */
+  callSignatures?: string[];
   finish: FinishReason;
   wireUsage: Loose | undefined;
   /** OpenAI-compatible token logprobs, when the vendor sent some. */
@@ -333,6 +335,7 @@ export function readGeminiGenerate(payloads: Loose[]): ChatAnswer {
   let text = "";
   let reasoning = "";
   const signatures: string[] = [];
+  const callSignatures: string[] = [];
   const toolCalls: ExpectedToolCall[] = [];
   let finishReason: string | undefined;
   let blocked = false;
@@ -345,6 +348,7 @@ export function readGeminiGenerate(payloads: Loose[]): ChatAnswer {
     finishReason = candidate.finishReason ?? finishReason;
     for (const part of candidate.content?.parts ?? []) {
       if (part.thoughtSignature) signatures.push(part.thoughtSignature);
+      if (part.thoughtSignature && part.functionCall) callSignatures.push(part.thoughtSignature);
       if (part.functionCall) toolCalls.push({ name: part.functionCall.name, arguments: part.functionCall.args ?? {} });
       else if (part.thought) reasoning += part.text ?? "";
       else text += part.text ?? "";
@@ -354,7 +358,7 @@ export function readGeminiGenerate(payloads: Loose[]): ChatAnswer {
   if (blocked || geminiBlocked.has(finishReason ?? "")) finish = "content_filter";
   else if (finishReason === "MAX_TOKENS") finish = "length";
   else if (toolCalls.length > 0) finish = "tool_calls";
-  return { text, reasoning, signatures, toolCalls, finish, wireUsage: metadata };
+  return { text, reasoning, signatures, callSignatures, toolCalls, finish, wireUsage: metadata };
 }
 
 // ---- other endpoints -----------------------------------------------------------------------

@@ -1,9 +1,11 @@
 import type { AssistantMessage, ChatCompletion, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import { thoughtPartOf } from "./claude-thought-parts.js";
 
 // Canonical answers as Gemini's GenerateContentResponse.
 // https://ai.google.dev/api/generate-content#generatecontentresponse
 
-// thoughtSignature: Gemini's, on the part it came on, for the client to send back there.
+// thoughtSignature: Gemini's, on the part it came on, for the client to send back there (on a
+// thought part, Claude's: see claude-thought-parts.ts).
 export type GeminiPart =
   | { text: string; thought?: true; thoughtSignature?: string }
   | { functionCall: { id: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string };
@@ -55,10 +57,18 @@ export function textParts(text: string | undefined, thoughtSignature: string | u
   return text || thoughtSignature ? [{ text: text ?? "", ...signed(thoughtSignature) }] : [];
 }
 
-/** Thoughts first (only when asked for, as Gemini sends them), then text, then calls. */
+/**
+ * Thoughts first, then text, then calls. Claude's thinking blocks always go out (hidden ones
+ * opaque), since the client must send them back; other thoughts only when asked for, as Gemini
+ * sends them.
+ */
 export function partsOf(message: AssistantMessage | undefined, includeThoughts: boolean): GeminiPart[] {
   const parts: GeminiPart[] = [];
-  if (includeThoughts && message?.reasoningContent) parts.push({ text: message.reasoningContent, thought: true });
+  if (message?.thinkingBlocks.length) {
+    parts.push(...message.thinkingBlocks.flatMap((block) => thoughtPartOf(block, includeThoughts) ?? []));
+  } else if (includeThoughts && message?.reasoningContent) {
+    parts.push({ text: message.reasoningContent, thought: true });
+  }
   parts.push(...textParts(message?.content, message?.thoughtSignature));
   for (const call of message?.toolCalls ?? []) parts.push(functionCallPart(call));
   return parts;

@@ -37,6 +37,24 @@ describe("Gemini requests in the canonical form", () => {
     expect(oslo).toMatchObject({ role: "tool", name: "weather", text: '{"result":"cold"}' });
   });
 
+  it("pairs each turn's results with that turn's calls, whether the calls carry the gateway's ids or none", () => {
+    const turn = (id: string | undefined, result: string) => [
+      { role: "model", parts: [{ functionCall: { id, name: "weather", args: {} } }] },
+      { role: "user", parts: [{ functionResponse: { id, name: "weather", response: { result } } }] },
+    ];
+    for (const ids of [
+      ["call_3f9a", "call_77c1"],
+      [undefined, undefined],
+    ]) {
+      const request = canonical({
+        contents: [{ role: "user", parts: [{ text: "q" }] }, ...turn(ids[0], "cold"), ...turn(ids[1], "warm")],
+      });
+      const [, first, cold, second, warm] = request.messages;
+      expect(first!.toolCalls[0]!.id).not.toBe(second!.toolCalls[0]!.id);
+      expect([cold!.toolCallId, warm!.toolCallId]).toEqual([first!.toolCalls[0]!.id, second!.toolCalls[0]!.id]);
+    }
+  });
+
   it("keeps the thoughtSignatures of a model turn's calls and text for the Gemini adapter", () => {
     const request = canonical({
       contents: [

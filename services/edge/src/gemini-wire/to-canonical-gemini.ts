@@ -1,6 +1,7 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest, ContentPart, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
+import { thinkingBlockOf } from "./claude-thought-parts.js";
 import type { ContentBody, GenerateContentBody, PartBody } from "./gemini-request-schema.js";
 import { jsonSchemaOf } from "./json-schema-of.js";
 
@@ -56,14 +57,26 @@ function imagePart(part: PartBody, where: string): ContentPart {
   return { imageUrl: { url: file.fileUri } };
 }
 
+/**
+ * A model turn. Thought text is the turn's reasoning; a signed thought part (Claude's thinking,
+ * as this API renders it) closes a thinking block, which goes first among the turn's parts, as
+ * Claude wants it back; Gemini models leave such blocks out.
+ */
 function modelTurn(content: ContentBody, where: string, pairing: CallPairing): Message {
   const message: Message = { role: "assistant", parts: [], toolCalls: [] };
+  const thinking: ContentPart[] = [];
   let text: string | undefined;
   let thoughts: string | undefined;
+  let unsignedThought = "";
   for (const [index, part] of content.parts.entries()) {
     const { thoughtSignature } = part;
-    if (part.text !== undefined && part.thought) thoughts = (thoughts ?? "") + part.text;
-    else if (part.text !== undefined) {
+    if (part.text !== undefined && part.thought) {
+      thoughts = (thoughts ?? "") + part.text;
+      unsignedThought += part.text;
+      if (thoughtSignature === undefined) continue;
+      thinking.push({ thinking: thinkingBlockOf(unsignedThought, thoughtSignature, `${where}.parts[${index}]`) });
+      unsignedThought = "";
+    } else if (part.text !== undefined) {
       text = (text ?? "") + part.text;
       message.thoughtSignature = thoughtSignature ?? message.thoughtSignature;
     } else if (part.functionCall) {
@@ -74,8 +87,9 @@ function modelTurn(content: ContentBody, where: string, pairing: CallPairing): M
       throw invalidRequest("A model turn may hold only text and functionCall parts.", `${where}.parts[${index}]`);
     }
   }
-  message.text = text ?? (message.toolCalls.length > 0 ? undefined : "");
-  message.reasoningContent = thoughts;
+  message.reasoningContent = thoughts || undefined;
+  if (thinking.length > 0) message.parts = [...thinking, ...(text ? [{ text }] : [])];
+  else message.text = text ?? (message.toolCalls.length > 0 ? undefined : "");
   return message;
 }
 

@@ -80,4 +80,37 @@ describe("Gemini stream frames", () => {
       [{ functionCall: { id: "call_0", name: "f", args: {} }, thoughtSignature: "sigCall" }],
     ]);
   });
+
+  it.each([true, false])(
+    "closes Claude's streamed thinking with its signature on a thought part (shown: %s)",
+    (shown) => {
+      const frames = geminiStreamFrames({ sse: true, includeThoughts: shown });
+      frames.open(undefined);
+      const text = [
+        chunk([{ index: 0, delta: { role: "assistant", reasoningContent: "Let me ", toolCalls: [] } }]),
+        chunk([{ index: 0, delta: { reasoningContent: "think.", toolCalls: [] } }]),
+        chunk([{ index: 0, delta: { reasoningSignature: "sig-1", toolCalls: [] } }]),
+        chunk([{ index: 0, delta: { redactedThinking: "opaque", toolCalls: [] } }]),
+        chunk([{ index: 0, delta: { content: "Done.", toolCalls: [] }, finishReason: "stop" }]),
+      ]
+        .map((piece) => frames.chunk(piece))
+        .join("");
+      const parts = (text + frames.close())
+        .split("\r\n\r\n")
+        .filter(Boolean)
+        .flatMap((event) => JSON.parse(event.replace(/^data: /, "")).candidates[0]?.content.parts ?? []);
+      const closing = shown
+        ? [
+            { text: "Let me ", thought: true },
+            { text: "think.", thought: true },
+            { text: "", thought: true, thoughtSignature: "sig-1" },
+          ]
+        : [{ text: "", thought: true, thoughtSignature: expect.stringMatching(/^claude-thinking:/) }];
+      expect(parts).toEqual([
+        ...closing,
+        { text: "", thought: true, thoughtSignature: "claude-redacted-thinking:opaque" },
+        { text: "Done." },
+      ]);
+    },
+  );
 });

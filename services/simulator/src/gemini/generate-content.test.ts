@@ -404,7 +404,7 @@ describe("Gemini 3 thought signatures", () => {
     expect(JSON.stringify(older)).not.toContain("thoughtSignature");
   });
 
-  it("streams a call's signature on its part, and a text's on an empty closing part", async () => {
+  it("streams a call's signature on its part, and ends in an event of its own with an empty text part, signed after a text", async () => {
     const { events } = await readEvents(await stream({ contents: [question], tools }, "?alt=sse", "gemini-3-flash"));
     expect(events.map((event) => event.candidates[0].content.parts)).toEqual([
       [
@@ -414,12 +414,21 @@ describe("Gemini 3 thought signatures", () => {
         },
       ],
       [{ functionCall: { name: "get_time", args: {} } }],
+      [{ text: "" }],
     ]);
+    expect(events.map((event) => event.candidates[0].finishReason)).toEqual([undefined, undefined, "STOP"]);
     const text = await readEvents(await stream(ask("Hi [sim:tokens=6]"), "?alt=sse", "gemini-3-flash"));
-    expect(text.events.at(-1).candidates[0].content.parts.at(-1)).toEqual({
-      text: "",
-      thoughtSignature: thoughtSignature(""),
+    expect(text.events.at(-1).candidates[0]).toMatchObject({
+      content: { parts: [{ text: "", thoughtSignature: thoughtSignature("") }] },
+      finishReason: "STOP",
     });
+  });
+
+  it("notes an answer's function calls in finishMessage, as Gemini does when the calls end it", async () => {
+    const unary = (await (await generate({ contents: [question], tools }, {}, "gemini-3-flash")).json()) as Body;
+    expect(unary.candidates[0].finishMessage).toBe("Model generated function call(s).");
+    const streamed = await readEvents(await stream({ contents: [question], tools }, "?alt=sse", "gemini-2.5-flash"));
+    expect(streamed.events.at(-1).candidates[0].finishMessage).toBe("Model generated function call(s).");
   });
 
   it("takes a tool loop that sends the signature back, in either base64 alphabet", async () => {

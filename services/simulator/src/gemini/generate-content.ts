@@ -137,12 +137,17 @@ const partsOf = (result: Answer, reply: Reply): Part[] => [
   ...answerParts(result, reply.signed),
 ];
 
+/** Gemini's note on a candidate that ends with its function calls. */
+const callsMessage = "Model generated function call(s).";
+
 /** A candidate; Gemini leaves `parts` out when nothing was generated. */
 function candidateOf(index: number, parts: Part[], finishReason?: string) {
+  const calls = finishReason === "STOP" && parts.some((part) => "functionCall" in part);
   return {
     content: { ...(parts.length > 0 && { parts }), role: "model" },
     ...(finishReason && { finishReason }),
     index,
+    ...(calls && { finishMessage: callsMessage }),
   };
 }
 
@@ -172,15 +177,25 @@ function stepsOf(result: Answer, reply: Reply): Step[] {
   return [...thoughts, ...answerSteps(result, reply.signed)];
 }
 
-/** A streamed text's signature comes last, on a part of its own with empty text, as Gemini streams it. */
+/**
+ * Gemini 3 ends a stream in an event of its own with an empty text part: after a text, signed
+ * (the text's signature); after calls, unsigned (and the calls' event has no finishMessage).
+ */
 function answerSteps(result: Answer, signed: boolean): Step[] {
-  if (result.toolCalls.length > 0) return answerParts(result, signed).map((part) => ({ parts: [part], tokens: 1 }));
+  const closing = (thoughtSignature: boolean): Step => ({
+    parts: [{ text: "", ...signature(thoughtSignature, "") }],
+    tokens: 0,
+  });
+  if (result.toolCalls.length > 0) {
+    const calls = answerParts(result, signed).map((part) => ({ parts: [part], tokens: 1 }));
+    return signed ? [...calls, closing(false)] : calls;
+  }
   const steps: Step[] = [];
   for (let start = 0; start < result.tokens.length; start += tokensPerPiece) {
     const piece = result.tokens.slice(start, start + tokensPerPiece);
     steps.push({ parts: [{ text: piece.join("") }], tokens: piece.length });
   }
-  if (signed) steps.at(-1)?.parts.push({ text: "", ...signature(true, "") });
+  if (signed && steps.length > 0) steps.push(closing(true));
   // An empty answer still sends one event, to carry its finish reason.
   return steps.length > 0 ? steps : [{ parts: [], tokens: 0 }];
 }

@@ -2,6 +2,9 @@ import type { ChatChunk } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { fromGeminiResponse, GeminiStreamMapper, toFinishReason, toUsage } from "./from-gemini-response.js";
 
+/** Calls Gemini gave no id: a random one each, unique across the turns of a conversation. */
+const generatedId = expect.stringMatching(/^call_[0-9a-f]{24}$/);
+
 // Shapes as the Gemini API sends them (v1beta generateContent / streamGenerateContent?alt=sse).
 const textResponse = {
   candidates: [
@@ -100,11 +103,24 @@ describe("Gemini answers to canonical form", () => {
       content: undefined,
       reasoningContent: undefined,
       toolCalls: [
-        { id: "call_0", name: "get_weather", arguments: '{"city":"Paris"}' },
-        { id: "call_1", name: "get_time", arguments: "{}" },
+        { id: generatedId, name: "get_weather", arguments: '{"city":"Paris"}' },
+        { id: generatedId, name: "get_time", arguments: "{}" },
       ],
       thinkingBlocks: [],
     });
+  });
+
+  it("gives every call an id of its own across answers, and keeps the id Gemini gave", () => {
+    const ids = [callResponse, callResponse].flatMap((response) =>
+      fromGeminiResponse(response).choices[0]!.message!.toolCalls.map((call) => call.id),
+    );
+    expect(new Set(ids).size).toBe(4);
+    const [streamed] = mapStream([callResponse]);
+    expect(ids).not.toContain(streamed!.choices[0]!.delta!.toolCalls[0]!.id);
+    const own = fromGeminiResponse({
+      candidates: [{ content: { parts: [{ functionCall: { id: "x7k2", name: "f", args: {} } }], role: "model" } }],
+    });
+    expect(own.choices[0]!.message!.toolCalls[0]!.id).toBe("x7k2");
   });
 
   it("keeps Gemini 3's thoughtSignatures: on the first of parallel calls, and on the text part", () => {
@@ -128,8 +144,8 @@ describe("Gemini answers to canonical form", () => {
       ],
     });
     expect(signed.choices[0]!.message!.toolCalls).toEqual([
-      { id: "call_0", name: "get_weather", arguments: '{"city":"Paris"}', thoughtSignature: "CiQB+sig/A==" },
-      { id: "call_1", name: "get_time", arguments: "{}", thoughtSignature: undefined },
+      { id: generatedId, name: "get_weather", arguments: '{"city":"Paris"}', thoughtSignature: "CiQB+sig/A==" },
+      { id: generatedId, name: "get_time", arguments: "{}", thoughtSignature: undefined },
     ]);
     expect(signed.choices[0]!.message!.thoughtSignature).toBeUndefined();
     expect(signed.choices[1]!.message).toMatchObject({ content: "It is sunny.", thoughtSignature: "CiQB+sig/T==" });
@@ -237,11 +253,11 @@ describe("Gemini streams to canonical chunks", () => {
     ]);
     expect(chunks[0]!.choices[0]!.delta).toMatchObject({
       role: "assistant",
-      toolCalls: [{ index: 0, id: "call_0", name: "get_weather", arguments: '{"city":"Paris"}' }],
+      toolCalls: [{ index: 0, id: generatedId, name: "get_weather", arguments: '{"city":"Paris"}' }],
     });
     expect(chunks[1]!.choices[0]).toMatchObject({
       finishReason: "tool_calls",
-      delta: { toolCalls: [{ index: 1, id: "call_1", name: "get_time", arguments: "{}" }] },
+      delta: { toolCalls: [{ index: 1, id: generatedId, name: "get_time", arguments: "{}" }] },
     });
     expect(chunks[2]!.usage).toMatchObject({ promptTokens: 50, completionTokens: 12 });
   });
@@ -262,7 +278,7 @@ describe("Gemini streams to canonical chunks", () => {
       },
     ]);
     expect(chunks[0]!.choices[0]!.delta!.toolCalls).toEqual([
-      { index: 0, id: "call_0", name: "f", arguments: "{}", thoughtSignature: "sigCall" },
+      { index: 0, id: generatedId, name: "f", arguments: "{}", thoughtSignature: "sigCall" },
     ]);
     expect(chunks[0]!.choices[1]!.delta!.thoughtSignature).toBeUndefined();
     expect(chunks[1]!.choices).toEqual([
@@ -300,7 +316,7 @@ describe("Gemini streams to canonical chunks", () => {
     expect(chunks[0]!.choices.map((choice) => choice.delta!.role)).toEqual(["assistant", "assistant"]);
     expect(chunks[1]!.choices[0]).toMatchObject({ index: 0, finishReason: "length" });
     expect(chunks[1]!.choices[1]!.delta!.toolCalls).toEqual([
-      { index: 1, id: "call_1", name: "g", arguments: '{"x":1}' },
+      { index: 1, id: generatedId, name: "g", arguments: '{"x":1}' },
     ]);
   });
 

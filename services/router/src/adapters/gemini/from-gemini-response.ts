@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { ChatChunk, ChatCompletion, Choice, ChunkChoice, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
 import { serviceUnavailable } from "@gateway/shared";
 import {
@@ -59,32 +60,31 @@ function parseResponse(raw: unknown): GeminiResponse {
   return parsed.data;
 }
 
-/** Gemini's calls carry no ids; ours are `call_<n>`, numbered through one response or stream. */
-export class CallIds {
-  private next = 0;
-  take(): string {
-    return `call_${this.next++}`;
-  }
-}
+/**
+ * A call's id: Gemini's own when it gives one, else a new random one. Clients pair results with
+ * calls by id across the whole conversation, so ids numbered per answer would repeat turn after turn.
+ */
+export const callIdOf = (vendorId: string | undefined) => vendorId || `call_${randomBytes(12).toString("hex")}`;
 
 interface CandidateContent {
   text: string | undefined;
   /** The thoughtSignature of a text part (Gemini 3 signs an answer's last part; streams may sign an empty one). */
   textSignature: string | undefined;
   thoughts: string | undefined;
-  calls: Omit<ToolCall, "id">[];
+  calls: ToolCall[];
 }
 
 function contentOf(candidate: GeminiCandidate): CandidateContent {
   let text: string | undefined;
   let textSignature: string | undefined;
   let thoughts: string | undefined;
-  const calls: Omit<ToolCall, "id">[] = [];
+  const calls: ToolCall[] = [];
   for (const part of candidate.content?.parts ?? []) {
     const thoughtSignature = part.thoughtSignature ?? undefined;
     if (part.functionCall) {
       const args = JSON.stringify(part.functionCall.args ?? {});
-      calls.push({ name: part.functionCall.name, arguments: args, thoughtSignature });
+      const id = callIdOf(part.functionCall.id ?? undefined);
+      calls.push({ id, name: part.functionCall.name, arguments: args, thoughtSignature });
     } else if (typeof part.text === "string") {
       if (part.thought) thoughts = (thoughts ?? "") + part.text;
       else {
@@ -101,7 +101,6 @@ const blockedPrompt = (response: GeminiResponse) =>
 
 export function fromGeminiResponse(raw: unknown): ChatCompletion {
   const response = parseResponse(raw);
-  const ids = new CallIds();
   const candidates = response.candidates ?? [];
   const choices = candidates.map((candidate, position): Choice => {
     const { text, textSignature, thoughts, calls } = contentOf(candidate);
@@ -111,7 +110,7 @@ export function fromGeminiResponse(raw: unknown): ChatCompletion {
       message: {
         content: text ?? (calls.length > 0 ? undefined : ""),
         reasoningContent: thoughts,
-        toolCalls: calls.map((call) => ({ id: ids.take(), ...call })),
+        toolCalls: calls,
         thinkingBlocks: [],
         thoughtSignature: textSignature,
       },
@@ -141,7 +140,6 @@ export function fromGeminiResponse(raw: unknown): ChatCompletion {
  * complete tool-call fragment; usageMetadata may repeat, so only the last is kept for `finish`.
  */
 export class GeminiStreamMapper {
-  private readonly ids = new CallIds();
   private readonly callsPerCandidate = new Map<number, number>();
   private model = "";
   private usage: Usage | undefined;
@@ -169,7 +167,7 @@ export class GeminiStreamMapper {
     const first = !this.callsPerCandidate.has(index);
     const before = this.callsPerCandidate.get(index) ?? 0;
     this.callsPerCandidate.set(index, before + calls.length);
-    const toolCalls = calls.map((call, offset) => ({ index: before + offset, id: this.ids.take(), ...call }));
+    const toolCalls = calls.map((call, offset) => ({ index: before + offset, ...call }));
     const finishReason = candidate.finishReason
       ? toFinishReason(candidate.finishReason, before + calls.length > 0)
       : undefined;

@@ -114,7 +114,7 @@ async function loadImages(request: ChatRequest, loadImage: ImageLoader): Promise
 function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>) {
   const system: { text: string }[] = [];
   const contents: GeminiContent[] = [];
-  // Built as the history is read, so a reused id (Gemini's calls have none; ours are call_<n>) names the latest call.
+  // Built as the history is read, so an id a client reused names the latest call of that id.
   const callNames = new Map<string, string>();
   for (const message of request.messages) {
     if (message.role === "system" || message.role === "developer") {
