@@ -227,8 +227,6 @@ interface Cell {
   ignore?: RegExp;
   /** Claude chose to write a sentence before its call; the simulator calls at once, so text blocks are left out. */
   skipText?: boolean;
-  /** Set while another helper's branch brings the fix; the cell must then fail. */
-  pendingOn?: string;
 }
 
 const cell = (
@@ -363,8 +361,6 @@ describe("the simulator held to recorded vendor answers", () => {
       expect(response.status).toBe(200);
       expect(compare(cell, recorded(cell.recording), await payloads(response))).toEqual([]);
     };
-    // Pending cells run too, and must fail until the named branch is merged: then drop pendingOn.
-    if (cell.pendingOn) it.fails(`${title}, pending the ${cell.pendingOn} branch`, check);
-    else it(title, check);
+    it(title, check);
   }
 });
