@@ -1,9 +1,9 @@
-import { type BodyBudget, GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
+import { type BodyBudget, GatewayError, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
 import express, { type RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
 import { holdBody } from "./body-budget.js";
-import { refuseDeepJson } from "./json-depth.js";
+import { parseJsonBytes, unsupportedCharset } from "./json-text.js";
 
 /**
  * The largest JSON body, in bytes, of the endpoints that take less than a conversation (chat,
@@ -21,16 +21,11 @@ const tooLarge = (limitBytes: number) =>
   payloadTooLarge(`The request body is too large: this endpoint takes at most ${bytes.format(limitBytes)}.`);
 
 /**
- * Body-parser failures with a 4xx status are the client's (bad JSON, a body that grew past its
- * limit, an unsupported encoding or charset, an upload cut short) and become OpenAI-shaped errors.
+ * Body-reader failures with a 4xx status are the client's (a body that grew past its limit, an
+ * unsupported content encoding, an upload cut short) and become OpenAI-shaped errors.
  */
 function clientErrorOf(error: unknown, limitBytes: number) {
-  // Ours, thrown by the depth check.
-  if (error instanceof GatewayError) return error;
   const { type, status, message } = error as { type?: string; status?: number; message?: string };
-  if (type === "entity.parse.failed") {
-    return invalidRequest("We could not parse the JSON body of your request. Send valid JSON.", null, "invalid_json");
-  }
   if (type === "entity.too.large") return tooLarge(limitBytes);
   if (status !== undefined && status >= 400 && status < 500) {
     // The parser's own words, cut short: they may quote a header the client wrote.
@@ -53,13 +48,24 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * While edge works on it, the body counts against the budget of bodies in flight.
  */
 export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler {
-  // Nesting is checked on the raw bytes, before JSON.parse builds anything.
-  const parse = express.json({ limit: limitBytes, verify: refuseDeepJson });
+  // Only read here (inflated, within the limit); decoding, the depth check and parsing are ours.
+  const read = express.raw({ type: "application/json", limit: limitBytes });
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
+    const charsetError = unsupportedCharset(request.headers["content-type"]);
+    if (charsetError) return next(charsetError);
     holdBody(budget, request, response, limitBytes);
     acceptBody(request, response, () =>
-      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error))),
+      read(request, response, (error?: unknown) => {
+        if (error) return next(clientErrorOf(error, limitBytes) ?? error);
+        try {
+          // A body of another type is left unread for the route to refuse.
+          if (Buffer.isBuffer(request.body)) request.body = parseJsonBytes(request.body);
+        } catch (refusal) {
+          return next(refusal);
+        }
+        next();
+      }),
     );
   };
 }
