@@ -1,9 +1,10 @@
 import { type BodyBudget, GatewayError, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
-import express, { type RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
 import { holdBody } from "./body-budget.js";
 import { parseJsonBytes, unsupportedCharset } from "./json-text.js";
+import { readBody } from "./read-body.js";
 
 /**
  * The largest JSON body, in bytes, of the endpoints that take less than a conversation (chat,
@@ -21,8 +22,8 @@ const tooLarge = (limitBytes: number) =>
   payloadTooLarge(`The request body is too large: this endpoint takes at most ${bytes.format(limitBytes)}.`);
 
 /**
- * Body-reader failures with a 4xx status are the client's (a body that grew past its limit, an
- * unsupported content encoding, an upload cut short) and become OpenAI-shaped errors.
+ * Body-reader failures with a 4xx status are the client's (a body that grew past its limit or
+ * differs from its Content-Length, an upload cut short) and become OpenAI-shaped errors.
  */
 function clientErrorOf(error: unknown, limitBytes: number) {
   const { type, status, message } = error as { type?: string; status?: number; message?: string };
@@ -48,24 +49,23 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * While edge works on it, the body counts against the budget of bodies in flight.
  */
 export function jsonBody(limitBytes: number, budget: BodyBudget): RequestHandler {
-  // Only read here (inflated, within the limit); decoding, the depth check and parsing are ours.
-  const read = express.raw({ type: "application/json", limit: limitBytes });
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
     const charsetError = unsupportedCharset(request.headers["content-type"]);
     if (charsetError) return next(charsetError);
+    // A body of another type (or none) is left unread for the route to refuse.
+    if (!request.is("application/json")) return next();
     holdBody(budget, request, response, limitBytes);
     acceptBody(request, response, () =>
-      read(request, response, (error?: unknown) => {
-        if (error) return next(clientErrorOf(error, limitBytes) ?? error);
-        try {
-          // A body of another type is left unread for the route to refuse.
-          if (Buffer.isBuffer(request.body)) request.body = parseJsonBytes(request.body);
-        } catch (refusal) {
-          return next(refusal);
-        }
-        next();
-      }),
+      readBody(request, limitBytes)
+        .then(parseJsonBytes)
+        .then(
+          (body) => {
+            request.body = body;
+            next();
+          },
+          (error: unknown) => next(clientErrorOf(error, limitBytes) ?? error),
+        ),
     );
   };
 }
