@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { startTestStack, type TestStack } from "@gateway/stack";
+import { connectTestRedis, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, refreshSession, signInWithGithub, signInWithOidc } from "./browser.js";
 
@@ -39,6 +39,28 @@ describe("console sign-in", () => {
     );
     expect(forged.status).toBe(302);
     expect(forged.headers.get("location")).toBe("/signin?error=invalid_state");
+  });
+
+  it("keeps nothing on the server for sign-ins that anyone starts: the pending state is the browser's cookie", async () => {
+    const redis = await connectTestRedis(stack.redisUrl);
+    try {
+      const keys = () => redis.keys(`${stack.namespace}:*`);
+      const before = await keys();
+      const starts = await Promise.all(
+        Array.from({ length: 200 }, () => new Browser().request(`${consoleUrl}/api/auth/github`)),
+      );
+      expect(starts.every((start) => start.status === 302)).toBe(true);
+      expect((await keys()).sort()).toEqual(before.sort());
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it("refuses a callback whose state is not the one its browser's sign-in started with", async () => {
+    const browser = new Browser();
+    await browser.request(`${consoleUrl}/api/auth/github`);
+    const other = await browser.request(`${consoleUrl}/api/auth/github/callback?code=abc&state=${"y".repeat(43)}`);
+    expect(other.headers.get("location")).toBe("/signin?error=invalid_state");
   });
 
   it("starts OpenID sign-in with PKCE (S256), state and nonce", async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startTestStack, type TestStack } from "@gateway/stack";
+import { queryRows, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, eventually, signInWithGithub } from "./browser.js";
 
@@ -188,5 +188,35 @@ describe("console top-ups through the simulated providers", () => {
       body: "out_trade_no=tu0&trade_status=TRADE_SUCCESS&total_amount=100.00&sign=AAAA",
     });
     expect(await alipay.text()).toBe("fail");
+  });
+});
+
+describe("notifications from anyone", () => {
+  const storedNotifications = async () =>
+    Number(
+      (await queryRows<{ count: string }>(stack.databaseUrl, "SELECT count(*) FROM ledger.payment_notifications"))[0]!
+        .count,
+    );
+
+  it("stores nothing of a notification whose signature does not verify, however many and large", async () => {
+    const before = await storedNotifications();
+    const junk = "x".repeat(60_000);
+    for (let post = 0; post < 20; post += 1) {
+      const [wechat, alipay] = await Promise.all([
+        fetch(`${consoleUrl}/api/payments/wechat/notify`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ id: `junk-${post}`, event_type: "TRANSACTION.SUCCESS", junk }),
+        }),
+        fetch(`${consoleUrl}/api/payments/alipay/notify`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: `out_trade_no=tu${post}&trade_status=TRADE_SUCCESS&total_amount=1.00&sign=AAAA&junk=${junk}`,
+        }),
+      ]);
+      expect(wechat.status).toBe(401);
+      expect(await alipay.text()).toBe("fail");
+    }
+    expect(await storedNotifications()).toBe(before);
   });
 });

@@ -126,16 +126,56 @@ describe("invalid requests never reach the vendor", () => {
     expectOpenAIError((await response.json()) as { error: Record<string, unknown> });
   });
 
-  it("answers 415 for a JSON body in a charset the parser cannot read", async () => {
-    const response = await fetch(`${stack.baseUrl}/chat/completions`, {
+  const chatTyped = (contentType: string) =>
+    fetch(`${stack.baseUrl}/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${defaultKey}`, "content-type": "application/json; charset=bogus" },
+      headers: { authorization: `Bearer ${defaultKey}`, "content-type": contentType },
       body: chat({}),
     });
+
+  it("answers 415 for a JSON body in a charset the parser cannot read", async () => {
+    const response = await chatTyped("application/json; charset=bogus");
     expect(response.status).toBe(415);
     const body = (await response.json()) as { error: Record<string, unknown> };
     expectOpenAIError(body);
     expect(body.error.code).toBe("charset_unsupported");
+  });
+
+  it("serves a body labelled UTF-8 in any spelling of the label", async () => {
+    expect((await chatTyped('application/json; charset="UTF-8"')).status).toBe(200);
+  });
+});
+
+describe("JSON bodies in charsets other than UTF-8", () => {
+  // In UTF-7 `+AFs-` is `[`: 100,000 levels of nesting the depth check never saw in the bytes,
+  // which JSON.parse took and JSON.stringify then overflowed on (a 500 on every conversation route).
+  const levels = 100_000;
+  const hiddenNesting = `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"metadata":{"a":${"+AFs-".repeat(levels)}${"+AF0-".repeat(levels)}}}`;
+  const routes = [
+    { route: "chat", path: "/chat/completions", shape: "openai" },
+    { route: "Responses", path: "/responses", shape: "openai" },
+    { route: "Messages", path: "/messages", shape: "anthropic" },
+    { route: "Gemini", path: "/../v1beta/models/gemini-2.5-flash:generateContent", shape: "google" },
+  ];
+
+  it.each(
+    routes.flatMap((route) => ["utf-7", "UTF-16", "utf-32le", "iso-8859-1"].map((charset) => ({ ...route, charset }))),
+  )("answers 415 on $route for charset=$charset, in the route's own error shape", async ({ path, shape, charset }) => {
+    const response = await fetch(new URL(`${stack.baseUrl}${path}`), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${defaultKey}`,
+        "x-goog-api-key": defaultKey,
+        "content-type": `application/json; charset=${charset}`,
+      },
+      body: hiddenNesting,
+    });
+    expect(response.status).toBe(415);
+    const body = (await response.json()) as Record<string, Record<string, unknown>>;
+    if (shape === "openai") expect(body.error!.code).toBe("charset_unsupported");
+    if (shape === "anthropic") expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    if (shape === "google") expect(JSON.stringify(body.error)).toContain("CHARSET_UNSUPPORTED");
+    expect(JSON.stringify(body)).toContain(charset.toLowerCase());
   });
 });
 

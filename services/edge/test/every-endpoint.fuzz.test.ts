@@ -15,6 +15,7 @@ import {
 // stack. Whatever arrives, the answer is below 500 unless the simulated vendor was told to
 // fail, every 4xx carries its ingress's error body (OpenAI's, Anthropic's on /v1/messages, Google's
 // for Gemini), streams are well formed, and no process dies.
+// The slowest case of each endpoint is printed at the end.
 // FUZZ_RUNS sets the cases per endpoint (default 40: the suite then takes about a minute on
 // two cores); FUZZ_SEED replays a run (the seed is printed when a property fails).
 
@@ -28,6 +29,8 @@ const known = { responses: [] as string[], videos: [] as string[] };
 // The requests most recently sent, to name the culprit when a process dies a moment after answering.
 const recent: string[] = [];
 const deaths: string[] = [];
+// Each endpoint's slowest case, reported at the end: where a request's size buys the most time.
+const slowest = new Map<string, { ms: number; request: string }>();
 
 const describeRequest = (request: FuzzRequest) =>
   `${request.method} ${request.path.slice(0, 300)} [${request.mangling}] ${JSON.stringify(request.headers).slice(0, 300)} ${JSON.stringify(request.body?.toString("utf8").slice(0, 600) ?? "")}`;
@@ -60,6 +63,8 @@ beforeAll(async () => {
   known.videos.push(((await video.json()) as { id: string }).id);
 });
 afterAll(async () => {
+  const report = [...slowest].map(([endpoint, { ms, request }]) => `${endpoint}: ${Math.round(ms)} ms ${request}`);
+  if (report.length > 0) console.info(`Slowest case per endpoint:\n${report.join("\n")}`);
   await stack?.teardown();
 });
 
@@ -190,8 +195,13 @@ async function exercise(endpoint: string, request: FuzzRequest) {
   recent.push(describeRequest(request).slice(0, 400));
   if (recent.length > 3) recent.shift();
   const apiKey = request.mangling === "no usable key" ? undefined : await keyFor(endpoint);
-  if (request.cutAt !== undefined) await abandon(request, apiKey!);
-  else checkAnswer(request, await send(request, apiKey));
+  if (request.cutAt !== undefined) return abandon(request, apiKey!);
+  const started = performance.now();
+  const answer = await send(request, apiKey);
+  const ms = performance.now() - started;
+  if (ms > (slowest.get(endpoint)?.ms ?? -1))
+    slowest.set(endpoint, { ms, request: describeRequest(request).slice(0, 200) });
+  checkAnswer(request, answer);
 }
 
 /** Runs a property with the suite's seed and size, and says how to replay a failure. */

@@ -335,6 +335,7 @@ const jsonContentTypes = fc.oneof(
       "text/plain",
       "application/x-www-form-urlencoded",
       "application/json; charset=utf-16",
+      "application/json; charset=utf-7",
       "application/json; charset=bogus",
       "multipart/form-data",
       "",
@@ -365,6 +366,14 @@ const jsonWire = (body: Record<string, unknown>) => {
       arbitrary: fc
         .constantFrom("", "null", "[]", '"text"', "{", "\u0000")
         .map((text) => ({ text, mangling: "not an object" })),
+    },
+    {
+      // Nesting only a UTF-7 decoder sees (`+AFs-` is `[`), past every depth bound.
+      weight: 1,
+      arbitrary: fc.integer({ min: 100, max: 50_000 }).map((levels) => ({
+        text: `{${text.slice(1, -1)}${text.length > 2 ? "," : ""}"metadata":${"+AFs-".repeat(levels)}${"+AF0-".repeat(levels)}}`,
+        mangling: "utf-7 nesting",
+      })),
     },
   );
 };

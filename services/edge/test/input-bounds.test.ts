@@ -272,3 +272,22 @@ describe("images per request", () => {
     expect(answer.error.message).toContain(`larger than ${maxRequestImageBytes} bytes`);
   });
 });
+
+describe("a message of 150,000 content parts", () => {
+  const parts = Array.from({ length: 150_000 }, () => ({ type: "text", text: "a" }));
+
+  // Router once merged turns and gathered system parts with push(...parts), which overflows the
+  // stack past about 120,000 arguments: a RangeError and a 500.
+  it.each([
+    [
+      "merged into the user turn before it, for Claude",
+      "claude-sonnet-4-5",
+      [...user, { role: "user", content: parts }],
+    ],
+    ["as the system prompt, for Gemini", "gemini-2.5-flash", [{ role: "system", content: parts }, ...user]],
+  ])("is served %s", async (_case, model, messages) => {
+    const answer = await send("/chat/completions", chat({ model, messages }));
+    expect(answer.error).toBeUndefined();
+    expect(answer.status).toBe(200);
+  });
+});

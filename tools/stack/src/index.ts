@@ -5,6 +5,7 @@ export * from "./crash-requests.js";
 export * from "./dev-oidc-provider.js";
 export * from "./exact-billing.js";
 export * from "./fault-suite.js";
+export * from "./linear-growth.js";
 export * from "./nats-authorization.js";
 export * from "./nats-server.js";
 export * from "./open-reservations.js";

@@ -6,7 +6,7 @@ import type { SessionCookie } from "../sessions/session-cookie.js";
 import type { Session, SessionLifetimes, SessionStore } from "../sessions/session-store.js";
 import { newToken } from "../sessions/session-store.js";
 import { type ProviderIdentity, SignInFailed, type SignInProvider } from "./identity.js";
-import { browserDigest, type PendingSignIns } from "./pending-sign-ins.js";
+import type { PendingSignIns } from "./pending-sign-ins.js";
 
 export interface SignInDependencies {
   providers: SignInProvider[];
@@ -14,8 +14,7 @@ export interface SignInDependencies {
   sessions: SessionStore;
   lifetimes: SessionLifetimes;
   sessionCookie: SessionCookie;
-  // Binds a sign-in's `state` to the browser that started it.
-  browserCookie: SessionCookie;
+  // Binds a sign-in's `state` to the browser that started it, in that browser's cookie.
   pending: PendingSignIns;
   loadSession: (request: Request) => Promise<Session | undefined>;
   publicUrl: () => string;
@@ -26,7 +25,7 @@ const failurePage = (code: string) => `/signin?error=${encodeURIComponent(code)}
 
 /** The GitHub and OpenID Connect sign-ins: start (302 to the provider) and callback (302 back into the app). */
 export function signInRoutes(dependencies: SignInDependencies): Router {
-  const { providers, ledger, sessions, lifetimes, sessionCookie, browserCookie, pending, logger } = dependencies;
+  const { providers, ledger, sessions, lifetimes, sessionCookie, pending, logger } = dependencies;
   const router = Router();
   const redirectUri = (provider: SignInProvider) => `${dependencies.publicUrl()}/api/auth/${provider.id}/callback`;
   const providerOf = (request: Request) => {
@@ -41,9 +40,8 @@ export function signInRoutes(dependencies: SignInDependencies): Router {
 
   router.get("/:provider", async (request, response) => {
     const provider = providerOf(request);
-    const linking = request.query.link === "1" ? await dependencies.loadSession(request) : undefined;
+    const link = request.query.link === "1" && (await dependencies.loadSession(request)) !== undefined;
     const state = newToken();
-    const browser = newToken();
     let started: Awaited<ReturnType<SignInProvider["start"]>>;
     try {
       started = await provider.start(redirectUri(provider), state);
@@ -52,14 +50,13 @@ export function signInRoutes(dependencies: SignInDependencies): Router {
       response.redirect(302, failurePage(error instanceof SignInFailed ? error.code : "provider_unavailable"));
       return;
     }
-    await pending.save(state, {
+    pending.save(response, {
+      state,
       provider: provider.id,
-      browser: browserDigest(browser),
-      linkAccountId: linking?.accountId,
+      link,
       codeVerifier: started.codeVerifier,
       nonce: started.nonce,
     });
-    browserCookie.set(response, browser, 600);
     response.redirect(302, started.url);
   });
 
@@ -84,26 +81,26 @@ export function signInRoutes(dependencies: SignInDependencies): Router {
   router.get("/:provider/callback", async (request, response) => {
     const provider = providerOf(request);
     const state = typeof request.query.state === "string" ? request.query.state : "";
-    const started = await pending.take(state);
-    const browser = browserCookie.read(request);
-    browserCookie.clear(response);
-    if (!started || started.provider !== provider.id || !browser || browserDigest(browser) !== started.browser) {
+    const started = pending.take(request, response);
+    // Linking links to the account of the session this browser still holds.
+    const linkAccountId = started?.link ? (await dependencies.loadSession(request))?.accountId : undefined;
+    if (!started || started.state !== state || started.provider !== provider.id || (started.link && !linkAccountId)) {
       response.redirect(302, failurePage("invalid_state"));
       return;
     }
     let identity: ProviderIdentity;
     try {
       const callbackUrl = new URL(request.originalUrl, dependencies.publicUrl());
-      identity = await provider.finish(callbackUrl, redirectUri(provider), { state, ...started });
+      identity = await provider.finish(callbackUrl, redirectUri(provider), started);
     } catch (error) {
       if (!(error instanceof SignInFailed)) throw error;
       logger.info({ provider: provider.id, code: error.code, reason: error.message }, "sign-in failed");
       response.redirect(302, failurePage(error.code));
       return;
     }
-    if (!started.linkAccountId) return signIn(response, identity);
+    if (!linkAccountId) return signIn(response, identity);
     try {
-      await ledger.linkIdentity({ accountId: started.linkAccountId, ...identity });
+      await ledger.linkIdentity({ accountId: linkAccountId, ...identity });
     } catch (error) {
       logger.info({ err: error, provider: provider.id }, "linking refused");
       response.redirect(302, `/settings?linkError=${encodeURIComponent(provider.id)}`);

@@ -44,28 +44,34 @@ export interface NotificationDependencies {
   logger: Logger;
 }
 
-/** `POST /payments/{wechat,alipay}/notify`: verified here, stored and applied by ledger, answered in each provider's terms. */
+/** `POST /payments/{wechat,alipay}/notify`: verified here, then stored and applied by ledger, answered in each provider's terms. */
 export function notificationRoutes(router: Router, { ledger, wechat, alipay, logger }: NotificationDependencies): void {
-  /** Stores the notification (verified or not) in ledger; true when the provider may stop sending it. */
+  /**
+   * Stores a verified notification in ledger; true when the provider may stop sending it. One
+   * that fails verification is only logged (its reason, never its body): anyone can post here,
+   * so storing what they post would let them fill the database.
+   */
   const record = async (
     request: Request,
     method: PaymentMethod,
     verified: { ok: true; payment: ProviderPayment } | { ok: false; reason: string },
   ): Promise<boolean> => {
-    if (!verified.ok)
+    if (!verified.ok) {
       logger.warn({ provider: method.name, reason: verified.reason }, "a notification failed verification");
-    const facts = verified.ok ? paymentFacts(verified.payment, method) : undefined;
+      return false;
+    }
+    const facts = paymentFacts(verified.payment, method);
     try {
       const answer = await ledger.recordPaymentNotification({
         provider: method.provider,
         headers: auditHeaders(request),
         body: bodyOf(request),
-        signatureVerified: verified.ok,
+        signatureVerified: true,
         facts,
       });
       const outcome = NotificationOutcome[answer.outcome];
-      logger.info({ outTradeNo: facts?.outTradeNo, outcome, reason: answer.reason }, "payment notification");
-      return verified.ok && storedForGood.has(answer.outcome);
+      logger.info({ outTradeNo: facts.outTradeNo, outcome, reason: answer.reason }, "payment notification");
+      return storedForGood.has(answer.outcome);
     } catch (error) {
       logger.error({ err: error }, "a payment notification could not be recorded; the provider will retry");
       return false;

@@ -80,6 +80,28 @@ describe("Gemini requests in the canonical form", () => {
     });
   });
 
+  it("skips calls already answered by id when a response without one takes the oldest open call", () => {
+    const calls = ["a", "b", "c"].map((id) => ({ functionCall: { id, name: "f", args: {} } }));
+    const answer = (id?: string) => ({ functionResponse: { ...(id && { id }), name: "f", response: {} } });
+    const request = canonical({
+      contents: [
+        { role: "user", parts: [{ text: "go" }] },
+        { role: "model", parts: calls },
+        { role: "user", parts: [answer("a"), answer("c"), answer()] },
+      ],
+    });
+    expect(request.messages.slice(2, 5).map((message) => message.toolCallId)).toEqual(["a", "c", "b"]);
+    // A fourth names an id already answered and finds no call open of that name.
+    expect(() =>
+      canonical({
+        contents: [
+          { role: "model", parts: calls },
+          { role: "user", parts: [answer("a"), answer("c"), answer(), answer("a")] },
+        ],
+      }),
+    ).toThrow(/answers no functionCall/);
+  });
+
   it("refuses a function response that answers no call", () => {
     expect(() =>
       canonical({ contents: [{ parts: [{ functionResponse: { name: "weather", response: {} } }] }] }),

@@ -7,33 +7,64 @@ import { jsonSchemaOf } from "./json-schema-of.js";
 
 type Config = NonNullable<GenerateContentBody["generationConfig"]>;
 
+interface OpenCall {
+  id: string;
+  answered: boolean;
+}
+
+/** Calls in the order they were made; the oldest is taken first, and answered ones are skipped once. */
+class CallQueue {
+  private readonly calls: OpenCall[] = [];
+  private head = 0;
+
+  add(call: OpenCall): void {
+    this.calls.push(call);
+  }
+
+  oldestOpen(): OpenCall | undefined {
+    while (this.calls[this.head]?.answered) this.head += 1;
+    return this.calls[this.head];
+  }
+}
+
+function queueOf(queues: Map<string, CallQueue>, key: string): CallQueue {
+  const queue = queues.get(key) ?? new CallQueue();
+  queues.set(key, queue);
+  return queue;
+}
+
 /**
  * Gives every functionCall of the history an id (Gemini's own are optional) and pairs each
  * functionResponse with the call it answers: by id when it names one, else the oldest open
- * call of that name, which is how Gemini itself pairs them.
+ * call of that name, which is how Gemini itself pairs them. Each call is queued under its name
+ * and under its name and id, so pairing takes constant time whatever the history's length.
  */
 class CallPairing {
   private next = 0;
-  private readonly open = new Map<string, string[]>();
+  private readonly byName = new Map<string, CallQueue>();
+  private readonly byId = new Map<string, CallQueue>();
+
+  // A function name holds no newline, so the key is unambiguous.
+  private static idKey = (name: string, id: string) => `${name}\n${id}`;
 
   call(name: string, id: string | undefined): string {
-    const callId = id ?? `call_${this.next++}`;
-    this.open.set(name, [...(this.open.get(name) ?? []), callId]);
-    return callId;
+    const call = { id: id ?? `call_${this.next++}`, answered: false };
+    queueOf(this.byName, name).add(call);
+    queueOf(this.byId, CallPairing.idKey(name, call.id)).add(call);
+    return call.id;
   }
 
   answer(name: string, id: string | undefined, where: string): string {
-    const open = this.open.get(name) ?? [];
-    const index = id !== undefined && open.includes(id) ? open.indexOf(id) : 0;
-    const callId = open[index];
-    if (callId === undefined) {
+    const named = id === undefined ? undefined : this.byId.get(CallPairing.idKey(name, id))?.oldestOpen();
+    const call = named ?? this.byName.get(name)?.oldestOpen();
+    if (call === undefined) {
       throw invalidRequest(
         `The functionResponse for '${name}' answers no functionCall of an earlier model turn.`,
         where,
       );
     }
-    open.splice(index, 1);
-    return callId;
+    call.answered = true;
+    return call.id;
   }
 }
 
@@ -158,7 +189,8 @@ function toToolChoice(body: GenerateContentBody, tools: Tool[]): { toolChoice?: 
   if (config.mode !== "ANY") return { toolChoice: { mode: "auto" }, tools };
   const allowed = config.allowedFunctionNames;
   if (!allowed) return { toolChoice: { mode: "required" }, tools };
-  const unknown = allowed.find((name) => !tools.some((tool) => tool.name === name));
+  const declared = new Set(tools.map((tool) => tool.name));
+  const unknown = allowed.find((name) => !declared.has(name));
   if (unknown !== undefined) {
     throw invalidRequest(
       `allowedFunctionNames names '${unknown}', which no functionDeclaration declares.`,
@@ -166,7 +198,8 @@ function toToolChoice(body: GenerateContentBody, tools: Tool[]): { toolChoice?: 
     );
   }
   if (allowed.length === 1) return { toolChoice: { mode: "function", functionName: allowed[0] }, tools };
-  return { toolChoice: { mode: "required" }, tools: tools.filter((tool) => allowed.includes(tool.name)) };
+  const allowedNames = new Set(allowed);
+  return { toolChoice: { mode: "required" }, tools: tools.filter((tool) => allowedNames.has(tool.name)) };
 }
 
 function toResponseFormat(config: Config | undefined): ChatRequest["responseFormat"] {

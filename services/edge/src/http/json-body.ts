@@ -1,12 +1,12 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { GatewayError, invalidRequest, payloadTooLarge } from "@gateway/shared";
+import { GatewayError, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
-import express, { type Request, type RequestHandler, type Response } from "express";
+import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
 import { type BodyAdmission, declaredBytes, holdBody } from "./body-budget.js";
 import { refuseStalledBody } from "./body-transfer.js";
-import { refuseDeepJson } from "./json-depth.js";
+import { parseJsonBytes, unsupportedCharset } from "./json-text.js";
 import { structureWeight } from "./json-weight.js";
+import { readBody } from "./read-body.js";
 
 /**
  * The largest JSON body, in bytes, of the endpoints that take less than a conversation (chat,
@@ -24,16 +24,11 @@ const tooLarge = (limitBytes: number) =>
   payloadTooLarge(`The request body is too large: this endpoint takes at most ${bytes.format(limitBytes)}.`);
 
 /**
- * Body-parser failures with a 4xx status are the client's (bad JSON, a body that grew past its
- * limit, an unsupported encoding or charset, an upload cut short) and become OpenAI-shaped errors.
+ * Body-reader failures with a 4xx status are the client's (a body that grew past its limit or
+ * differs from its Content-Length, an upload cut short) and become OpenAI-shaped errors.
  */
 function clientErrorOf(error: unknown, limitBytes: number) {
-  // Ours, thrown by the depth check.
-  if (error instanceof GatewayError) return error;
   const { type, status, message } = error as { type?: string; status?: number; message?: string };
-  if (type === "entity.parse.failed") {
-    return invalidRequest("We could not parse the JSON body of your request. Send valid JSON.", null, "invalid_json");
-  }
   if (type === "entity.too.large") return tooLarge(limitBytes);
   if (status !== undefined && status >= 400 && status < 500) {
     // The parser's own words, cut short: they may quote a header the client wrote.
@@ -58,18 +53,28 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * will cost from before it is parsed.
  */
 export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestHandler {
-  // Nesting and size are checked on the raw bytes, before JSON.parse builds anything.
-  const verify = (request: IncomingMessage, response: ServerResponse, body: Buffer) => {
-    refuseDeepJson(request, response, body);
-    holdBody(admission, request as Request, response as Response, structureWeight(body));
-  };
-  const parse = express.json({ limit: limitBytes, verify });
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
+    const charsetError = unsupportedCharset(request.headers["content-type"]);
+    if (charsetError) return next(charsetError);
+    // A body of another type (or none) is left unread for the route to refuse.
+    if (!request.is("application/json")) return next();
     holdBody(admission, request, response, declaredBytes(request, limitBytes));
     acceptBody(request, response, () => {
       refuseStalledBody(request, response);
-      parse(request, response, (error?: unknown) => next(error && (clientErrorOf(error, limitBytes) ?? error)));
+      readBody(request, limitBytes)
+        .then((bytes) => {
+          // What the parsed structure will cost is held before JSON.parse builds it.
+          holdBody(admission, request, response, structureWeight(bytes));
+          return parseJsonBytes(bytes);
+        })
+        .then(
+          (body) => {
+            request.body = body;
+            next();
+          },
+          (error: unknown) => next(clientErrorOf(error, limitBytes) ?? error),
+        );
     });
   };
 }

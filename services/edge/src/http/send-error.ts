@@ -1,5 +1,6 @@
 import { GatewayError, serverError } from "@gateway/shared";
 import type { NextFunction, Request, Response } from "express";
+import { closeAfterUnreadBody } from "./refused-body.js";
 
 /** An ingress's own error body, which may name the request (Anthropic's do); OpenAI's is the default. */
 export type ErrorBody = (error: GatewayError, requestId: string | undefined) => unknown;
@@ -25,6 +26,7 @@ export function sendError(response: Response, error: unknown): void {
     response.setHeader("retry-after", String(Math.ceil(gatewayError.retryAfterMs / 1000)));
   }
   for (const [name, value] of Object.entries(gatewayError.headers)) response.setHeader(name, value);
+  closeAfterUnreadBody(response);
   const render = response.locals.errorBody as ErrorBody | undefined;
   const body = render ? render(gatewayError, response.locals.requestId) : gatewayError.toBody();
   response.status(gatewayError.httpStatus).json(body);

@@ -22,14 +22,18 @@ function toParts(content: string | PartBody[] | null | undefined): Pick<Message,
 // Legacy function calls carry no ids; the gateway names them so vendors can pair results.
 const legacyCallId = (index: number) => `call_function_${index}`;
 
-function toMessage(message: ChatMessageBody, index: number, messages: ChatMessageBody[]): Message {
+/** Where each function's latest legacy call so far was made, by function name. */
+type LatestCalls = Map<string, number>;
+
+function toMessage(message: ChatMessageBody, index: number, latestCalls: LatestCalls): Message {
   if (message.role === "function") {
     return {
       role: "tool",
       text: message.content ?? "",
       parts: [],
       toolCalls: [],
-      toolCallId: legacyResultId(messages, index),
+      // A `function` result answers the latest earlier assistant call of that function.
+      toolCallId: legacyCallId(latestCalls.get(message.name) ?? index),
     };
   }
   const base: Message = { role: message.role, ...toParts(message.content), toolCalls: [] };
@@ -65,14 +69,14 @@ function withThinking(message: Message, blocks: ThinkingBlockBody[]): Message {
   return { ...message, text: undefined, parts: [...thinking, ...said.filter((part) => part.text !== "")] };
 }
 
-/** A `function` result answers the latest earlier assistant call of that function. */
-function legacyResultId(messages: ChatMessageBody[], resultIndex: number): string {
-  const name = (messages[resultIndex] as { name: string }).name;
-  for (let index = resultIndex - 1; index >= 0; index -= 1) {
-    const message = messages[index]!;
-    if (message.role === "assistant" && message.function_call?.name === name) return legacyCallId(index);
-  }
-  return legacyCallId(resultIndex);
+/** The messages in order, noting each legacy call as it passes so its result finds it without a search. */
+function toMessages(messages: ChatMessageBody[]): Message[] {
+  const latestCalls: LatestCalls = new Map();
+  return messages.map((message, index) => {
+    const converted = toMessage(message, index, latestCalls);
+    if (message.role === "assistant" && message.function_call) latestCalls.set(message.function_call.name, index);
+    return converted;
+  });
 }
 
 function toToolChoice(body: ChatRequestBody): ToolChoice | undefined {
@@ -109,7 +113,7 @@ export function toCanonicalChat(body: ChatRequestBody, caller: Caller): ChatRequ
   return {
     caller,
     model: body.model,
-    messages: body.messages.map(toMessage),
+    messages: toMessages(body.messages),
     tools: toTools(body),
     toolChoice: toToolChoice(body),
     // The legacy API answers with at most one function call.

@@ -401,3 +401,15 @@ describe("models that think only adaptively (Claude Opus 4.7 on)", () => {
     expect(body).not.toHaveProperty("top_k");
   });
 });
+
+describe("a request of very many content blocks", () => {
+  it("merges 150,000 blocks of consecutive user messages into one turn without overflowing the stack", () => {
+    const parts = Array.from({ length: 150_000 }, () => ({ text: "a" }));
+    const body = toAnthropicRequest(
+      request({ messages: [message("user", "first"), message("user", undefined, { parts })] }),
+      model(),
+    );
+    expect(body.messages).toHaveLength(1);
+    expect((body.messages as { content: unknown[] }[])[0]!.content).toHaveLength(150_001);
+  });
+});

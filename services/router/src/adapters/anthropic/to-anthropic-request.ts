@@ -148,7 +148,8 @@ function toMessages(messages: Message[]): AnthropicMessageParam[] {
     }
     if (content.length === 0) continue;
     const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...content);
+    // A loop, not push(...content): spreading ~150,000 blocks as arguments overflows the stack.
+    if (last?.role === role) for (const block of content) last.content.push(block);
     else turns.push({ role, content });
   }
   return turns;

@@ -331,3 +331,11 @@ describe("canonical request to a Gemini generateContent body", () => {
     ]);
   });
 });
+
+describe("a request of very many parts", () => {
+  it("sends a system message of 150,000 parts without overflowing the stack", async () => {
+    const parts = Array.from({ length: 150_000 }, () => ({ text: "a" }));
+    const body = await build({ messages: [{ role: "system", parts, toolCalls: [] }, message("user", "hi")] });
+    expect(body.systemInstruction?.parts).toHaveLength(150_000);
+  });
+});

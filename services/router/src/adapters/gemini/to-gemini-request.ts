@@ -98,9 +98,6 @@ function functionResponsePart(message: Message, callNames: Map<string, string>):
   return { functionResponse: { name, response: functionResult(text) } };
 }
 
-const isToolResultTurn = (content: GeminiContent | undefined) =>
-  content?.role === "user" && content.parts.every((part) => "functionResponse" in part);
-
 /** Fetches every distinct image once, in parallel, before the body is built. */
 async function loadImages(request: ChatRequest, loadImage: ImageLoader): Promise<Map<string, GeminiInlineData>> {
   const urls = new Set<string>();
@@ -116,15 +113,19 @@ function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>)
   const contents: GeminiContent[] = [];
   // Built as the history is read, so an id a client reused names the latest call of that id.
   const callNames = new Map<string, string>();
+  // The turn of tool results being gathered: results of parallel calls go back together, in one user turn.
+  let results: GeminiContent | undefined;
   for (const message of request.messages) {
     if (message.role === "system" || message.role === "developer") {
-      system.push(...textOf(message).map((text) => ({ text })));
+      for (const text of textOf(message)) system.push({ text });
     } else if (message.role === "tool") {
       const part = functionResponsePart(message, callNames);
-      const last = contents.at(-1);
-      // Results of parallel calls go back together, in one user turn.
-      if (last && isToolResultTurn(last)) last.parts.push(part);
-      else contents.push({ role: "user", parts: [part] });
+      if (results !== undefined && results === contents.at(-1)) {
+        results.parts.push(part);
+      } else {
+        results = { role: "user", parts: [part] };
+        contents.push(results);
+      }
     } else if (message.role === "assistant") {
       for (const call of message.toolCalls) callNames.set(call.id, call.name);
       const parts = modelParts(message);
