@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+import { type Readable, Transform } from "node:stream";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { BODY_BYTES_METADATA, type BodyBudget, type BodyHold, tracedMetadata } from "@gateway/shared";
 import type { Metadata } from "@grpc/grpc-js";
@@ -58,6 +60,45 @@ export function holdBody(
   hold.grow(size);
   return hold;
 }
+
+const meters = new WeakMap<IncomingMessage, Transform>();
+
+/**
+ * Holds a request's body against the budget as its bytes arrive rather than as it declares
+ * them: a client that stops sending holds only what it sent (and soon gets its 408,
+ * body-transfer.ts), however large a body it announced. An account just refused for its
+ * balance is refused before a byte is read when the body it declares is large. The body is
+ * then read from `meteredBody(request)`, which fails with the 429 once a chunk would pass the
+ * budget (the rest of the body stays unread).
+ */
+export function meterBody(admission: BodyAdmission, request: Request, response: Response, declared: number): void {
+  const hold = holdOf(admission.budget, request, response);
+  admission.unpaid.check(hold.holder, declared);
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        hold.grow(chunk.length);
+        done(null, chunk);
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  });
+  meters.set(request, meter);
+  request.pipe(meter);
+}
+
+/** The body of a request, read through its meter when it has one. */
+export const meteredBody = (request: IncomingMessage): Readable => meters.get(request) ?? request;
+
+/** Stops reading a body through its meter (the read was abandoned): the rest is left to Node. */
+export function stopMetering(request: IncomingMessage): void {
+  const meter = meters.get(request);
+  if (meter) request.unpipe(meter);
+}
+
+/** What this response's request holds of the budget so far. */
+export const heldBytes = (response: Response): number => holds.get(response)?.bytes ?? 0;
 
 /** What a request is about to read: its declared Content-Length, or the limit when it declares none. */
 export function declaredBytes(request: Request, limitBytes: number): number {

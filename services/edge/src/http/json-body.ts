@@ -2,7 +2,7 @@ import { GatewayError, payloadTooLarge } from "@gateway/shared";
 import bytes from "bytes";
 import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
-import { type BodyAdmission, declaredBytes, holdBody } from "./body-budget.js";
+import { type BodyAdmission, declaredBytes, heldBytes, holdBody, meterBody } from "./body-budget.js";
 import { refuseStalledBody } from "./body-transfer.js";
 import { parseJsonBytes, unsupportedCharset } from "./json-text.js";
 import { structureWeight } from "./json-weight.js";
@@ -28,6 +28,8 @@ const tooLarge = (limitBytes: number) =>
  * differs from its Content-Length, an upload cut short) and become OpenAI-shaped errors.
  */
 function clientErrorOf(error: unknown, limitBytes: number) {
+  // The body budget's own refusal (a chunk past it) is already the client's answer.
+  if (error instanceof GatewayError) return error;
   const { type, status, message } = error as { type?: string; status?: number; message?: string };
   if (type === "entity.too.large") return tooLarge(limitBytes);
   if (status !== undefined && status >= 400 && status < 500) {
@@ -49,8 +51,8 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * JSON body edge parses goes through here. A body that declares more than the limit is refused
  * before a byte of it is read (Node discards the rest); one that grows past it is cut off there,
  * and one that stalls is a 408. While edge works on it, the body counts against the budget of
- * bodies in flight: its declared bytes from before it is read, and what its parsed structure
- * will cost from before it is parsed.
+ * bodies in flight: its bytes as they arrive, and what its parsed structure will cost from
+ * before it is parsed.
  */
 export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestHandler {
   return (request, response, next) => {
@@ -59,13 +61,15 @@ export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestH
     if (charsetError) return next(charsetError);
     // A body of another type (or none) is left unread for the route to refuse.
     if (!request.is("application/json")) return next();
-    holdBody(admission, request, response, declaredBytes(request, limitBytes));
+    meterBody(admission, request, response, declaredBytes(request, limitBytes));
     acceptBody(request, response, () => {
       refuseStalledBody(request, response);
       readBody(request, limitBytes)
         .then((bytes) => {
-          // What the parsed structure will cost is held before JSON.parse builds it.
-          holdBody(admission, request, response, structureWeight(bytes));
+          // Held before JSON.parse builds anything: the bytes inflated beyond those that arrived,
+          // and what the parsed structure will cost.
+          const inflated = Math.max(0, bytes.length - heldBytes(response));
+          holdBody(admission, request, response, inflated + structureWeight(bytes));
           return parseJsonBytes(bytes);
         })
         .then(

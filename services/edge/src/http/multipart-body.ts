@@ -1,7 +1,7 @@
 import { payloadTooLarge } from "@gateway/shared";
 import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
-import { type BodyAdmission, declaredBytes, holdBody } from "./body-budget.js";
+import { type BodyAdmission, declaredBytes, meterBody } from "./body-budget.js";
 import { refuseStalledBody } from "./body-transfer.js";
 import type { MultipartLimits } from "./read-multipart.js";
 
@@ -14,8 +14,8 @@ export const multipartBodyLimit = (limits: MultipartLimits) =>
 
 /**
  * Admits a multipart upload (read as it streams, by the route: http/read-multipart.ts) under the
- * same budget as JSON bodies: it holds its declared bytes (the most it may send, when it
- * declares none) from before it is read until its answer ends, and a stalled upload is a 408.
+ * same budget as JSON bodies: it holds its bytes as they arrive until its answer ends, and a
+ * stalled upload is a 408.
  * One declaring more than its endpoint takes is refused before a byte of it is read.
  */
 export function multipartBody(limits: MultipartLimits, admission: BodyAdmission): RequestHandler {
@@ -24,7 +24,7 @@ export function multipartBody(limits: MultipartLimits, admission: BodyAdmission)
     if (Number(request.headers["content-length"]) > limitBytes) {
       return next(payloadTooLarge(`The request body is too large: this endpoint takes at most ${limitBytes} bytes.`));
     }
-    holdBody(admission, request, response, declaredBytes(request, limitBytes));
+    meterBody(admission, request, response, declaredBytes(request, limitBytes));
     acceptBody(request, response, () => {
       refuseStalledBody(request, response);
       next();

@@ -3,6 +3,7 @@ import type { Transform } from "node:stream";
 import zlib from "node:zlib";
 import { GatewayError, invalidRequest } from "@gateway/shared";
 import getRawBody from "raw-body";
+import { meteredBody } from "./body-budget.js";
 
 function decompressor(encoding: string): Transform {
   if (encoding === "gzip") return zlib.createGunzip();
@@ -25,7 +26,8 @@ function decompressor(encoding: string): Transform {
 export async function readBody(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
   const encoding = (request.headers["content-encoding"] ?? "identity").toLowerCase();
   const inflate = encoding === "identity" ? undefined : decompressor(encoding);
-  const stream = inflate ? request.pipe(inflate) : request;
+  const body = meteredBody(request);
+  const stream = inflate ? body.pipe(inflate) : body;
   try {
     return await getRawBody(stream, {
       length: inflate ? undefined : request.headers["content-length"],
@@ -37,7 +39,7 @@ export async function readBody(request: IncomingMessage, limitBytes: number): Pr
     throw invalidRequest("The request body could not be decompressed.", null, "invalid_encoding");
   } finally {
     if (inflate) {
-      request.unpipe(inflate);
+      body.unpipe(inflate);
       inflate.destroy();
     }
   }

@@ -1,6 +1,7 @@
 import { invalidRequest, payloadTooLarge } from "@gateway/shared";
 import busboy from "busboy";
 import type { Request } from "express";
+import { meteredBody, stopMetering } from "./body-budget.js";
 
 export interface MultipartLimits {
   // File fields the endpoint takes and how many files each may carry; any other file is refused.
@@ -54,6 +55,7 @@ export function readMultipart(request: Request, limits: MultipartLimits): Promis
     let totalBytes = 0;
     let settled = false;
     let parser: busboy.Busboy;
+    const body = meteredBody(request);
     try {
       parser = busboy({
         headers: request.headers,
@@ -71,7 +73,8 @@ export function readMultipart(request: Request, limits: MultipartLimits): Promis
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      request.unpipe(parser);
+      body.unpipe(parser);
+      stopMetering(request);
       parser.removeAllListeners();
       // Something may still be emitted by the abandoned parser; keep it from crashing the process.
       parser.on("error", () => {});
@@ -131,7 +134,9 @@ export function readMultipart(request: Request, limits: MultipartLimits): Promis
     });
     // The client left (or its connection broke): nobody reads the answer, only clean-up is left.
     request.on("error", fail);
-    request.pipe(parser);
+    // The body budget's refusal of a chunk past it.
+    body.on("error", fail);
+    body.pipe(parser);
   });
 }
 
