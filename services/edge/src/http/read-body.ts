@@ -34,8 +34,9 @@ export async function readBody(request: IncomingMessage, limitBytes: number): Pr
       limit: limitBytes,
     });
   } catch (error) {
-    // raw-body's own errors carry their 4xx status; a decompressor's do not, and are the client's too.
-    if (typeof (error as { status?: unknown }).status === "number") throw error;
+    // The body budget's refusal of a chunk, and raw-body's own errors (they carry their 4xx
+    // status), are answered as they are; a decompressor's are the client's too.
+    if (error instanceof GatewayError || typeof (error as { status?: unknown }).status === "number") throw error;
     throw invalidRequest("The request body could not be decompressed.", null, "invalid_encoding");
   } finally {
     if (inflate) {
