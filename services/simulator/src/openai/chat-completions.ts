@@ -166,7 +166,7 @@ function stepsOf(result: Answer, model: string): Step[] {
   const steps = vendorSteps(result, model);
   const [opening, first, ...rest] = steps;
   if (!roleOnFirstPiece(model) || !opening || !first || "tool_calls" in opening.delta) return steps;
-  return [{ delta: { ...first.delta, role: "assistant" }, token: first.token }, ...rest];
+  return [{ ...first, delta: { ...first.delta, role: "assistant" } }, ...rest];
 }
 
 function vendorSteps(result: Answer, model: string): Step[] {
