@@ -104,6 +104,17 @@ export const DEFAULT_MAX_IMAGES_PER_REQUEST = 16;
 
 const modelIdSchema = z.string().min(1).max(128);
 
+// A model its vendor no longer serves. With `serve`, requests for it are answered by the successor
+// (its price, its groups, its answer's `model`; the response header x-gateway-served-model names it);
+// without, they are refused with a 404 naming the successor. Either way it leaves /v1/models.
+export const retirementSchema = z.object({
+  on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD"),
+  successor: modelIdSchema,
+  serve: z.boolean(),
+  // DeepSeek's thinking toggle sent to the successor, when the retired id stood for one of its modes.
+  successor_thinking: z.enum(["enabled", "disabled"]).optional(),
+});
+
 export const modelSchema = z.object({
   id: modelIdSchema,
   // Other ids clients use for this entry (a dated snapshot, a -latest name): they resolve to it, and
@@ -162,6 +173,7 @@ export const modelSchema = z.object({
       idle_ms: z.number().int().positive().optional(),
     })
     .optional(),
+  retired: retirementSchema.optional(),
 });
 
 export const catalogueFileSchema = z.object({
@@ -175,6 +187,7 @@ export type CatalogueFile = z.infer<typeof catalogueFileSchema>;
 export type VendorEntry = z.infer<typeof vendorSchema>;
 export type VendorProtocol = VendorEntry["protocol"];
 export type ModelEntry = z.infer<typeof modelSchema>;
+export type Retirement = z.infer<typeof retirementSchema>;
 export type ImageRules = z.infer<typeof imageRulesSchema>;
 export type AudioRules = z.infer<typeof audioRulesSchema>;
 export type VideoRules = z.infer<typeof videoRulesSchema>;

@@ -6,6 +6,7 @@ import {
   catalogueFileSchema,
   type GroupLimits,
   type ModelEntry,
+  type Retirement,
   type VendorEntry,
 } from "./catalogue-schema.js";
 import { mediaRulesProblems } from "./media-rules-problems.js";
@@ -26,6 +27,8 @@ export interface Channel {
 export interface CatalogueModel extends Omit<ModelEntry, "channels"> {
   ownedBy: string;
   channels: Channel[];
+  // Set when this entry answers for a retired id it succeeds.
+  servedFor?: { id: string; thinking?: Retirement["successor_thinking"] };
 }
 
 export interface CatalogueSources {
@@ -44,11 +47,22 @@ const modelWithoutChannel = (model: string) =>
     "model",
   );
 
+const retiredModel = (model: string, retirement: Retirement) =>
+  new GatewayError(
+    404,
+    "invalid_request_error",
+    "model_not_found",
+    `The model \`${model}\` was retired on ${retirement.on}; use \`${retirement.successor}\` instead.`,
+    "model",
+  );
+
 export class Catalogue {
   private constructor(
     private readonly models: Map<string, CatalogueModel>,
     // Alias -> the id of the entry it names.
     private readonly aliases: ReadonlyMap<string, string>,
+    // Retired ids and their aliases -> the retirement.
+    private readonly retirements: ReadonlyMap<string, Retirement>,
     readonly groups: ReadonlySet<string>,
     private readonly limits: ReadonlyMap<string, GroupLimits>,
     // Channels left out for want of a vendor key (production only), and models left with none.
@@ -91,6 +105,7 @@ export class Catalogue {
     if (problems.length > 0) throw new Error(`catalogue is inconsistent:\n  ${problems.join("\n  ")}`);
     const models = new Map<string, CatalogueModel>();
     for (const entry of data.models) {
+      if (entry.retired) continue;
       const vendorEntry = data.vendors[entry.vendor]!;
       const channelNames =
         entry.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === entry.vendor);
@@ -98,11 +113,18 @@ export class Catalogue {
       models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
     }
     const aliases = new Map(
-      data.models.flatMap((entry) => (entry.aliases ?? []).map((alias) => [alias, entry.id] as const)),
+      data.models.flatMap((entry) =>
+        entry.retired ? [] : (entry.aliases ?? []).map((alias) => [alias, entry.id] as const),
+      ),
+    );
+    const retirements = new Map(
+      data.models.flatMap(({ id, aliases, retired }) =>
+        retired ? [id, ...(aliases ?? [])].map((name) => [name, retired] as const) : [],
+      ),
     );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
     const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
-    return new Catalogue(models, aliases, new Set(Object.keys(data.groups)), limits, disabled, data);
+    return new Catalogue(models, aliases, retirements, new Set(Object.keys(data.groups)), limits, disabled, data);
   }
 
   /** The entry an id or one of its aliases names. */
@@ -112,16 +134,23 @@ export class Catalogue {
 
   /** The model if it exists, the group may use it and a channel can serve it; unknown and forbidden look the same. */
   find(id: string, group: string): CatalogueModel | undefined {
+    const retirement = this.retirements.get(id);
+    if (retirement) {
+      const successor = retirement.serve ? this.find(retirement.successor, group) : undefined;
+      return successor && { ...successor, servedFor: { id, thinking: retirement.successor_thinking } };
+    }
     const model = this.entry(id);
     return model?.groups.includes(group) && model.channels.length > 0 ? model : undefined;
   }
 
   /** Why `find` found nothing: a model the group may use but no channel serves is told apart. */
   notFoundError(id: string, group: string): GatewayError {
+    const retirement = this.retirements.get(id);
+    if (retirement) return retirement.serve ? modelNotFound(id) : retiredModel(id, retirement);
     return this.entry(id)?.groups.includes(group) ? modelWithoutChannel(id) : modelNotFound(id);
   }
 
-  /** Every model, servable or not, whatever its groups. */
+  /** Every model not retired, servable or not, whatever its groups. */
   all(): CatalogueModel[] {
     return [...this.models.values()];
   }
@@ -168,6 +197,7 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
       seen.add(id);
     }
     if (!data.vendors[model.vendor]) problems.push(`models.${model.id}: unknown vendor ${model.vendor}`);
+    if (model.retired) problems.push(...retirementProblems(model, model.retired, data));
     problems.push(...mediaRulesProblems(model));
     if (model.endpoints.includes("/v1/embeddings") && !model.embedding) {
       problems.push(`models.${model.id}: serves /v1/embeddings but has no embedding rules`);
@@ -186,4 +216,13 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     }
   }
   return problems;
+}
+
+function retirementProblems(model: ModelEntry, retirement: Retirement, data: CatalogueFile): string[] {
+  const successor = data.models.find((entry) => entry.id === retirement.successor);
+  const where = `models.${model.id}.retired`;
+  if (!successor) return [`${where}: unknown successor ${retirement.successor}`];
+  if (successor.retired) return [`${where}: successor ${successor.id} is retired itself`];
+  const missing = model.endpoints.filter((endpoint) => !successor.endpoints.includes(endpoint));
+  return missing.length > 0 ? [`${where}: successor ${successor.id} does not serve ${missing.join(", ")}`] : [];
 }

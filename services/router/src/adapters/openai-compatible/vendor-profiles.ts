@@ -40,6 +40,11 @@ export const vendorProfiles: Record<string, VendorProfile> = {
     acceptsReasoningContent: true,
     acceptsFileParts: false,
     reasoningModelDrops: ["temperature", "topP", "presencePenalty", "frequencyPenalty"],
+    // V4 thinks by default; a retired id (deepseek-chat, deepseek-reasoner) stood for one mode.
+    extraBody: (_request, model) => {
+      const thinking = model.servedFor?.thinking;
+      return thinking ? { thinking: { type: thinking } } : {};
+    },
   },
   // DashScope rejects non-streaming calls with thinking on, and open Qwen3 models default to it.
   qwen: {
