@@ -22,7 +22,7 @@ describe("models through the running stack", () => {
   it("lists the key's group with owner, context window and endpoints", async () => {
     const models = [];
     for await (const model of client.models.list()) models.push(model);
-    const deepseek = models.find((model) => model.id === "deepseek-chat");
+    const deepseek = models.find((model) => model.id === "deepseek-v4-flash");
     expect(deepseek).toMatchObject({
       object: "model",
       owned_by: "deepseek",

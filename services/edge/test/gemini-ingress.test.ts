@@ -195,7 +195,7 @@ describe("generateContent", () => {
     const parts = withThoughts.candidates![0]!.content!.parts!;
     expect(parts[0]).toMatchObject({ thought: true, text: expect.stringContaining("ingress think aloud") });
     expect(parts[1]!.thought).toBeUndefined();
-    expect(withThoughts.text).toMatch(/^Simulated answer from deepseek-reasoner/);
+    expect(withThoughts.text).toMatch(/^Simulated answer from deepseek-v4-flash/);
     expect(withThoughts.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
     const usage = withThoughts.usageMetadata!;
     expect(usage.totalTokenCount).toBe(
@@ -272,7 +272,7 @@ describe("snake_case requests, as Google's REST examples write them", () => {
 });
 
 describe("streamGenerateContent", () => {
-  for (const model of ["gemini-2.5-flash", "deepseek-chat", "claude-haiku-4-5"]) {
+  for (const model of ["gemini-2.5-flash", "deepseek-v4-flash", "claude-haiku-4-5"]) {
     it(`streams ${model} as server-sent events ending with finishReason and usage`, async () => {
       const stream = await ai.models.generateContentStream({ model, contents: `ingress stream ${model}` });
       const chunks: GenerateContentResponse[] = [];

@@ -73,7 +73,7 @@ describe("in production", () => {
       });
     }
     const listed = (await client.models.list()).data.map((model) => model.id);
-    expect(listed).toContain("deepseek-chat");
+    expect(listed).toContain("deepseek-v4-flash");
     expect(listed).not.toContain("gpt-4o-mini");
     await expect(client.models.retrieve("gpt-4o-mini")).rejects.toMatchObject({ status: 404 });
   });

@@ -175,7 +175,7 @@ describe("reasoning", () => {
       (request.body!.messages as { role: string; reasoning_content?: string }[]).find(
         (turn) => turn.role === "assistant",
       );
-    const toDeepSeek = upstream.filter((request) => request.body!.model === "deepseek-reasoner").at(-1)!;
+    const toDeepSeek = upstream.filter((request) => request.body!.model === "deepseek-v4-flash").at(-1)!;
     const toOpenAI = upstream.find((request) => request.body!.model === "gpt-4o-mini")!;
     expect(sentBack(toDeepSeek)!.reasoning_content).toBe(message.reasoning_content);
     expect(sentBack(toOpenAI)).not.toHaveProperty("reasoning_content");

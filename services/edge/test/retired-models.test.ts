@@ -89,6 +89,8 @@ describe("a retired model served by its successor", () => {
     expect(ids).toContain("deepseek-v4-flash");
     expect(ids).not.toContain("deepseek-chat");
     expect(ids).not.toContain("deepseek-v3-old");
+    expect(await client.models.retrieve("deepseek-chat")).toMatchObject({ id: "deepseek-v4-flash" });
+    await expect(client.models.retrieve("deepseek-v3-old")).rejects.toMatchObject({ status: 404 });
   });
 });
 

@@ -61,8 +61,10 @@ export function modelFor(recording: Recording, expected: Expected): CatalogueMod
         model.vendor === vendorOfFamily[recording.family] && model.endpoints.includes(endpointOf[recording.protocol]),
     );
   const recorded = recording.model ?? "";
-  const exact = catalogue.find(recorded, replayGroup);
-  if (exact && candidates.includes(exact) && offers(exact, expected)) return exact;
+  // A retired id resolves to its successor (deepseek-chat to deepseek-v4-flash).
+  const servedAs = catalogue.find(recorded, replayGroup)?.id;
+  const exact = candidates.find((model) => model.id === servedAs);
+  if (exact && offers(exact, expected)) return exact;
   const fitting = candidates.filter((model) => offers(model, expected));
   const pool = fitting.length > 0 ? fitting : candidates;
   const best = pool.reduce<CatalogueModel | undefined>(
