@@ -27,7 +27,7 @@ const families = [
   ["OpenAI", "gpt-4o-mini"],
   ["Anthropic", "claude-haiku-4-5"],
   ["Gemini", "gemini-2.5-flash"],
-  ["DeepSeek", "deepseek-chat"],
+  ["DeepSeek", "deepseek-v4-flash"],
 ] as const;
 
 const Forecast = z.object({
