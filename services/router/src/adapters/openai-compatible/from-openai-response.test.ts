@@ -23,8 +23,17 @@ describe("OpenAI-protocol answers to canonical form", () => {
     });
   });
 
-  // Usage as xAI reported it for grok-3-mini: reasoning apart from completion_tokens.
-  const recorded = JSON.parse(readFileSync(new URL("./recorded-xai-usage.json", import.meta.url), "utf8"));
+  // Usage as xAI reported it for grok-3-mini (the recordings corpus): reasoning apart from completion_tokens.
+  const recording = (name: string) =>
+    readFileSync(new URL(`../../../../../tools/replay/recordings/xai/${name}`, import.meta.url), "utf8");
+  const streamedChunks = recording("aisdk-xai-text.chunks.txt")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as { usage?: unknown });
+  const recorded = {
+    unary: (JSON.parse(recording("aisdk-xai-tool-call.json")) as { usage: unknown }).usage,
+    streamed: streamedChunks.findLast((chunk) => chunk.usage)!.usage,
+  };
 
   it("counts xAI's reasoning, reported apart from completion_tokens, as completion tokens", () => {
     const completion = fromOpenAICompletion({ id: "x", choices: [], usage: recorded.unary });
