@@ -40,11 +40,15 @@ const splitMessage = (message: Message): Message => ({
   toolCallId: message.toolCallId === undefined ? undefined : splitCallId(message.toolCallId).id,
 });
 
-/** The request with each call's signature taken out of the ids the client sent back. */
-export const signaturesFromCallIds = (request: ChatRequest): ChatRequest => ({
-  ...request,
-  messages: request.messages.map(splitMessage),
-});
+const carriesSignature = (message: Message) =>
+  message.toolCallId?.includes(separator) || message.toolCalls.some((call) => call.id.includes(separator));
+
+/**
+ * The request with each call's signature taken out of the ids the client sent back; a request
+ * that carries none (every request without a Gemini 3 tool loop) is passed on as it is.
+ */
+export const signaturesFromCallIds = (request: ChatRequest): ChatRequest =>
+  request.messages.some(carriesSignature) ? { ...request, messages: request.messages.map(splitMessage) } : request;
 
 const carry = <Call extends { id?: string; thoughtSignature?: string }>(call: Call): Call =>
   call.id === undefined || !call.thoughtSignature
