@@ -282,12 +282,12 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     const { page } = app;
     await app.open("/signin");
     await page.getByRole("heading", { name: en.signin.title }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    expect(await page.locator("html").getAttribute("lang")).toBe("en");
 
     await app.switchLanguage("zh-CN");
     await page.reload();
     await page.getByRole("heading", { name: zh.signin.title }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-CN");
+    expect(await page.locator("html").getAttribute("lang")).toBe("zh-CN");
     await context.close();
   });
 });

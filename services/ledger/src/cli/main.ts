@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The operator CLI, run as `pnpm gw ...` from the repository root. It only talks to the
+// The operator CLI, run as `./scripts/gw ...` (or `pnpm gw ...` from the repository root). It only talks to the
 // ledger's admin HTTP API; it never touches the database itself.
 import { AdminApiError, createAdminClient } from "./admin-client.js";
 import { resolveConnection } from "./connection.js";
@@ -12,7 +12,7 @@ try {
   const request =
     command.kind === "help"
       ? () => Promise.reject(new Error("help needs no API"))
-      : createAdminClient(resolveConnection(process.env, process.cwd()));
+      : createAdminClient(resolveConnection(process.env, process.env.GATEWAY_HOME || process.cwd()));
   console.log(await runCommand(command, request));
 } catch (error) {
   if (error instanceof CommandLineError) {
