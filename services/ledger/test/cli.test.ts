@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliEntry, type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
@@ -129,5 +130,15 @@ describe("operator CLI", { timeout: 120_000 }, () => {
       expect(failed.code).toBe(2);
       expect(failed.stderr).toContain("Usage: pnpm gw");
     }
+  });
+
+  it("runs through ./scripts/gw from any directory, finding the stack through GATEWAY_HOME", async () => {
+    const wrapper = fileURLToPath(new URL("../../../scripts/gw", import.meta.url));
+    const env = { ...process.env, GATEWAY_ADMIN_URL: "", GATEWAY_ADMIN_TOKEN: "", GATEWAY_HOME: stackDirectory };
+    const { stdout } = await run(wrapper, ["account", "create", "--name", "from-anywhere", "--json"], {
+      cwd: tmpdir(),
+      env,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ name: "from-anywhere" });
   });
 });
