@@ -54,8 +54,11 @@ describe("parseArguments", () => {
       kind: "usage",
       accountId: "a1",
       limit: 5,
+      cursor: undefined,
+      all: false,
       json: false,
     });
+    expect(parseArguments(["usage", "a1", "--cursor", "c1", "--all"])).toMatchObject({ cursor: "c1", all: true });
     expect(parseArguments([])).toEqual({ kind: "help" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
   });

@@ -41,6 +41,29 @@ interface UsageAnswer {
 interface List<T> {
   data: T[];
 }
+interface Page<T> extends List<T> {
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** One page from `cursor` on, or with `all` every page from there to the end, as one list. */
+async function readPages<T>(
+  request: AdminRequest,
+  path: string,
+  { limit, cursor, all }: { limit: number | undefined; cursor: string | undefined; all: boolean },
+): Promise<Page<T>> {
+  const pageSize = limit ?? (all ? 1000 : undefined);
+  const data: T[] = [];
+  for (let next = cursor; ; ) {
+    const query = new URLSearchParams();
+    if (pageSize !== undefined) query.set("limit", String(pageSize));
+    if (next !== undefined) query.set("cursor", next);
+    const page = (await request("GET", query.size > 0 ? `${path}?${query}` : path)) as Page<T>;
+    data.push(...page.data);
+    if (!all || !page.has_more || !page.next_cursor) return { ...page, data };
+    next = page.next_cursor;
+  }
+}
 
 const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
 const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
@@ -156,13 +179,15 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
       return { answer, render: () => `${answer.account_id} (${answer.name}): ${yuan(answer.balance_micros)}` };
     }
     case "usage": {
-      const query = command.limit === undefined ? "" : `?limit=${command.limit}`;
-      const path = `/accounts/${encodeURIComponent(command.accountId)}/usage${query}`;
-      const answer = (await request("GET", path)) as List<UsageAnswer>;
+      const path = `/accounts/${encodeURIComponent(command.accountId)}/usage`;
+      const answer = await readPages<UsageAnswer>(request, path, command);
+      const more = answer.next_cursor
+        ? `\nMore: pnpm gw usage ${command.accountId} --cursor ${answer.next_cursor}`
+        : "";
       const render = () =>
         answer.data.length === 0
           ? "No usage yet."
-          : table([
+          : `${table([
               ["STARTED", "REQUEST ID", "MODEL", "TOKENS", "COST (YUAN)", "OUTCOME"],
               ...answer.data.map((record) => [
                 record.started_at,
@@ -172,7 +197,7 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
                 formatYuan(BigInt(record.cost_micros)),
                 record.outcome,
               ]),
-            ]);
+            ])}${more}`;
       return { answer, render };
     }
   }

@@ -15,8 +15,9 @@ Commands:
   credit ACCOUNT_ID YUAN [--idempotency-key KEY] [--json]
       Top up an account; YUAN has at most 2 decimals. Retrying with the same key adds nothing.
   balance ACCOUNT_ID [--json]
-  usage ACCOUNT_ID [--limit N] [--json]
-      Recent usage records, newest first.
+  usage ACCOUNT_ID [--limit N] [--cursor CURSOR | --all] [--json]
+      Usage records, newest first, N (default 50, at most 1000) a page; --cursor continues after a
+      page (its next_cursor), --all reads every page to the end.
 
 The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
 .gateway/stack.json in the current directory (written by \`pnpm start\`).
