@@ -20,7 +20,7 @@ const vendorHosts: Record<string, string[]> = {
   xai: ["docs.x.ai"],
   deepseek: ["api-docs.deepseek.com"],
   alibaba: ["help.aliyun.com", "www.alibabacloud.com"],
-  moonshot: ["platform.moonshot.cn", "platform.kimi.com"],
+  moonshot: ["platform.moonshot.cn", "platform.kimi.com", "platform.kimi.ai"],
 };
 
 describe("the shipped lineup", () => {

@@ -151,11 +151,27 @@ export const modelSchema = z.object({
     })
     .strict()
     .optional(),
-  // How a Claude model takes thinking: a token budget (the default), or `adaptive` only, with an
-  // effort (Claude Opus 4.7 and later answer a budget with a 400).
-  thinking: z.enum(["budget", "adaptive"]).optional(),
-  // Sampling parameters the vendor refuses for this model with a 400; the gateway leaves them out.
-  refuses: z.array(z.enum(["temperature", "top_p", "top_k"])).optional(),
+  // How a Claude model takes thinking, and how "no thinking" is spelled to it (docs/catalogue.md):
+  // - budget (the default): extended thinking with budget_tokens, off unless asked for;
+  // - adaptive: adaptive only with an effort (a budget is a 400), off unless asked for (Opus 4.7, 4.8);
+  // - adaptive_on: adaptive only, on unless turned off with {type: "disabled"} (Opus 5, Sonnet 5, Haiku 5.5);
+  // - between_tools: adaptive only, on by default; {type: "disabled"} is a 400 and {type: "between_tools"}
+  //   (thinking only between tool calls) is the least there is (Sonnet 5.5);
+  // - always: adaptive only and cannot be turned off ("disabled" is a 400): a request for no thinking
+  //   gets the lowest effort (Opus 5.5, Fable 5.x).
+  thinking: z.enum(["budget", "adaptive", "adaptive_on", "between_tools", "always"]).optional(),
+  // What the vendor answers with a 400 on this model, and how the gateway keeps clients working:
+  // sampling parameters are left out; `forced_tool_choice` (Claude Opus 5.5, Sonnet 5.5, Fable 5.1 on)
+  // is emulated: a named function is sent as the only tool with tool_choice auto and an instruction
+  // to call it, "required" as auto with an instruction to call one (best effort, docs/catalogue.md);
+  // `prefill` (a final assistant turn, Claude Haiku 5.5) is refused with a 400 before any vendor call.
+  refuses: z.array(z.enum(["temperature", "top_p", "top_k", "forced_tool_choice", "prefill"])).optional(),
+  // The reasoning efforts the vendor takes for this model (OpenAI-protocol vendors); absent, any. An
+  // effort outside the list is moved to the nearest one it has (GPT-6.2 refuses "none" and "minimal").
+  reasoning_efforts: z
+    .array(z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]))
+    .min(1)
+    .optional(),
   // The OpenAI encoding that counts the model's prompts exactly; absent, the text's UTF-8 bytes bound it (router usage/script-token-bound.ts).
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
   image_tokens: imageTokenRuleSchema.optional(),
