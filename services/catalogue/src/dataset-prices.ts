@@ -98,9 +98,13 @@ export function datasetEntryOf(
 }
 
 /** The dataset's prices in the catalogue's units: whole micro-yuan per million tokens at the exchange rate. */
-export function inMicroYuan(found: DatasetPrices, rate: ExchangeRate | undefined): { prices: TokenPrices } | { problem: string } {
+export function inMicroYuan(
+  found: DatasetPrices,
+  rate: ExchangeRate | undefined,
+): { prices: TokenPrices } | { problem: string } {
   if (!rate) return { problem: "prices from the dataset need the catalogue's exchange_rate" };
   const prices = tokenPricesSchema.safeParse(mapTokenPrices(found.usd, (usd) => toMicroYuan(usd, rate)));
-  if (!prices.success) return { problem: `the dataset's prices for ${found.model} do not fit: ${prices.error.message}` };
+  if (!prices.success)
+    return { problem: `the dataset's prices for ${found.model} do not fit: ${prices.error.message}` };
   return { prices: prices.data };
 }

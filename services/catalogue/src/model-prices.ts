@@ -53,8 +53,7 @@ export interface PriceDifference {
 const effective = (prices: TokenPrices, field: TokenPriceField): TokenPrice => prices[field] ?? prices.input;
 
 // Written in any key order, the same base and bands.
-const canonical = (price: TokenPrice) =>
-  JSON.stringify(scaleTokenPrice(price, (micros) => micros));
+const canonical = (price: TokenPrice) => JSON.stringify(scaleTokenPrice(price, (micros) => micros));
 const samePrice = (one: TokenPrice, other: TokenPrice) => canonical(one) === canonical(other);
 
 /**

@@ -52,7 +52,12 @@ function kindOf(model: ModelEntry): string {
   return "chat";
 }
 
-function describeModel(model: ModelEntry, ownedBy: string, servable: boolean, tokenPrices: TokenPrices): CatalogueModel {
+function describeModel(
+  model: ModelEntry,
+  ownedBy: string,
+  servable: boolean,
+  tokenPrices: TokenPrices,
+): CatalogueModel {
   const imagePrices = Object.entries(model.images?.prices ?? {}).flatMap(([size, byQuality]) =>
     Object.entries(byQuality).map(([quality, price]) => ({ size, quality, price })),
   );
