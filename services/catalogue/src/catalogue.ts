@@ -97,18 +97,7 @@ export class Catalogue {
   }
 
   static fromFile(path: string, sources: CatalogueSources): Catalogue {
-    let raw: unknown;
-    try {
-      raw = parse(readFileSync(path, "utf8"));
-    } catch (error) {
-      throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const parsed = catalogueFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-      throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
-    }
-    return Catalogue.fromData(parsed.data, sources);
+    return Catalogue.fromData(readCatalogueFile(path), sources);
   }
 
   /** The catalogue the file describes, with prices from the dataset in force on `pricesOn` where an entry sets none. */
@@ -179,6 +168,22 @@ export class Catalogue {
   list(group: string): CatalogueModel[] {
     return [...this.models.values()].filter((model) => model.groups.includes(group) && model.channels.length > 0);
   }
+}
+
+/** The catalogue file as written, checked against its schema (not yet against itself). */
+export function readCatalogueFile(path: string): CatalogueFile {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = catalogueFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
+  }
+  return parsed.data;
 }
 
 /** The channel ready to call, or undefined when it has no vendor key and no simulator may stand in. */

@@ -135,7 +135,7 @@ describe("priceDifferences", () => {
         dataset_model: "claude-opus-4-5",
         reason: "cache traffic at the input price",
       },
-      ...(["input", "output", "cache_read", "cache_write"] as const).map((field) => ({
+      ...(["input", "output"] as const).map((field) => ({
         model: "house-model",
         field,
         ours: field === "output" ? 2 : 1,

@@ -72,7 +72,9 @@ export function priceDifferences(
     const found = datasetEntryOf(entry, ownedBy, dataset, on);
     const theirs = "problem" in found ? undefined : inMicroYuan(found, file.exchange_rate);
     const prices = theirs && "prices" in theirs ? theirs.prices : undefined;
-    for (const field of tokenPriceFields) {
+    // Against the dataset, what each kind of token costs; without it, the prices the entry sets.
+    const fields = prices ? tokenPriceFields : tokenPriceFields.filter((field) => entry.price?.[field] !== undefined);
+    for (const field of fields) {
       const ours = effective(entry.price, field);
       const datasets = prices ? effective(prices, field) : null;
       if (datasets !== null && samePrice(ours, datasets)) continue;

@@ -17,7 +17,11 @@ Commands:
   balance ACCOUNT_ID [--json]
   usage ACCOUNT_ID [--limit N] [--json]
       Recent usage records, newest first.
+  catalogue check [--file PATH] [--json]
+      List every price of the catalogue (default infra/catalogue/models.yaml) that differs from the
+      price dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
 
-The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
-.gateway/stack.json in the current directory (written by \`pnpm start\`).
+Every command but catalogue check talks to the admin API, found through GATEWAY_ADMIN_URL and
+GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory (written by
+\`pnpm start\`).
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;
