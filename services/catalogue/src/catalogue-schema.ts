@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tokenPricesSchema } from "./token-prices.js";
 
 const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
 const envName = z.string().regex(/^[A-Z][A-Z0-9_]*$/);
@@ -133,13 +134,15 @@ export const modelSchema = z.object({
   // Vision models: the most images one chat request may carry (DEFAULT_MAX_IMAGES_PER_REQUEST
   // when unset), checked before any vendor call: each is a download for vendors that take only inline data.
   max_images_per_request: z.number().int().positive().max(1000).optional(),
-  // Micro-yuan per million tokens. Prompt-cache reads and writes cost `input` unless priced apart.
-  price: z.object({
-    input: z.number().int().min(0),
-    output: z.number().int().min(0),
-    cache_read: z.number().int().min(0).optional(),
-    cache_write: z.number().int().min(0).optional(),
-  }),
+  // Micro-yuan per million tokens, each a number or a base with bands above a prompt length
+  // (token-prices.ts). Absent, every token price is the price dataset's in force today at the
+  // catalogue's exchange rate (model-prices.ts); set, it replaces them all.
+  price: tokenPricesSchema.optional(),
+  // Why `price` is set: required where the vendor lists yuan prices or the dataset lacks the model.
+  price_reason: z.string().min(1).max(200).optional(),
+  // The model's id and provider in the price dataset, where they differ from `id` and the vendor's.
+  dataset_id: z.string().min(1).optional(),
+  dataset_provider: z.string().min(1).optional(),
   // Vendor options priced above the standard rate, each a multiplier in basis points on every token
   // price: OpenAI's service_tier "priority", Claude's speed "fast" and inference_geo "us". A request
   // asking for one the entry does not price is refused before any vendor call.
@@ -192,7 +195,15 @@ export const modelSchema = z.object({
   retired: retirementSchema.optional(),
 });
 
+// The operator's rate for turning the dataset's US dollar prices into yuan, and the day it was set.
+export const exchangeRateSchema = z.object({
+  yuan_per_usd: z.number().positive(),
+  on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD"),
+});
+
 export const catalogueFileSchema = z.object({
+  // Required once any model takes its prices from the dataset.
+  exchange_rate: exchangeRateSchema.optional(),
   groups: z.record(name, z.object({ description: z.string(), limits: groupLimitsSchema.optional() })),
   vendors: z.record(name, vendorSchema),
   channels: z.record(name, channelSchema),
@@ -203,6 +214,7 @@ export type CatalogueFile = z.infer<typeof catalogueFileSchema>;
 export type VendorEntry = z.infer<typeof vendorSchema>;
 export type VendorProtocol = VendorEntry["protocol"];
 export type ModelEntry = z.infer<typeof modelSchema>;
+export type ExchangeRate = z.infer<typeof exchangeRateSchema>;
 export type Retirement = z.infer<typeof retirementSchema>;
 export type ImageRules = z.infer<typeof imageRulesSchema>;
 export type AudioRules = z.infer<typeof audioRulesSchema>;

@@ -10,6 +10,8 @@ import {
   type VendorEntry,
 } from "./catalogue-schema.js";
 import { mediaRulesProblems } from "./media-rules-problems.js";
+import { resolveModelPrices } from "./model-prices.js";
+import type { TokenPrices } from "./token-prices.js";
 
 /** One vendor endpoint with one credential, ready to call. */
 export interface Channel {
@@ -24,8 +26,10 @@ export interface Channel {
   weight: number;
 }
 
-export interface CatalogueModel extends Omit<ModelEntry, "channels"> {
+export interface CatalogueModel extends Omit<ModelEntry, "channels" | "price"> {
   ownedBy: string;
+  // The entry's own prices, or the dataset's it defaults to.
+  price: TokenPrices;
   channels: Channel[];
   // Set when this entry answers for a retired id it succeeds.
   servedFor?: { id: string; thinking?: Retirement["successor_thinking"] };
@@ -69,7 +73,14 @@ export class Catalogue {
     readonly disabledChannels: readonly string[],
     // The file as written, for describing it (groups' descriptions, every price).
     readonly source: CatalogueFile,
+    // Every entry's token prices, retired ones included, as resolved when the catalogue loaded.
+    private readonly prices: ReadonlyMap<string, TokenPrices>,
   ) {}
+
+  /** The token prices of any entry of the file, its own or the dataset's. */
+  priceOf(id: string): TokenPrices | undefined {
+    return this.prices.get(id);
+  }
 
   /** Models that exist but have no channel to serve them. */
   get modelsWithoutChannels(): string[] {
@@ -86,22 +97,19 @@ export class Catalogue {
   }
 
   static fromFile(path: string, sources: CatalogueSources): Catalogue {
-    let raw: unknown;
-    try {
-      raw = parse(readFileSync(path, "utf8"));
-    } catch (error) {
-      throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const parsed = catalogueFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-      throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
-    }
-    return Catalogue.fromData(parsed.data, sources);
+    return Catalogue.fromData(readCatalogueFile(path), sources);
   }
 
-  static fromData(data: CatalogueFile, sources: CatalogueSources): Catalogue {
+  /** The catalogue the file describes, with prices from the dataset in force on `pricesOn` where an entry sets none. */
+  static fromData(data: CatalogueFile, sources: CatalogueSources, pricesOn = new Date()): Catalogue {
     const problems = crossReferenceProblems(data);
+    const prices = new Map<string, TokenPrices>();
+    // An unknown vendor is already a problem, and its prices cannot be looked up.
+    for (const entry of data.models.filter((model) => data.vendors[model.vendor])) {
+      const resolved = resolveModelPrices(entry, data, pricesOn);
+      if ("problem" in resolved) problems.push(`models.${entry.id}: ${resolved.problem}`);
+      else prices.set(entry.id, resolved.prices);
+    }
     if (problems.length > 0) throw new Error(`catalogue is inconsistent:\n  ${problems.join("\n  ")}`);
     const models = new Map<string, CatalogueModel>();
     for (const entry of data.models) {
@@ -110,7 +118,8 @@ export class Catalogue {
       const channelNames =
         entry.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === entry.vendor);
       const channels = channelNames.flatMap((name) => resolveChannel(name, data, sources) ?? []);
-      models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
+      const price = prices.get(entry.id)!;
+      models.set(entry.id, { ...entry, price, ownedBy: vendorEntry.owned_by, channels });
     }
     const aliases = new Map(
       data.models.flatMap((entry) =>
@@ -124,7 +133,8 @@ export class Catalogue {
     );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
     const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
-    return new Catalogue(models, aliases, retirements, new Set(Object.keys(data.groups)), limits, disabled, data);
+    const groups = new Set(Object.keys(data.groups));
+    return new Catalogue(models, aliases, retirements, groups, limits, disabled, data, prices);
   }
 
   /** The entry an id or one of its aliases names. */
@@ -158,6 +168,22 @@ export class Catalogue {
   list(group: string): CatalogueModel[] {
     return [...this.models.values()].filter((model) => model.groups.includes(group) && model.channels.length > 0);
   }
+}
+
+/** The catalogue file as written, checked against its schema (not yet against itself). */
+export function readCatalogueFile(path: string): CatalogueFile {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = catalogueFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
+  }
+  return parsed.data;
 }
 
 /** The channel ready to call, or undefined when it has no vendor key and no simulator may stand in. */

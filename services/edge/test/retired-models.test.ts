@@ -29,6 +29,7 @@ function testCatalogue(): string {
     context_window: 64000
     endpoints: [/v1/chat/completions]
     price: { input: 2000000, output: 8000000 }
+    price_reason: DeepSeek lists yuan prices
     groups: [default, premium]
     retired: { on: "2026-07-24", successor: deepseek-v4-flash, serve: false }
 `,

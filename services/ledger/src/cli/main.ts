@@ -4,15 +4,14 @@
 import { AdminApiError, createAdminClient } from "./admin-client.js";
 import { resolveConnection } from "./connection.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
-import { runCommand } from "./run-command.js";
+import { needsAdminApi, runCommand } from "./run-command.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
 try {
   const command = parseArguments(process.argv.slice(2));
-  const request =
-    command.kind === "help"
-      ? () => Promise.reject(new Error("help needs no API"))
-      : createAdminClient(resolveConnection(process.env, process.env.GATEWAY_HOME || process.cwd()));
+  const request = needsAdminApi(command)
+    ? createAdminClient(resolveConnection(process.env, process.env.GATEWAY_HOME || process.cwd()))
+    : () => Promise.reject(new Error(`${command.kind} needs no API`));
   console.log(await runCommand(command, request));
 } catch (error) {
   if (error instanceof CommandLineError) {

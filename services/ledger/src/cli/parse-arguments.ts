@@ -33,7 +33,11 @@ export type Command =
       cursor: string | undefined;
       all: boolean;
       json: boolean;
-    };
+    }
+  | { kind: "catalogue-check"; file: string; json: boolean };
+
+// What `catalogue` commands read when not given --file: the shipped catalogue, from the repository root.
+export const DEFAULT_CATALOGUE_FILE = "infra/catalogue/models.yaml";
 
 // "default" follows the deployment's level.
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
@@ -79,8 +83,9 @@ function required(command: string, option: string, value: string | undefined): s
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const word = first === "account" || first === "key" ? `${first} ${second ?? ""}`.trim() : first;
-  const args = first === "account" || first === "key" ? rest : argv.slice(1);
+  const twoWords = first === "account" || first === "key" || first === "catalogue";
+  const word = twoWords ? `${first} ${second ?? ""}`.trim() : first;
+  const args = twoWords ? rest : argv.slice(1);
 
   switch (word) {
     case "account create": {
@@ -160,6 +165,10 @@ export function parseArguments(argv: string[]): Command {
         all: values.all === true,
         json: values.json === true,
       };
+    }
+    case "catalogue check": {
+      const { values } = parseCommand(word, args, { ...json, file: text }, []);
+      return { kind: "catalogue-check", file: values.file ?? DEFAULT_CATALOGUE_FILE, json: values.json === true };
     }
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
+import { checkCatalogue } from "./catalogue-check.js";
 import type { Command } from "./parse-arguments.js";
+import { table } from "./table.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
 // The admin API's answers, as far as the human-readable output needs them (admin/serialize.ts).
@@ -69,17 +71,9 @@ const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
 const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
 const logAccess = (readLogs: boolean) => (readLogs ? "reads request logs" : "cannot read request logs");
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
-const table = (rows: string[][]) => {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-};
+
+/** Whether the command talks to the admin API (the others read local files). */
+export const needsAdminApi = (command: Command) => command.kind !== "help" && command.kind !== "catalogue-check";
 
 /** Runs one command against the admin API and returns what to print. */
 export async function runCommand(command: Command, request: AdminRequest): Promise<string> {
@@ -91,6 +85,8 @@ async function execute(command: Command, request: AdminRequest): Promise<{ answe
   switch (command.kind) {
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
+    case "catalogue-check":
+      return checkCatalogue(command.file);
     case "account-create": {
       const answer = (await request("POST", "/accounts", {
         name: command.name,

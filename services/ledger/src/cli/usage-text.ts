@@ -18,7 +18,11 @@ Commands:
   usage ACCOUNT_ID [--limit N] [--cursor CURSOR | --all] [--json]
       Usage records, newest first, N (default 50, at most 1000) a page; --cursor continues after a
       page (its next_cursor), --all reads every page to the end.
+  catalogue check [--file PATH] [--json]
+      List every price of the catalogue (default infra/catalogue/models.yaml) that differs from the
+      price dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
 
-The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
-.gateway/stack.json in the current directory (written by \`pnpm start\`).
+Every command but catalogue check talks to the admin API, found through GATEWAY_ADMIN_URL and
+GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory (written by
+\`pnpm start\`).
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;
