@@ -9,4 +9,5 @@ const catalogue = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml
   simulatorUrl: "http://127.0.0.1:1",
 });
 
-export const shippedPrice = (model: string, group: string) => catalogue.find(model, group)!.price;
+export const shippedModel = (model: string, group: string) => catalogue.find(model, group)!;
+export const shippedPrice = (model: string, group: string) => shippedModel(model, group).price;
