@@ -106,6 +106,7 @@ export function CatalogueView() {
                   labels={[
                     t("catalogue.group"),
                     t("catalogue.description"),
+                    t("catalogue.multiplier"),
                     t("catalogue.rpm"),
                     t("catalogue.tpm"),
                     t("catalogue.concurrent"),
@@ -116,6 +117,7 @@ export function CatalogueView() {
                     <Table.Tr key={entry.name}>
                       <Table.Td>{entry.name}</Table.Td>
                       <Table.Td>{entry.description}</Table.Td>
+                      <Table.Td>×{formatNumber(entry.multiplierBasisPoints / 10_000, i18n.language)}</Table.Td>
                       <Table.Td>{limit(entry.limits.requestsPerMinute)}</Table.Td>
                       <Table.Td>{limit(entry.limits.tokensPerMinute)}</Table.Td>
                       <Table.Td>{limit(entry.limits.concurrentRequests)}</Table.Td>
