@@ -1,11 +1,11 @@
-import { Badge, Button, Container, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Container, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { api } from "../api/client.js";
 import { useSession } from "../api/session.js";
 import type { PricedModel, PriceList, TokenPricing } from "../api/types.js";
+import { ModelSearchFields, useModelSearch } from "../components/ModelSearchFields.js";
 import { QueryState } from "../components/QueryState.js";
 import { TableHeader } from "../components/TableHeader.js";
 import { formatDecimalYuan } from "../format/money.js";
@@ -113,12 +113,8 @@ function GroupPrices({ group, models }: { group: PriceGroup; models: PricedModel
 export default function PricingPage() {
   const { t } = useTranslation();
   const session = useSession();
-  const [search, setSearch] = useState("");
-  const [groupName, setGroupName] = useState<string | null>(null);
+  const modelSearch = useModelSearch();
   const list = useQuery({ queryKey: ["pricing"], queryFn: () => api.get<PriceList>("/api/pricing") });
-  const needle = search.trim().toLowerCase();
-  const matches = (model: PricedModel) =>
-    !needle || model.id.toLowerCase().includes(needle) || model.ownedBy.toLowerCase().includes(needle);
   return (
     <Container size="xl" py="lg">
       <Stack>
@@ -139,28 +135,15 @@ export default function PricingPage() {
         <QueryState query={list}>
           {({ groups }) => (
             <>
-              <Group align="end">
-                <TextInput
-                  label={t("common.search")}
-                  placeholder={t("catalogue.searchPlaceholder")}
-                  value={search}
-                  onChange={(event) => setSearch(event.currentTarget.value)}
-                  maw={280}
-                />
-                <Select
-                  label={t("catalogue.group")}
-                  placeholder={t("pricing.allGroups")}
-                  data={groups.map((group) => group.name)}
-                  value={groupName}
-                  onChange={setGroupName}
-                  clearable
-                  maw={200}
-                />
-              </Group>
+              <ModelSearchFields
+                state={modelSearch}
+                groups={groups.map((group) => group.name)}
+                allGroups={t("pricing.allGroups")}
+              />
               {groups
-                .filter((group) => !groupName || group.name === groupName)
+                .filter((group) => !modelSearch.group || group.name === modelSearch.group)
                 .map((group) => (
-                  <GroupPrices key={group.name} group={group} models={group.models.filter(matches)} />
+                  <GroupPrices key={group.name} group={group} models={group.models.filter(modelSearch.matches)} />
                 ))}
             </>
           )}
