@@ -204,7 +204,15 @@ export const exchangeRateSchema = z.object({
 export const catalogueFileSchema = z.object({
   // Required once any model takes its prices from the dataset.
   exchange_rate: exchangeRateSchema.optional(),
-  groups: z.record(name, z.object({ description: z.string(), limits: groupLimitsSchema.optional() })),
+  groups: z.record(
+    name,
+    z.object({
+      description: z.string(),
+      limits: groupLimitsSchema.optional(),
+      // What the group's keys pay over the catalogue's prices, as ledger bills it (ledger.model_groups).
+      multiplier_basis_points: z.number().int().positive().default(10_000),
+    }),
+  ),
   vendors: z.record(name, vendorSchema),
   channels: z.record(name, channelSchema),
   models: z.array(modelSchema).min(1),

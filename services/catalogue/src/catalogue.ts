@@ -96,6 +96,11 @@ export class Catalogue {
     return this.limits.get(group) ?? {};
   }
 
+  /** What a group's keys pay over catalogue prices, in basis points. */
+  multiplierFor(group: string): number {
+    return this.source.groups[group]?.multiplier_basis_points ?? 10_000;
+  }
+
   static fromFile(path: string, sources: CatalogueSources): Catalogue {
     return Catalogue.fromData(readCatalogueFile(path), sources);
   }

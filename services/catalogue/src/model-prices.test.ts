@@ -32,7 +32,7 @@ const entry = (id: string, vendorName: string, extra: Partial<ModelEntry> = {}):
 
 const fileOf = (...models: ModelEntry[]): CatalogueFile => ({
   exchange_rate: rate,
-  groups: { default: { description: "d" } },
+  groups: { default: { description: "d", multiplier_basis_points: 10_000 } },
   vendors: { anthropic: vendor("anthropic"), deepseek: vendor("deepseek") },
   channels: {
     main: { vendor: "anthropic", priority: 0, weight: 1 },

@@ -38,6 +38,8 @@ const callers: CallerPolicy = {
   // The console's admin pages: read-only views that run nothing and bill no one.
   [RouterServiceService.getChannelHealth.path]: ["console"],
   [RouterServiceService.describeCatalogue.path]: ["console"],
+  // And its public price list: a group's models and their prices, as /v1/models lists them.
+  [RouterServiceService.listModels.path]: ["edge", "console"],
 };
 
 /** Binds the router's gRPC service and resolves with the port actually bound. */

@@ -37,6 +37,9 @@ describe("the admin views", () => {
     const catalogue = Catalogue.fromFile(path, { env: {}, simulatorUrl: undefined });
     const { groups, models } = await describeCatalogue({ catalogue: holderOf(catalogue) })();
     expect(groups.map((group) => group.name)).toEqual(Object.keys(catalogue.source.groups));
+    // ledger.model_groups bills premium keys at 1.5x: the catalogue states the same.
+    expect(groups.find((group) => group.name === "premium")).toMatchObject({ multiplierBasisPoints: 15_000 });
+    expect(groups.find((group) => group.name === "default")).toMatchObject({ multiplierBasisPoints: 10_000 });
     expect(models).toHaveLength(catalogue.source.models.length);
     expect(models.every((model) => !model.servable)).toBe(true);
     const mini = models.find((model) => model.id === "gpt-4o-mini")!;

@@ -92,6 +92,7 @@ export function describeCatalogue(deps: Pick<RouterDependencies, "catalogue">) {
       groups: Object.entries(groups).map(([name, group]) => ({
         name,
         description: group.description,
+        multiplierBasisPoints: group.multiplier_basis_points,
         limits: {
           requestsPerMinute: group.limits?.requests_per_minute,
           tokensPerMinute: group.limits?.tokens_per_minute,

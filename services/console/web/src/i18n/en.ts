@@ -9,6 +9,7 @@ export const en = {
     topup: "Top up",
     settings: "Settings",
     admin: "Admin",
+    pricing: "Model pricing",
     menu: "Menu",
   },
   common: {
@@ -198,12 +199,13 @@ export const en = {
     groupsTitle: "Groups",
     group: "Group",
     description: "Description",
+    multiplier: "Price multiplier",
     rpm: "Requests / min",
     tpm: "Tokens / min",
     concurrent: "Concurrent requests",
     unlimited: "Unlimited",
     modelsTitle: "Models",
-    priceUnit: "Token prices in yuan per million tokens.",
+    priceUnit: "List prices: token prices in yuan per million tokens; each group pays them times its multiplier.",
     searchPlaceholder: "Model or vendor",
     all: "All",
     model: "Model",
@@ -219,6 +221,17 @@ export const en = {
     perImage: "{{price}} / image",
     perSecond: "{{price}} / second",
     unservable: "No channel",
+  },
+  pricing: {
+    title: "Model pricing",
+    subtitle:
+      "What each group's keys pay, its multiplier applied: yuan per million tokens, per image, or per second of audio and video.",
+    allGroups: "All groups",
+    multiplier: "×{{value}} list price",
+    tier: "prompts from {{tokens}} tokens: {{price}}",
+    perImage: "{{size}} {{quality}}: {{price}} / image",
+    signIn: "Sign in",
+    toConsole: "Console",
   },
 } as const;
 
