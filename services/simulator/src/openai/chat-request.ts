@@ -1,5 +1,6 @@
 import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
+import { checkMoonshotRules } from "./moonshot-rules.js";
 import { checkReasoningEffort } from "./reasoning-efforts.js";
 
 /** An OpenAI chat request, validated and translated to the simulator's neutral terms. */
@@ -80,6 +81,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const tools = toolsOf(body.tools);
   const thinking = thinkingOf(body, body.model);
   checkReasoningEffort(body.model, body.reasoning_effort, tools.length > 0);
+  checkMoonshotRules(body.model, body);
   return {
     model: body.model,
     messages: messagesOf(body.messages),
