@@ -239,6 +239,15 @@ describe("reasoning efforts each model takes", () => {
     expect((await effort("grok-4.5", "minimal")).status).toBe(400);
   });
 
+  it("refuses penalties and stop on Grok 4 reasoning models, and takes them on the non-reasoning ones", async () => {
+    for (const model of ["grok-4.3", "grok-4-1-fast-reasoning"]) {
+      for (const extra of [{ presence_penalty: 0.5 }, { frequency_penalty: 0.5 }, { stop: ["x"] }]) {
+        expect((await chat(ask("Hi", { model, ...extra }))).status, `${model} ${JSON.stringify(extra)}`).toBe(400);
+      }
+    }
+    expect((await chat(ask("Hi", { model: "grok-4-1-fast-non-reasoning", stop: ["x"] }))).status).toBe(200);
+  });
+
   it("refuses a temperature other than 1 on Kimi K3, and turning thinking off on K3 and K2.7 Code", async () => {
     const hot = await chat(ask("Hi", { model: "kimi-k3", temperature: 0.3 }));
     expect(hot.status).toBe(400);
