@@ -27,6 +27,7 @@ import { getModel, getServingStatus, listModels } from "./handlers/models.js";
 import type { RouterDependencies } from "./handlers/router-dependencies.js";
 import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
+import { testChannel } from "./handlers/test-channel.js";
 
 // Only edge turns client requests into calls here: anyone else could run a request billed to any account.
 const callers: CallerPolicy = {
@@ -38,6 +39,8 @@ const callers: CallerPolicy = {
   // The console's admin pages: read-only views that run nothing and bill no one.
   [RouterServiceService.getChannelHealth.path]: ["console"],
   [RouterServiceService.describeCatalogue.path]: ["console"],
+  // Operators (the CLI signs as tools) test a channel: it calls the vendor but bills no one.
+  [RouterServiceService.testChannel.path]: ["console", "tools"],
 };
 
 /** Binds the router's gRPC service and resolves with the port actually bound. */
@@ -70,6 +73,7 @@ export async function startRouterServer(
         getServingStatus: unaryHandler(getServingStatus(deps)),
         getChannelHealth: unaryHandler(getChannelHealth(deps)),
         describeCatalogue: unaryHandler(describeCatalogue(deps)),
+        testChannel: unaryHandler(testChannel(deps)),
       }),
     ),
   );
