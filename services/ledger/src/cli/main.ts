@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The operator CLI, run as `pnpm gw ...` from the repository root. It only talks to the
-// ledger's admin HTTP API; it never touches the database itself.
+// ledger's admin HTTP API (and, to test a channel, a router); it never touches the database itself.
 import { AdminApiError, createAdminClient } from "./admin-client.js";
+import { resolveRouterConnection, runChannelTest } from "./channel-test.js";
 import { resolveConnection } from "./connection.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
 import { runCommand } from "./run-command.js";
@@ -9,11 +10,15 @@ import { USAGE_TEXT } from "./usage-text.js";
 
 try {
   const command = parseArguments(process.argv.slice(2));
-  const request =
-    command.kind === "help"
-      ? () => Promise.reject(new Error("help needs no API"))
-      : createAdminClient(resolveConnection(process.env, process.cwd()));
-  console.log(await runCommand(command, request));
+  if (command.kind === "channel-test") {
+    console.log(await runChannelTest(command, resolveRouterConnection(process.env, process.cwd())));
+  } else {
+    const request =
+      command.kind === "help"
+        ? () => Promise.reject(new Error("help needs no API"))
+        : createAdminClient(resolveConnection(process.env, process.cwd()));
+    console.log(await runCommand(command, request));
+  }
 } catch (error) {
   if (error instanceof CommandLineError) {
     console.error(`error: ${error.message}\n\n${USAGE_TEXT}`);

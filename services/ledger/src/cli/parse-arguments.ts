@@ -26,7 +26,8 @@ export type Command =
   | { kind: "key-list"; accountId: string; json: boolean }
   | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
   | { kind: "balance"; accountId: string; json: boolean }
-  | { kind: "usage"; accountId: string; limit: number | undefined; json: boolean };
+  | { kind: "usage"; accountId: string; limit: number | undefined; json: boolean }
+  | { kind: "channel-test"; channel: string; model: string | undefined; json: boolean };
 
 // "default" follows the deployment's level.
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
@@ -72,8 +73,9 @@ function required(command: string, option: string, value: string | undefined): s
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const word = first === "account" || first === "key" ? `${first} ${second ?? ""}`.trim() : first;
-  const args = first === "account" || first === "key" ? rest : argv.slice(1);
+  const grouped = first === "account" || first === "key" || first === "channel";
+  const word = grouped ? `${first} ${second ?? ""}`.trim() : first;
+  const args = grouped ? rest : argv.slice(1);
 
   switch (word) {
     case "account create": {
@@ -145,6 +147,10 @@ export function parseArguments(argv: string[]): Command {
         throw new CommandLineError(`usage: --limit must be a whole number from 1 to 1000, got ${values.limit}`);
       }
       return { kind: "usage", accountId: positionals[0]!, limit, json: values.json === true };
+    }
+    case "channel test": {
+      const { values, positionals } = parseCommand(word, args, { ...json, model: text }, ["NAME"]);
+      return { kind: "channel-test", channel: positionals[0]!, model: values.model, json: values.json === true };
     }
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);

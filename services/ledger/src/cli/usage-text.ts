@@ -17,7 +17,12 @@ Commands:
   balance ACCOUNT_ID [--json]
   usage ACCOUNT_ID [--limit N] [--json]
       Recent usage records, newest first.
+  channel test NAME [--model MODEL] [--json]
+      Send a minimal chat request through the channel with each of its keys (its first chat model unless
+      --model): latency and the vendor's answer per key. Asks a router (GATEWAY_ROUTER_URL), bills no one.
 
 The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
-.gateway/stack.json in the current directory (written by \`pnpm start\`).
+.gateway/stack.json in the current directory (written by \`pnpm start\`). \`channel test\` asks a
+router instead: GATEWAY_ROUTER_URL (host:port), signed with GATEWAY_SERVICE_TOKEN_SECRET when the
+router requires service tokens; or the router and secret that \`pnpm start\` wrote to the same file.
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;
