@@ -28,27 +28,11 @@ describe("a vendor refusing the gateway's key", () => {
       JSON.stringify({ error: { message: "Invalid Authentication", type: "invalid_authentication_error" } }),
     ],
     [
-      "Gemini",
-      400,
-      JSON.stringify({
-        error: {
-          code: 400,
-          message: "API key not valid.",
-          status: "INVALID_ARGUMENT",
-          details: [{ reason: "API_KEY_INVALID" }],
-        },
-      }),
-    ],
-    [
-      "xAI",
-      400,
-      JSON.stringify({ code: "Client specified an invalid argument", error: "Incorrect API key provided: xa***cd." }),
-    ],
-    [
       "any vendor's permission refusal",
       403,
       openAI("You are not allowed to use this key.", "permission_error", "permission_denied"),
     ],
+    // Gemini's and xAI's bad-key 400s: map-vendor-error.test.ts.
   ])("reads %s's refusal as an invalid key", (_vendor, status, body) => {
     expect(keyRefusalOf(status, body)).toBe("key_invalid");
   });

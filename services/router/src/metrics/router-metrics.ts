@@ -89,15 +89,6 @@ export class RouterMetrics {
     const failures = meter.createObservableGauge("gateway_router_channel_consecutive_failures", {
       description: "Vendor failures in a row per channel; the circuit opens at the threshold",
     });
-    meter.addBatchObservableCallback(
-      (result) => {
-        for (const state of health.snapshots()) {
-          result.observe(circuit, state.circuit, { channel: state.channel });
-          result.observe(failures, state.consecutiveFailures, { channel: state.channel });
-        }
-      },
-      [circuit, failures],
-    );
     this.keysDisabled = meter.createCounter("gateway_channel_key_disabled_total", {
       description:
         "Channel keys disabled because the vendor refused them, by channel and reason (key_invalid, quota_exhausted)",
@@ -113,6 +104,10 @@ export class RouterMetrics {
     });
     meter.addBatchObservableCallback(
       (result) => {
+        for (const state of health.snapshots()) {
+          result.observe(circuit, state.circuit, { channel: state.channel });
+          result.observe(failures, state.consecutiveFailures, { channel: state.channel });
+        }
         let channels = 0;
         for (const state of keyStates()) {
           result.observe(disabledKeys, state.disabledKeys, { channel: state.channel });
@@ -120,7 +115,7 @@ export class RouterMetrics {
         }
         result.observe(disabledChannels, channels);
       },
-      [disabledKeys, disabledChannels],
+      [circuit, failures, disabledKeys, disabledChannels],
     );
   }
 
