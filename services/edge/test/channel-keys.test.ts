@@ -59,6 +59,12 @@ const refuseKey = (apiKey: string, refusal: "invalid" | "quota") =>
     body: JSON.stringify({ api_key: apiKey, refusal }),
   });
 
+/** Runs the operator CLI against this stack's router, as an operator with the service-token secret would. */
+const gw = (...args: string[]) =>
+  promisify(execFile)(serviceNode, [serviceEntry.cli, ...args], {
+    env: { ...process.env, GATEWAY_ROUTER_URL: stack.routerUrl, GATEWAY_SERVICE_TOKEN_SECRET: testServiceTokenSecret },
+  });
+
 function channelHealth(name: string): Promise<ChannelHealth> {
   const router = new RouterServiceClient(stack.routerUrl, insecureChannel(), testClientOptions("console"));
   return new Promise((resolve, reject) =>
@@ -141,17 +147,7 @@ describe("a channel with two keys", () => {
   });
 
   it("reports each key's answer and latency through gw channel test", async () => {
-    const { stdout } = await promisify(execFile)(
-      serviceNode,
-      [serviceEntry.cli, "channel", "test", "openai-pool", "--model", "gpt-4o-mini", "--json"],
-      {
-        env: {
-          ...process.env,
-          GATEWAY_ROUTER_URL: stack.routerUrl,
-          GATEWAY_SERVICE_TOKEN_SECRET: testServiceTokenSecret,
-        },
-      },
-    );
+    const { stdout } = await gw("channel", "test", "openai-pool", "--model", "gpt-4o-mini", "--json");
     const report = JSON.parse(stdout) as {
       model: string;
       upstream_model: string;
@@ -172,6 +168,13 @@ describe("a channel with two keys", () => {
     ]);
     expect(report.keys[0]!.answer).toContain("Incorrect API key");
     expect(report.keys[1]!.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("says so when gw channel test names no channel the catalogue has", async () => {
+    const failed = await gw("channel", "test", "no-such-channel").catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining("No channel is named `no-such-channel`") });
   });
 });
 
