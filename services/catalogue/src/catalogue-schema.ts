@@ -22,6 +22,10 @@ export const channelSchema = z.object({
   // Overrides of the vendor's defaults for this one endpoint and credential.
   base_url: z.string().url().optional(),
   api_key_env: envName.optional(),
+  // Several keys of the same vendor account or of several accounts: requests take turns over them.
+  api_keys_env: z.array(envName).min(1).optional(),
+  // Public model id -> the id this channel's vendor knows it by (a deployment name, a dated id).
+  model_map: z.record(z.string().min(1), z.string().min(1)).optional(),
   priority: z.number().int().min(0).default(0),
   weight: z.number().int().positive().default(1),
 });

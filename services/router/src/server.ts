@@ -27,6 +27,7 @@ import { getModel, getServingStatus, listModels } from "./handlers/models.js";
 import type { RouterDependencies } from "./handlers/router-dependencies.js";
 import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
+import { testChannel } from "./handlers/test-channel.js";
 
 // Only edge turns client requests into calls here: anyone else could run a request billed to any account.
 const callers: CallerPolicy = {
@@ -40,6 +41,8 @@ const callers: CallerPolicy = {
   [RouterServiceService.describeCatalogue.path]: ["console"],
   // And its public price list: a group's models and their prices, as /v1/models lists them.
   [RouterServiceService.listModels.path]: ["edge", "console"],
+  // Operators (the CLI signs as tools) test a channel: it calls the vendor but bills no one.
+  [RouterServiceService.testChannel.path]: ["console", "tools"],
 };
 
 /** Binds the router's gRPC service and resolves with the port actually bound. */
@@ -72,6 +75,7 @@ export async function startRouterServer(
         getServingStatus: unaryHandler(getServingStatus(deps)),
         getChannelHealth: unaryHandler(getChannelHealth(deps)),
         describeCatalogue: unaryHandler(describeCatalogue(deps)),
+        testChannel: unaryHandler(testChannel(deps)),
       }),
     ),
   );

@@ -85,6 +85,8 @@ export interface DemoAccount {
 
 export interface RunningStack extends LedgerAdmin {
   baseUrl: string;
+  // The router's gRPC address (host:port), for operator tools that ask it directly.
+  routerUrl: string;
   // Absent when the stack calls the real vendors.
   simulatorUrl?: string;
   processes: Record<"ledger" | "router" | "edge" | "video", ServiceProcess> &
@@ -267,6 +269,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return {
       ...ledgerAdmin,
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
+      routerUrl: `${host}:${router.ports.grpc}`,
       simulatorUrl,
       processes,
       consoleUrl: consoleParts?.consoleUrl,

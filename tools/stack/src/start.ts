@@ -14,6 +14,9 @@ interface StackFile {
   adminUrl: string;
   adminToken: string;
   baseUrl: string;
+  // For `pnpm gw channel test`, which asks a router directly.
+  routerUrl: string;
+  serviceTokenSecret: string;
   demo?: DemoAccount;
 }
 
@@ -109,6 +112,7 @@ async function main() {
   await migrateVideo(databaseUrl);
   const previous = previousState();
   const adminToken = env.GATEWAY_ADMIN_TOKEN ?? previous.adminToken ?? randomBytes(24).toString("hex");
+  const serviceTokenSecret = env.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex");
   let demo: DemoAccount | undefined;
   const stack = await startStack({
     databaseUrl,
@@ -133,7 +137,12 @@ async function main() {
     },
     console: true,
     vendors: production ? "real" : "simulator",
-    env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env, ...productionEnv },
+    env: {
+      LOG_LEVEL: env.LOG_LEVEL ?? "info",
+      ...env,
+      ...productionEnv,
+      GATEWAY_SERVICE_TOKEN_SECRET: serviceTokenSecret,
+    },
     echo,
     beforeEdge: async (ledger) => {
       demo = await demoAccount(ledger, previous);
@@ -154,7 +163,14 @@ async function main() {
 
   if (!demo) throw new Error("the demo account was not seeded");
   mkdirSync(stateDirectory, { recursive: true });
-  const state: StackFile = { adminUrl: stack.adminUrl, adminToken, baseUrl: stack.baseUrl, demo };
+  const state: StackFile = {
+    adminUrl: stack.adminUrl,
+    adminToken,
+    baseUrl: stack.baseUrl,
+    routerUrl: stack.routerUrl,
+    serviceTokenSecret,
+    demo,
+  };
   writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   const signIn = channels
     ? productionSignIn(stack.consoleUrl!)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The operator CLI, run as `./scripts/gw ...` (or `pnpm gw ...` from the repository root). It only talks to the
-// ledger's admin HTTP API; it never touches the database itself.
+// ledger's admin HTTP API (and, to test a channel, a router); it never touches the database itself.
 import { AdminApiError, createAdminClient } from "./admin-client.js";
+import { resolveRouterConnection, runChannelTest } from "./channel-test.js";
 import { resolveConnection } from "./connection.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
 import { needsAdminApi, runCommand } from "./run-command.js";
@@ -9,10 +10,15 @@ import { USAGE_TEXT } from "./usage-text.js";
 
 try {
   const command = parseArguments(process.argv.slice(2));
-  const request = needsAdminApi(command)
-    ? createAdminClient(resolveConnection(process.env, process.env.GATEWAY_HOME || process.cwd()))
-    : () => Promise.reject(new Error(`${command.kind} needs no API`));
-  console.log(await runCommand(command, request));
+  const home = process.env.GATEWAY_HOME || process.cwd();
+  if (command.kind === "channel-test") {
+    console.log(await runChannelTest(command, resolveRouterConnection(process.env, home)));
+  } else {
+    const request = needsAdminApi(command)
+      ? createAdminClient(resolveConnection(process.env, home))
+      : () => Promise.reject(new Error(`${command.kind} needs no API`));
+    console.log(await runCommand(command, request));
+  }
 } catch (error) {
   if (error instanceof CommandLineError) {
     console.error(`error: ${error.message}\n\n${USAGE_TEXT}`);

@@ -75,13 +75,19 @@ const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it
 /** Whether the command talks to the admin API (the others read local files). */
 export const needsAdminApi = (command: Command) => command.kind !== "help" && command.kind !== "catalogue-check";
 
+// Every command but `channel test`, which asks a router (channel-test.ts).
+type AdminCommand = Exclude<Command, { kind: "channel-test" }>;
+
 /** Runs one command against the admin API and returns what to print. */
-export async function runCommand(command: Command, request: AdminRequest): Promise<string> {
+export async function runCommand(command: AdminCommand, request: AdminRequest): Promise<string> {
   const { answer, render } = await execute(command, request);
   return "json" in command && command.json ? JSON.stringify(answer) : render();
 }
 
-async function execute(command: Command, request: AdminRequest): Promise<{ answer: unknown; render: () => string }> {
+async function execute(
+  command: AdminCommand,
+  request: AdminRequest,
+): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {
     case "help":
       return { answer: null, render: () => USAGE_TEXT };

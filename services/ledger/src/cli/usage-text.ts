@@ -21,8 +21,13 @@ Commands:
   catalogue check [--file PATH] [--json]
       List every price of the catalogue (default infra/catalogue/models.yaml) that differs from the
       price dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
+  channel test NAME [--model MODEL] [--json]
+      Send a minimal chat request through the channel with each of its keys (its first chat model unless
+      --model): latency and the vendor's answer per key. Asks a router (GATEWAY_ROUTER_URL), bills no one.
 
-Every command but catalogue check talks to the admin API, found through GATEWAY_ADMIN_URL and
-GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory (written by
-\`pnpm start\`).
+The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
+.gateway/stack.json in the current directory (written by \`pnpm start\`). \`catalogue check\` reads
+the file alone; \`channel test\` asks a router instead: GATEWAY_ROUTER_URL (host:port), signed with
+GATEWAY_SERVICE_TOKEN_SECRET when the router requires service tokens; or the router and secret
+that \`pnpm start\` wrote to the same file.
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;

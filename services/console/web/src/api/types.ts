@@ -172,11 +172,14 @@ export interface ChannelHealth {
   name: string;
   vendor: string;
   models: number;
-  status: "closed" | "open" | "half_open" | "disabled";
+  status: "closed" | "open" | "half_open" | "disabled" | "keys_refused";
   consecutiveFailures: number;
   reopensInMs: number;
   disabled: boolean;
   simulated: boolean;
+  // Masked keys, and the ones the vendor refused (disabled until an operator re-enables them).
+  keys: { id: string; masked: string; disabled: boolean; reason: "" | "key_invalid" | "quota_exhausted" }[];
+  keysExhausted: boolean;
 }
 
 export interface CatalogueGroup {

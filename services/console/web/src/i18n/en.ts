@@ -192,7 +192,16 @@ export const en = {
     failures: "Consecutive failures",
     reopensIn: "probe in {{seconds}} s",
     simulated: "Simulator",
-    state: { closed: "Healthy", half_open: "Probing", open: "Circuit open", disabled: "Disabled (no key)" },
+    state: {
+      closed: "Healthy",
+      half_open: "Probing",
+      open: "Circuit open",
+      disabled: "Disabled (no key)",
+      keys_refused: "Disabled (every key refused)",
+    },
+    keys: "Keys",
+    keysEnabled: "{{enabled}} of {{total}} enabled",
+    refusal: { key_invalid: "key refused", quota_exhausted: "vendor balance spent" },
   },
   catalogue: {
     title: "Catalogue",

@@ -194,7 +194,16 @@ export const zhCN: Resources = {
     failures: "连续失败",
     reopensIn: "{{seconds}} 秒后探测",
     simulated: "模拟器",
-    state: { closed: "正常", half_open: "探测中", open: "已熔断", disabled: "已停用（无密钥）" },
+    state: {
+      closed: "正常",
+      half_open: "探测中",
+      open: "已熔断",
+      disabled: "已停用（无密钥）",
+      keys_refused: "已停用（密钥均被拒）",
+    },
+    keys: "密钥",
+    keysEnabled: "{{total}} 个中 {{enabled}} 个可用",
+    refusal: { key_invalid: "密钥被拒", quota_exhausted: "厂商余额耗尽" },
   },
   catalogue: {
     title: "模型目录",
