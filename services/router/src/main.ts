@@ -29,7 +29,7 @@ import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { RouterMetrics } from "./metrics/router-metrics.js";
 import { captureLevelOf } from "./request-log/capture-level.js";
-import { InMemoryChannelDisabler } from "./routing/channel-disabler.js";
+import { InMemoryChannelDisabler, KeepRefusedKeys } from "./routing/channel-disabler.js";
 import { ChannelHealth } from "./routing/channel-health.js";
 import { channelKeyStates, KeyRotation } from "./routing/channel-keys.js";
 import { startRouterServer } from "./server.js";
@@ -83,7 +83,7 @@ const channelHealth = new ChannelHealth({
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
 // The seam for the catalogue store: a Postgres-backed disabler keeps refusals across restarts and routers.
-const disabler = new InMemoryChannelDisabler();
+const disabler = config.ROUTER_DISABLE_REFUSED_KEYS ? new InMemoryChannelDisabler() : new KeepRefusedKeys();
 loadEncodings(catalogue.current.source.models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : [])));
 const { server, port, health, calls } = await startRouterServer(
   {
