@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";
 import { parseYuan } from "../money.js";
+import { type CodeCommand, parseCodeCommand } from "./code-commands.js";
 
 export type Command =
   | { kind: "help" }
@@ -33,7 +34,8 @@ export type Command =
       cursor: string | undefined;
       all: boolean;
       json: boolean;
-    };
+    }
+  | CodeCommand;
 
 // "default" follows the deployment's level.
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
@@ -44,14 +46,23 @@ export class CommandLineError extends Error {
   override name = "CommandLineError";
 }
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
-const json = { json: { type: "boolean" } } satisfies Options;
-const text = { type: "string" } as const;
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+export const json = { json: { type: "boolean" } } satisfies Options;
+export const text = { type: "string" } as const;
 const readLogs = { "read-logs": { type: "boolean" } } satisfies Options;
 
+export type ParsedCommand<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
+
 /** Parses one command's own arguments, naming the command in every error. */
-function parseCommand<T extends Options>(command: string, args: string[], options: T, positionals: string[]) {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+export function parseCommand<T extends Options>(
+  command: string,
+  args: string[],
+  options: T,
+  positionals: string[],
+): { values: ParsedCommand<T>["values"]; positionals: string[] } {
+  let parsed: ParsedCommand<T>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -64,13 +75,13 @@ function parseCommand<T extends Options>(command: string, args: string[], option
   return { values: parsed.values, positionals: parsed.positionals as string[] };
 }
 
-function checkYuan(command: string, value: string, minimumYuan: bigint): string {
+export function checkYuan(command: string, value: string, minimumYuan: bigint): string {
   const parsed = parseYuan(value, minimumYuan);
   if ("error" in parsed) throw new CommandLineError(`${command}: the amount ${parsed.error}`);
   return value;
 }
 
-function required(command: string, option: string, value: string | undefined): string {
+export function required(command: string, option: string, value: string | undefined): string {
   if (!value) throw new CommandLineError(`${command} needs --${option}`);
   return value;
 }
@@ -79,8 +90,9 @@ function required(command: string, option: string, value: string | undefined): s
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const word = first === "account" || first === "key" ? `${first} ${second ?? ""}`.trim() : first;
-  const args = first === "account" || first === "key" ? rest : argv.slice(1);
+  const grouped = first === "account" || first === "key" || first === "code";
+  const word = grouped ? `${first} ${second ?? ""}`.trim() : first;
+  const args = grouped ? rest : argv.slice(1);
 
   switch (word) {
     case "account create": {
@@ -161,6 +173,10 @@ export function parseArguments(argv: string[]): Command {
         json: values.json === true,
       };
     }
+    case "code create":
+    case "code list":
+    case "code revoke":
+      return parseCodeCommand(word, args);
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
+import { executeCodeCommand } from "./code-commands.js";
 import type { Command } from "./parse-arguments.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
@@ -69,7 +70,7 @@ const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
 const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
 const logAccess = (readLogs: boolean) => (readLogs ? "reads request logs" : "cannot read request logs");
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
-const table = (rows: string[][]) => {
+export const table = (rows: string[][]) => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows
     .map((row) =>
@@ -89,6 +90,10 @@ export async function runCommand(command: Command, request: AdminRequest): Promi
 
 async function execute(command: Command, request: AdminRequest): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {
+    case "code-create":
+    case "code-list":
+    case "code-revoke":
+      return executeCodeCommand(command, request);
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
     case "account-create": {

@@ -18,6 +18,13 @@ Commands:
   usage ACCOUNT_ID [--limit N] [--cursor CURSOR | --all] [--json]
       Usage records, newest first, N (default 50, at most 1000) a page; --cursor continues after a
       page (its next_cursor), --all reads every page to the end.
+  code create --amount YUAN --count N [--expires DATE] [--note TEXT] [--json]
+      Make N prepaid codes worth YUAN each (at most 1000), good through DATE (2027-01-31) or forever.
+      The codes are printed once: ledger keeps only their hashes.
+  code list [BATCH_ID] [--json]
+      The batches with how many codes were redeemed or revoked; with BATCH_ID, that batch's codes.
+  code revoke CODE|CODE_ID|BATCH_ID [--json]
+      Revoke one unused code, or every unused code of a batch.
 
 The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
 .gateway/stack.json in the current directory (written by \`pnpm start\`).
