@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Code,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Badge, Button, Card, Code, Group, Modal, NumberInput, Stack, Table, TextInput } from "@mantine/core";
 import { DatePickerInput } from "@mantine/dates";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
@@ -22,7 +9,7 @@ import { api, apiPath } from "../../api/client.js";
 import type { CodeBatch, CreatedCodeBatch, PrepaidCode } from "../../api/types.js";
 import { formatYuan, yuanToFen } from "../../format/money.js";
 import { formatDateTime } from "../../format/time.js";
-import { CursorPager } from "../CursorPager.js";
+import { PagedTable } from "../PagedTable.js";
 import { QueryState } from "../QueryState.js";
 import { TableHeader } from "../TableHeader.js";
 import { useCursorPages } from "../useCursorPages.js";
@@ -196,63 +183,57 @@ export function CodesPanel() {
       <BatchCodes batch={viewing} onClose={() => setViewing(null)} />
       <QueryState query={batches}>
         {({ batches: list, nextCursor }) => (
-          <>
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped data-testid="ops-batches">
-                <TableHeader
-                  labels={[
-                    t("keys.created"),
-                    t("topup.amount"),
-                    t("ops.count"),
-                    t("ops.redeemedCount"),
-                    t("ops.revokedCount"),
-                    t("ops.expires"),
-                    t("ops.note"),
-                    "",
-                  ]}
-                />
-                <Table.Tbody>
-                  {list.map((batch) => (
-                    <Table.Tr key={batch.batchId}>
-                      <Table.Td>{formatDateTime(batch.createdAt)}</Table.Td>
-                      <Table.Td>{formatYuan(batch.amountMicros, i18n.language)}</Table.Td>
-                      <Table.Td>{batch.count}</Table.Td>
-                      <Table.Td>{batch.redeemed}</Table.Td>
-                      <Table.Td>{batch.revoked}</Table.Td>
-                      <Table.Td>{formatDateTime(batch.expiresAt, t("common.never"))}</Table.Td>
-                      <Table.Td>{batch.note}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button size="xs" variant="light" onClick={() => setViewing(batch)}>
-                            {t("ops.view")}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="default"
-                            component="a"
-                            href={`/api/admin/codes/${encodeURIComponent(batch.batchId)}/csv`}
-                          >
-                            {t("ops.exportCsv")}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            disabled={batch.redeemed + batch.revoked >= batch.count}
-                            onClick={() => revoke.mutate(batch.batchId)}
-                          >
-                            {t("ops.revokeUnused")}
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            {list.length === 0 && <Text c="dimmed">{t("common.empty")}</Text>}
-            <CursorPager pages={pages} nextCursor={nextCursor} />
-          </>
+          <PagedTable
+            testId="ops-batches"
+            minWidth={900}
+            pages={pages}
+            nextCursor={nextCursor}
+            labels={[
+              t("keys.created"),
+              t("topup.amount"),
+              t("ops.count"),
+              t("ops.redeemedCount"),
+              t("ops.revokedCount"),
+              t("ops.expires"),
+              t("ops.note"),
+              "",
+            ]}
+            rows={list.map((batch) => (
+              <Table.Tr key={batch.batchId}>
+                <Table.Td>{formatDateTime(batch.createdAt)}</Table.Td>
+                <Table.Td>{formatYuan(batch.amountMicros, i18n.language)}</Table.Td>
+                <Table.Td>{batch.count}</Table.Td>
+                <Table.Td>{batch.redeemed}</Table.Td>
+                <Table.Td>{batch.revoked}</Table.Td>
+                <Table.Td>{formatDateTime(batch.expiresAt, t("common.never"))}</Table.Td>
+                <Table.Td>{batch.note}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Button size="xs" variant="light" onClick={() => setViewing(batch)}>
+                      {t("ops.view")}
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      component="a"
+                      href={`/api/admin/codes/${encodeURIComponent(batch.batchId)}/csv`}
+                    >
+                      {t("ops.exportCsv")}
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      disabled={batch.redeemed + batch.revoked >= batch.count}
+                      onClick={() => revoke.mutate(batch.batchId)}
+                    >
+                      {t("ops.revokeUnused")}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          />
         )}
       </QueryState>
     </Stack>

@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Badge, Button, Code, Group, Select, Stack, Table, TextInput } from "@mantine/core";
 import { DatePickerInput } from "@mantine/dates";
 import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -8,9 +8,8 @@ import { api, apiPath } from "../../api/client.js";
 import type { AdminOrder, OrderCheck } from "../../api/types.js";
 import { fenToMicros, formatYuan } from "../../format/money.js";
 import { formatDateTime } from "../../format/time.js";
-import { CursorPager } from "../CursorPager.js";
+import { PagedTable } from "../PagedTable.js";
 import { QueryState } from "../QueryState.js";
-import { TableHeader } from "../TableHeader.js";
 import { useCursorPages } from "../useCursorPages.js";
 
 const STATE_COLORS = { created: "blue", paid: "green", closed: "gray", failed: "red" } as const;
@@ -97,57 +96,51 @@ export function OrdersPanel() {
       </Group>
       <QueryState query={orders}>
         {({ orders: list, nextCursor }) => (
-          <>
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped data-testid="ops-orders">
-                <TableHeader
-                  labels={[
-                    t("topup.order"),
-                    t("ops.account"),
-                    t("ops.method"),
-                    t("topup.amount"),
-                    t("ops.state"),
-                    t("topup.createdAt"),
-                    t("topup.finishedAt"),
-                    "",
-                  ]}
-                />
-                <Table.Tbody>
-                  {list.map((order) => (
-                    <Table.Tr key={order.outTradeNo}>
-                      <Table.Td ff="monospace">{order.outTradeNo}</Table.Td>
-                      <Table.Td>
-                        <Code>{order.accountId}</Code>
-                      </Table.Td>
-                      <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
-                      <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>
-                      <Table.Td>
-                        <Badge color={STATE_COLORS[order.state]} variant="light">
-                          {t(`topup.state.${order.state}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
-                      <Table.Td>{formatDateTime(order.finishedAt)}</Table.Td>
-                      <Table.Td>
-                        {order.state === "created" && (
-                          <Button
-                            size="xs"
-                            variant="light"
-                            loading={check.isPending && check.variables === order.outTradeNo}
-                            onClick={() => check.mutate(order.outTradeNo)}
-                          >
-                            {t("ops.check")}
-                          </Button>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            {list.length === 0 && <Text c="dimmed">{t("common.empty")}</Text>}
-            <CursorPager pages={pages} nextCursor={nextCursor} />
-          </>
+          <PagedTable
+            testId="ops-orders"
+            minWidth={900}
+            pages={pages}
+            nextCursor={nextCursor}
+            labels={[
+              t("topup.order"),
+              t("ops.account"),
+              t("ops.method"),
+              t("topup.amount"),
+              t("ops.state"),
+              t("topup.createdAt"),
+              t("topup.finishedAt"),
+              "",
+            ]}
+            rows={list.map((order) => (
+              <Table.Tr key={order.outTradeNo}>
+                <Table.Td ff="monospace">{order.outTradeNo}</Table.Td>
+                <Table.Td>
+                  <Code>{order.accountId}</Code>
+                </Table.Td>
+                <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
+                <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>
+                <Table.Td>
+                  <Badge color={STATE_COLORS[order.state]} variant="light">
+                    {t(`topup.state.${order.state}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
+                <Table.Td>{formatDateTime(order.finishedAt)}</Table.Td>
+                <Table.Td>
+                  {order.state === "created" && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      loading={check.isPending && check.variables === order.outTradeNo}
+                      onClick={() => check.mutate(order.outTradeNo)}
+                    >
+                      {t("ops.check")}
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          />
         )}
       </QueryState>
     </Stack>
