@@ -209,6 +209,19 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect(listed.stdout.match(/revoked/g)).toHaveLength(3);
     expect(listed.stdout).not.toContain(codes[1]);
 
+    // Two batches so far, newest first: paged one at a time, or all at once.
+    const first = JSON.parse((await gw("code", "list", "--limit", "1", "--json")).stdout);
+    expect(first.data[0].batch_id).toBe(json.batch_id);
+    expect((await gw("code", "list", "--limit", "1")).stdout).toContain("--cursor ");
+    const second = JSON.parse(
+      (await gw("code", "list", "--limit", "1", "--cursor", first.next_cursor, "--json")).stdout,
+    );
+    expect(second.data[0].batch_id).toBe(fair.batch_id);
+    const all = JSON.parse((await gw("code", "list", "--limit", "1", "--all", "--json")).stdout);
+    expect(all.data.map((batch: { batch_id: string }) => batch.batch_id)).toEqual(
+      batches.data.map((batch: { batch_id: string }) => batch.batch_id),
+    );
+
     const refused = await gw("code", "create", "--amount", "0.5", "--count", "1");
     expect(refused.code).toBe(2);
     expect((await gw("code", "create", "--amount", "5", "--count", "1001")).stderr).toContain("1 to 1000");

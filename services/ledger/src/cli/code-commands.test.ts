@@ -13,8 +13,22 @@ describe("gw code commands", () => {
       note: "launch",
       json: true,
     });
-    expect(parseArguments(["code", "list"])).toEqual({ kind: "code-list", batchId: undefined, json: false });
-    expect(parseArguments(["code", "list", "b1", "--json"])).toEqual({ kind: "code-list", batchId: "b1", json: true });
+    const list = {
+      kind: "code-list",
+      batchId: undefined,
+      limit: undefined,
+      cursor: undefined,
+      all: false,
+      json: false,
+    };
+    expect(parseArguments(["code", "list"])).toEqual(list);
+    expect(parseArguments(["code", "list", "b1", "--json"])).toEqual({ ...list, batchId: "b1", json: true });
+    expect(parseArguments(["code", "list", "--limit", "2", "--cursor", "c"])).toEqual({
+      ...list,
+      limit: 2,
+      cursor: "c",
+    });
+    expect(parseArguments(["code", "list", "--all"])).toEqual({ ...list, all: true });
     expect(parseArguments(["code", "revoke", "GW-AAAAA"])).toEqual({
       kind: "code-revoke",
       target: "GW-AAAAA",
@@ -39,6 +53,7 @@ describe("gw code commands", () => {
       ["code", "create", "--amount", "1", "--count", "1", "--expires", "soon"],
       ["code", "revoke"],
       ["code", "list", "a", "b"],
+      ["code", "list", "--limit", "501"],
     ]) {
       expect(() => parseArguments(argv), argv.join(" ")).toThrow(CommandLineError);
     }

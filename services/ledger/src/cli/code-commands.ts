@@ -1,7 +1,16 @@
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
-import { CommandLineError, checkYuan, json, parseCommand, required, text } from "./parse-arguments.js";
-import { table } from "./run-command.js";
+import {
+  CommandLineError,
+  checkYuan,
+  json,
+  paging,
+  pagingOf,
+  parseCommand,
+  required,
+  text,
+} from "./parse-arguments.js";
+import { readPages, table } from "./run-command.js";
 
 // `pnpm gw code create|list|revoke`: prepaid codes through the admin API (admin/routes/codes.ts).
 
@@ -14,7 +23,14 @@ export type CodeCommand =
       note: string | undefined;
       json: boolean;
     }
-  | { kind: "code-list"; batchId: string | undefined; json: boolean }
+  | {
+      kind: "code-list";
+      batchId: string | undefined;
+      limit: number | undefined;
+      cursor: string | undefined;
+      all: boolean;
+      json: boolean;
+    }
   | { kind: "code-revoke"; target: string; json: boolean };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -46,8 +62,14 @@ export function parseCodeCommand(word: string, args: string[]): CodeCommand {
       };
     }
     case "code list": {
-      const { values, positionals } = parseCommand(word, args, json, positionalsOf(args));
-      return { kind: "code-list", batchId: positionals[0], json: values.json === true };
+      const options = { ...json, ...paging };
+      const { values, positionals } = parseCommand(word, args, options, positionalsOf(args, ["--limit", "--cursor"]));
+      return {
+        kind: "code-list",
+        batchId: positionals[0],
+        ...pagingOf(word, values, 500),
+        json: values.json === true,
+      };
     }
     default: {
       const { values, positionals } = parseCommand(word, args, json, ["CODE|CODE_ID|BATCH_ID"]);
@@ -56,8 +78,9 @@ export function parseCodeCommand(word: string, args: string[]): CodeCommand {
   }
 }
 
-// `code list` takes an optional BATCH_ID.
-const positionalsOf = (args: string[]) => (args.some((arg) => !arg.startsWith("--")) ? ["BATCH_ID"] : []);
+// `code list` takes an optional BATCH_ID: a word that is neither an option nor an option's value.
+const positionalsOf = (args: string[], valued: string[]) =>
+  args.some((arg, index) => !arg.startsWith("--") && !valued.includes(args[index - 1] ?? "")) ? ["BATCH_ID"] : [];
 
 interface BatchAnswer {
   batch_id: string;
@@ -115,11 +138,12 @@ export async function executeCodeCommand(command: CodeCommand, request: AdminReq
           ])}`;
         return { answer, render };
       }
-      const answer = (await request("GET", "/codes/batches?limit=500")) as { data: BatchAnswer[] };
+      const answer = await readPages<BatchAnswer>(request, "/codes/batches", command);
+      const more = answer.next_cursor ? `\nMore: pnpm gw code list --cursor ${answer.next_cursor}` : "";
       const render = () =>
         answer.data.length === 0
           ? "No prepaid codes yet."
-          : table([
+          : `${table([
               ["BATCH ID", "CREATED", "YUAN", "CODES", "REDEEMED", "REVOKED", "EXPIRES", "NOTE"],
               ...answer.data.map((batch) => [
                 batch.batch_id,
@@ -131,7 +155,7 @@ export async function executeCodeCommand(command: CodeCommand, request: AdminReq
                 batch.expires_at ?? "never",
                 batch.note,
               ]),
-            ]);
+            ])}${more}`;
       return { answer, render };
     }
     case "code-revoke": {

@@ -86,6 +86,21 @@ export function required(command: string, option: string, value: string | undefi
   return value;
 }
 
+/** A list's page options: `--limit N`, `--cursor C` (a page's next_cursor), `--all` (every page from there). */
+export const paging = { limit: text, cursor: text, all: { type: "boolean" } } as const;
+
+export function pagingOf(
+  command: string,
+  values: { limit?: string | undefined; cursor?: string | undefined; all?: boolean | undefined },
+  maxLimit: number,
+) {
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= maxLimit)) {
+    throw new CommandLineError(`${command}: --limit must be a whole number from 1 to ${maxLimit}, got ${values.limit}`);
+  }
+  return { limit, cursor: values.cursor, all: values.all === true };
+}
+
 /** Turns `pnpm gw ...` arguments into a command, or throws a CommandLineError saying what is wrong. */
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
@@ -158,20 +173,8 @@ export function parseArguments(argv: string[]): Command {
       return { kind: "balance", accountId: positionals[0]!, json: values.json === true };
     }
     case "usage": {
-      const options = { ...json, limit: text, cursor: text, all: { type: "boolean" } } as const;
-      const { values, positionals } = parseCommand(word, args, options, ["ACCOUNT_ID"]);
-      const limit = values.limit === undefined ? undefined : Number(values.limit);
-      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
-        throw new CommandLineError(`usage: --limit must be a whole number from 1 to 1000, got ${values.limit}`);
-      }
-      return {
-        kind: "usage",
-        accountId: positionals[0]!,
-        limit,
-        cursor: values.cursor,
-        all: values.all === true,
-        json: values.json === true,
-      };
+      const { values, positionals } = parseCommand(word, args, { ...json, ...paging }, ["ACCOUNT_ID"]);
+      return { kind: "usage", accountId: positionals[0]!, ...pagingOf(word, values, 1000), json: values.json === true };
     }
     case "code create":
     case "code list":

@@ -39,16 +39,16 @@ interface UsageAnswer {
   outcome: string;
   started_at: string;
 }
-interface List<T> {
+export interface List<T> {
   data: T[];
 }
-interface Page<T> extends List<T> {
+export interface Page<T> extends List<T> {
   has_more: boolean;
   next_cursor: string | null;
 }
 
 /** One page from `cursor` on, or with `all` every page from there to the end, as one list. */
-async function readPages<T>(
+export async function readPages<T>(
   request: AdminRequest,
   path: string,
   { limit, cursor, all }: { limit: number | undefined; cursor: string | undefined; all: boolean },

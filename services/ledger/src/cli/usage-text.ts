@@ -21,8 +21,9 @@ Commands:
   code create --amount YUAN --count N [--expires DATE] [--note TEXT] [--json]
       Make N prepaid codes worth YUAN each (at most 1000), good through DATE (2027-01-31) or forever.
       The codes are printed once: ledger keeps only their hashes.
-  code list [BATCH_ID] [--json]
-      The batches with how many codes were redeemed or revoked; with BATCH_ID, that batch's codes.
+  code list [BATCH_ID] [--limit N] [--cursor CURSOR | --all] [--json]
+      The batches, newest first, N (default 50, at most 500) a page, with how many codes were redeemed
+      or revoked; with BATCH_ID, that batch's codes.
   code revoke CODE|CODE_ID|BATCH_ID [--json]
       Revoke one unused code, or every unused code of a batch.
 
