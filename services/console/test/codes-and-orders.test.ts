@@ -141,6 +141,15 @@ describe("prepaid codes in the console", () => {
     // Another account is not held back by this one's guesses, and the code was not spent.
     expect((await api(customer, "/topups/redeem", "POST", { code: codes[0] })).status).toBe(200);
   });
+
+  it("holds a burst of simultaneous wrong guesses to the limit", async () => {
+    const burster = await newCustomer("burster");
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api(burster, "/topups/redeem", "POST", { code: wrongCode() })),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(FAILURES_PER_ACCOUNT).fill(404), ...Array(20 - FAILURES_PER_ACCOUNT).fill(429)]);
+  });
 });
 
 describe("every order in the console", () => {

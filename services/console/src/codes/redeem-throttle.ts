@@ -1,4 +1,4 @@
-import type { Redis } from "@gateway/shared";
+import { LuaScript, type Redis } from "@gateway/shared";
 
 export interface RedeemLimits {
   failuresPerAccount: number;
@@ -6,11 +6,34 @@ export interface RedeemLimits {
   windowSeconds: number;
 }
 
+// Takes one attempt from each counter, or none when one is at its limit: then answers the
+// milliseconds that counter has left. Atomic, so a burst of concurrent guesses is held to the
+// limit too. A counter lives one window from its first attempt.
+const reserve = new LuaScript(`
+for index, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[index]) then
+    return redis.call('PTTL', key)
+  end
+end
+for _, key in ipairs(KEYS) do
+  if redis.call('INCR', key) == 1 then redis.call('PEXPIRE', key, ARGV[3]) end
+end
+return 0
+`);
+
+// Gives an attempt back (the code was right, or ledger could not answer), never below zero.
+const release = new LuaScript(`
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+end
+return 0
+`);
+
 /**
- * Counts failed redemptions per account and per client address in Redis, each counter living
- * one window from its first failure: at the limit, every attempt (a right code too) is
- * refused until the window ends, so guessing 125-bit codes stays hopeless even across
- * many accounts from one address or many addresses on one account.
+ * Counts failed redemptions per account and per client address in Redis: every attempt takes
+ * one from both counters before ledger is asked, and only a failure keeps it. At either limit
+ * every attempt (a right code too) is refused until the window ends, so guessing 125-bit codes
+ * stays hopeless from many accounts on one address or many addresses on one account.
  */
 export class RedeemThrottle {
   constructor(
@@ -21,27 +44,26 @@ export class RedeemThrottle {
 
   private keys(accountId: string, address: string) {
     return [
-      { key: `${this.namespace}:redeem-failures:account:${accountId}`, limit: this.limits.failuresPerAccount },
-      { key: `${this.namespace}:redeem-failures:address:${address}`, limit: this.limits.failuresPerAddress },
+      `${this.namespace}:redeem-failures:account:${accountId}`,
+      `${this.namespace}:redeem-failures:address:${address}`,
     ];
   }
 
-  /** The seconds until another attempt is allowed, while either counter is at its limit; else undefined. */
-  async retryAfterSeconds(accountId: string, address: string): Promise<number | undefined> {
-    for (const { key, limit } of this.keys(accountId, address)) {
-      const failures = Number((await this.redis.get(key)) ?? 0);
-      if (failures < limit) continue;
-      const ttlMs = await this.redis.pTTL(key);
-      return Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : this.limits.windowSeconds * 1000) / 1000));
-    }
-    return undefined;
+  /** Takes an attempt; while either counter is at its limit, answers the seconds until another is allowed instead. */
+  async take(accountId: string, address: string): Promise<number | undefined> {
+    const { failuresPerAccount, failuresPerAddress, windowSeconds } = this.limits;
+    const waitMs = Number(
+      await reserve.run(this.redis, {
+        keys: this.keys(accountId, address),
+        arguments: [String(failuresPerAccount), String(failuresPerAddress), String(windowSeconds * 1000)],
+      }),
+    );
+    if (waitMs === 0) return undefined;
+    return Math.max(1, Math.ceil((waitMs > 0 ? waitMs : windowSeconds * 1000) / 1000));
   }
 
-  async recordFailure(accountId: string, address: string): Promise<void> {
-    const transaction = this.redis.multi();
-    for (const { key } of this.keys(accountId, address)) {
-      transaction.incr(key).expire(key, this.limits.windowSeconds, "NX");
-    }
-    await transaction.exec();
+  /** Gives the attempt back: it was no failed guess. */
+  async giveBack(accountId: string, address: string): Promise<void> {
+    await release.run(this.redis, { keys: this.keys(accountId, address), arguments: [] });
   }
 }

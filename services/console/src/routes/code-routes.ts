@@ -74,16 +74,18 @@ export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, 
     const accountId = sessionOf(response).accountId;
     // The socket's address, or the proxy's X-Forwarded-For where Express is told to trust it.
     const address = request.ip ?? "unknown";
-    const wait = await throttle.retryAfterSeconds(accountId, address);
+    const wait = await throttle.take(accountId, address);
     if (wait !== undefined) {
       response.setHeader("retry-after", String(wait));
       throw new ConsoleError(429, "too_many_attempts", `Too many wrong codes; try again in ${wait} seconds.`);
     }
     try {
       const redeemed = await operations.redeemCode({ accountId, code });
+      await throttle.giveBack(accountId, address);
       response.json({ order: orderJson(redeemed.order!), balanceMicros: redeemed.balanceMicros });
     } catch (error) {
-      if (error instanceof GatewayError && error.httpStatus === 404) await throttle.recordFailure(accountId, address);
+      // A code that cannot be redeemed keeps its attempt; anything else was no guess.
+      if (!(error instanceof GatewayError && error.httpStatus === 404)) await throttle.giveBack(accountId, address);
       throw error;
     }
   });
