@@ -1,9 +1,10 @@
 import type { CodeBatch, PrepaidCode } from "@gateway/proto/ledger/v1/operations";
 import { GatewayError, type Logger } from "@gateway/shared";
-import type { RequestHandler, Response, Router } from "express";
+import type { Response, Router } from "express";
 import { z } from "zod";
 import type { RedeemThrottle } from "../codes/redeem-throttle.js";
 import { adminActor } from "../http/admin-actor.js";
+import type { AdminGuards } from "../http/admin-guards.js";
 import { ConsoleError, parseInput } from "../http/console-error.js";
 import { recordAdminAction } from "../http/record-admin-action.js";
 import { isoTime, orderJson } from "../http/to-json.js";
@@ -66,7 +67,7 @@ function sendCsv(response: Response, filename: string, text: string) {
  * admins make batches (the clear codes only in the answer that makes them, with their CSV),
  * list them, export a batch's state as CSV and revoke unused codes.
  */
-export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, requireAdmin: RequestHandler): void {
+export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, guards: AdminGuards): void {
   const { operations, throttle, logger } = dependencies;
 
   router.post("/topups/redeem", async (request, response) => {
@@ -90,7 +91,7 @@ export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, 
     }
   });
 
-  router.post("/admin/codes", requireAdmin, async (request, response) => {
+  router.post("/admin/codes", guards.admin, async (request, response) => {
     const body = parseInput(batchBody, request.body);
     const actor = adminActor(response);
     const { batch, codes } = await operations.createCodeBatch({
@@ -111,25 +112,25 @@ export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, 
     });
   });
 
-  router.get("/admin/codes", requireAdmin, async (request, response) => {
+  router.get("/admin/codes", guards.staff, async (request, response) => {
     const { cursor } = parseInput(pageQuery, request.query);
     const page = await operations.listCodeBatches({ limit: 50, cursor: cursor ?? "" });
     response.json({ batches: page.batches.map(batchJson), nextCursor: page.nextCursor });
   });
 
-  router.get("/admin/codes/:batchId", requireAdmin, async (request, response) => {
+  router.get("/admin/codes/:batchId", guards.staff, async (request, response) => {
     const { batch, codes } = await operations.listBatchCodes({ batchId: request.params.batchId as string });
     response.json({ batch: batchJson(batch!), codes: codes.map(codeJson) });
   });
 
-  router.get("/admin/codes/:batchId/csv", requireAdmin, async (request, response) => {
+  router.get("/admin/codes/:batchId/csv", guards.staff, async (request, response) => {
     const { batch, codes } = await operations.listBatchCodes({ batchId: request.params.batchId as string });
     const rows = codes.map(codeJson).map((code) => Object.values(code));
     const header = ["codeId", "codePrefix", "state", "redeemedAt", "redeemedBy", "revokedAt", "outTradeNo"];
     sendCsv(response, `codes-${batch!.batchId}.csv`, csv(header, rows));
   });
 
-  router.post("/admin/codes/revoke", requireAdmin, async (request, response) => {
+  router.post("/admin/codes/revoke", guards.admin, async (request, response) => {
     const { target } = parseInput(revokeBody, request.body);
     const actor = adminActor(response);
     const { revokedCodeIds } = await operations.revokeCodes({ target, actor });

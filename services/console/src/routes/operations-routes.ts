@@ -1,13 +1,14 @@
-import type { RequestHandler, Router } from "express";
+import type { Router } from "express";
 import { z } from "zod";
+import type { AdminGuards } from "../http/admin-guards.js";
 import { parseInput } from "../http/console-error.js";
 import type { Operations } from "../ledger-client.js";
 
 const overviewQuery = z.object({ from: z.iso.date().optional(), to: z.iso.date().optional() });
 
 /** The service at a glance, for admins: ledger's daily top-ups and spend, top accounts and models, channel error rates. */
-export function operationsRoutes(router: Router, operations: Operations, requireAdmin: RequestHandler): void {
-  router.get("/admin/overview", requireAdmin, async (request, response) => {
+export function operationsRoutes(router: Router, operations: Operations, guards: AdminGuards): void {
+  router.get("/admin/overview", guards.staff, async (request, response) => {
     const query = parseInput(overviewQuery, request.query);
     const overview = await operations.getOverview({ fromDay: query.from ?? "", toDay: query.to ?? "", top: 10 });
     response.json({

@@ -1,8 +1,9 @@
 import { PaymentProvider, type TopUpOrder, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
 import type { Logger } from "@gateway/shared";
-import type { RequestHandler, Router } from "express";
+import type { Router } from "express";
 import { z } from "zod";
 import { adminActor } from "../http/admin-actor.js";
+import type { AdminGuards } from "../http/admin-guards.js";
 import { notFound, parseInput } from "../http/console-error.js";
 import { recordAdminAction } from "../http/record-admin-action.js";
 import { orderJson } from "../http/to-json.js";
@@ -52,10 +53,10 @@ const adminOrderJson = (order: TopUpOrder) => ({
 });
 
 /** Every account's top-up orders for admins, and asking a provider about an unpaid one (the reconcile job's query). */
-export function orderRoutes(router: Router, dependencies: OrderRouteDependencies, requireAdmin: RequestHandler): void {
+export function orderRoutes(router: Router, dependencies: OrderRouteDependencies, guards: AdminGuards): void {
   const { ledger, operations, methods, reconcile, logger } = dependencies;
 
-  router.get("/admin/orders", requireAdmin, async (request, response) => {
+  router.get("/admin/orders", guards.staff, async (request, response) => {
     const query = parseInput(ordersQuery, request.query);
     const page = await operations.listAllTopUpOrders({
       limit: query.limit,
@@ -69,7 +70,7 @@ export function orderRoutes(router: Router, dependencies: OrderRouteDependencies
     response.json({ orders: page.orders.map(adminOrderJson), nextCursor: page.nextCursor });
   });
 
-  router.post("/admin/orders/:outTradeNo/check", requireAdmin, async (request, response) => {
+  router.post("/admin/orders/:outTradeNo/check", guards.staff, async (request, response) => {
     const outTradeNo = request.params.outTradeNo as string;
     if (!orderNumber.test(outTradeNo)) throw notFound("No such order.");
     const before = await operations.findTopUpOrder({ outTradeNo });
