@@ -18,6 +18,8 @@ const dayText = (day: Date) => day.toISOString().slice(0, 10);
  */
 export async function readOverview(database: Database, { from, to, top }: OverviewPeriod) {
   const end = new Date(to.getTime() + DAY_MS);
+  // Days as text, so the session's time zone never shifts them.
+  const [first, last] = [dayText(from), dayText(to)];
   const [topUps, spend, accounts, models, channels] = await Promise.all([
     database.$queryRaw<{ day: Date; micros: bigint; count: bigint }[]>`
       SELECT date_trunc('day', finished_at AT TIME ZONE 'UTC')::date AS day,
@@ -28,21 +30,21 @@ export async function readOverview(database: Database, { from, to, top }: Overvi
     database.$queryRaw<{ day: Date; micros: bigint; requests: bigint }[]>`
       SELECT day, sum(cost_micros)::bigint AS micros, sum(requests)::bigint AS requests
         FROM ledger.daily_usage
-       WHERE day >= ${from}::date AND day <= ${to}::date
+       WHERE day >= ${first}::date AND day <= ${last}::date
        GROUP BY day`,
     database.$queryRaw<{ account_id: string; name: string | null; micros: bigint; requests: bigint }[]>`
       SELECT usage.account_id::text, account.name, sum(usage.cost_micros)::bigint AS micros,
              sum(usage.requests)::bigint AS requests
         FROM ledger.daily_usage AS usage
         LEFT JOIN ledger.accounts AS account ON account.id = usage.account_id
-       WHERE usage.day >= ${from}::date AND usage.day <= ${to}::date
+       WHERE usage.day >= ${first}::date AND usage.day <= ${last}::date
        GROUP BY usage.account_id, account.name
        ORDER BY micros DESC, requests DESC
        LIMIT ${top}`,
     database.$queryRaw<{ model: string; micros: bigint; requests: bigint }[]>`
       SELECT model, sum(cost_micros)::bigint AS micros, sum(requests)::bigint AS requests
         FROM ledger.daily_usage
-       WHERE day >= ${from}::date AND day <= ${to}::date
+       WHERE day >= ${first}::date AND day <= ${last}::date
        GROUP BY model
        ORDER BY micros DESC, requests DESC
        LIMIT ${top}`,

@@ -263,6 +263,7 @@ export const en = {
     newBatch: "New batch",
     amount: "Amount per code (yuan)",
     count: "Number of codes",
+    countInvalid: "From 1 to 1000 codes",
     expires: "Expires (optional)",
     note: "Note",
     create: "Create codes",

@@ -265,6 +265,7 @@ export const zhCN: Resources = {
     newBatch: "新建批次",
     amount: "每个充值码金额（元）",
     count: "数量",
+    countInvalid: "1 到 1000 个",
     expires: "过期日期（可选）",
     note: "备注",
     create: "生成充值码",

@@ -58,7 +58,7 @@ function NewBatchForm({ onCreated }: { onCreated: (created: CreatedCodeBatch) =>
     validate: {
       yuan: (yuan) => ((yuanToFen(Number(yuan)) ?? 0) >= 100 ? null : t("topup.amountInvalid")),
       count: (count) =>
-        Number.isInteger(Number(count)) && Number(count) >= 1 && Number(count) <= 1000 ? null : "1-1000",
+        Number.isInteger(Number(count)) && Number(count) >= 1 && Number(count) <= 1000 ? null : t("ops.countInvalid"),
     },
   });
   const create = useMutation({
