@@ -1,13 +1,17 @@
 import type { Logger, Redis } from "@gateway/shared";
 import express, { type Express } from "express";
+import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";
 import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
-import type { Ledger } from "./ledger-client.js";
+import type { Ledger, Operations } from "./ledger-client.js";
 import type { RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
+import { codeRoutes } from "./routes/code-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
 import { priceListRoutes } from "./routes/price-list-routes.js";
+import { operationsRoutes } from "./routes/operations-routes.js";
+import { orderRoutes } from "./routes/order-routes.js";
 import { routerViewRoutes } from "./routes/router-view-routes.js";
 import { statisticsRoutes } from "./routes/statistics-routes.js";
 import { topUpRoutes } from "./routes/topup-routes.js";
@@ -20,9 +24,11 @@ import { PendingSignIns } from "./sign-in/pending-sign-ins.js";
 import { signInRoutes } from "./sign-in/sign-in-routes.js";
 import { type NotificationDependencies, notificationRoutes } from "./topups/notification-routes.js";
 import type { PaymentMethod } from "./topups/payment-methods.js";
+import type { ReconcileSettings } from "./topups/reconcile-job.js";
 
 export interface ConsoleDependencies {
   ledger: Ledger;
+  operations: Operations;
   router: RouterViews;
   redis: Redis;
   namespace: string;
@@ -36,6 +42,8 @@ export interface ConsoleDependencies {
   payments: Omit<NotificationDependencies, "ledger" | "logger">;
   paymentMethods: PaymentMethod[];
   topUpExpiryMs: number;
+  reconcile: Pick<ReconcileSettings, "closeGraceMs">;
+  redeemLimits: RedeemLimits;
   webDirectory: string;
   publicUrl: () => string;
   drain: Drain;
@@ -105,6 +113,14 @@ export function createApp(deps: ConsoleDependencies): Express {
     expiryMs: deps.topUpExpiryMs,
     logger: deps.logger,
   });
+  const { operations, logger } = deps;
+  const throttle = new RedeemThrottle(deps.redis, deps.namespace, deps.redeemLimits);
+  // The one place that says who reaches the operator routes (http/admin-guards.ts).
+  const guards = { staff: requireAdmin, admin: requireAdmin };
+  codeRoutes(api, { operations, throttle, logger }, guards);
+  const orders = { ledger: deps.ledger, operations, methods: deps.paymentMethods, reconcile: deps.reconcile, logger };
+  orderRoutes(api, orders, guards);
+  operationsRoutes(api, operations, guards);
   api.use(() => {
     throw notFound("No such API route.");
   });

@@ -65,6 +65,14 @@ export const consoleConfigSchema = z
       .int()
       .min(0)
       .default(5 * 60_000),
+    // Prepaid codes: failed redemptions allowed per account and per client address in a window.
+    CONSOLE_REDEEM_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+    CONSOLE_REDEEM_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+    CONSOLE_REDEEM_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
   })
   .superRefine((config, context) => {
     if (config.GITHUB_CLIENT_ID && !config.GITHUB_CLIENT_SECRET) {

@@ -27,6 +27,7 @@ import { createRevocationAnnouncer } from "./keys/announce-revocation.js";
 import { KeyCache } from "./keys/key-cache.js";
 import { createKeyResolver } from "./keys/resolve-key.js";
 import { pendingMigrations } from "./migrate.js";
+import { operationsService } from "./operations/operations-service.js";
 import { expiredResponsesPurge, StoredResponses } from "./responses/stored-responses.js";
 import { startPeriodicPurge } from "./retention/periodic-purge.js";
 import { requestLogRetention } from "./retention/request-log-retention.js";
@@ -69,6 +70,7 @@ const grpc = await startGrpcServer(
       publishBalance,
       forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
     }),
+    operations: operationsService({ database, publishBalance }),
   },
   logger,
   config.LEDGER_HOST,

@@ -174,4 +174,56 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect(all).toMatchObject({ has_more: false, next_cursor: null });
     expect((await gw("usage", account.account_id, "--cursor", "not-a-cursor")).stderr).toContain("next_cursor");
   });
+
+  it("makes prepaid codes shown once, lists batches and their codes, and revokes the unused", async () => {
+    const created = await gw(
+      "code",
+      "create",
+      "--amount",
+      "12.5",
+      "--count",
+      "3",
+      "--expires",
+      "2099-12-31",
+      "--note",
+      "fair",
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain("shown once");
+    const codes = created.stdout.split("\n").filter((line) => line.startsWith("GW-"));
+    expect(codes).toHaveLength(3);
+
+    const json = JSON.parse((await gw("code", "create", "--amount", "1", "--count", "1", "--json")).stdout);
+    expect(json).toMatchObject({ amount_micros: "1000000", count: 1, expires_at: null, redeemed: 0 });
+    expect(json.codes[0]).toMatch(/^GW(-[0-9A-Z]{5}){5}$/);
+
+    const batches = JSON.parse((await gw("code", "list", "--json")).stdout);
+    const fair = batches.data.find((batch: { note: string }) => batch.note === "fair");
+    expect(fair).toMatchObject({ amount_micros: "12500000", count: 3, expires_at: "2099-12-31T23:59:59.999Z" });
+    expect((await gw("code", "list")).stdout).toContain(fair.batch_id);
+
+    const revokedOne = JSON.parse((await gw("code", "revoke", codes[0]!, "--json")).stdout);
+    expect(revokedOne.revoked_code_ids).toHaveLength(1);
+    expect((await gw("code", "revoke", fair.batch_id)).stdout).toBe("Revoked 2 unused codes.\n");
+    const listed = await gw("code", "list", fair.batch_id);
+    expect(listed.stdout.match(/revoked/g)).toHaveLength(3);
+    expect(listed.stdout).not.toContain(codes[1]);
+
+    // Two batches so far, newest first: paged one at a time, or all at once.
+    const first = JSON.parse((await gw("code", "list", "--limit", "1", "--json")).stdout);
+    expect(first.data[0].batch_id).toBe(json.batch_id);
+    expect((await gw("code", "list", "--limit", "1")).stdout).toContain("--cursor ");
+    const second = JSON.parse(
+      (await gw("code", "list", "--limit", "1", "--cursor", first.next_cursor, "--json")).stdout,
+    );
+    expect(second.data[0].batch_id).toBe(fair.batch_id);
+    const all = JSON.parse((await gw("code", "list", "--limit", "1", "--all", "--json")).stdout);
+    expect(all.data.map((batch: { batch_id: string }) => batch.batch_id)).toEqual(
+      batches.data.map((batch: { batch_id: string }) => batch.batch_id),
+    );
+
+    const refused = await gw("code", "create", "--amount", "0.5", "--count", "1");
+    expect(refused.code).toBe(2);
+    expect((await gw("code", "create", "--amount", "5", "--count", "1001")).stderr).toContain("1 to 1000");
+  });
 });

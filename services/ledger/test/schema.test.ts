@@ -230,4 +230,46 @@ describe("migrated schema matches the Prisma client", () => {
     await prisma.credit.create({ data: credit });
     await expect(prisma.credit.create({ data: credit })).rejects.toMatchObject({ code: "P2002" });
   });
+
+  it("creates and reads prepaid code batches and codes with every field, and keeps a used code used", async () => {
+    const account = await prisma.account.create({ data: { name: "code check" } });
+    const moment = new Date("2031-02-03T04:05:06.789Z");
+    const batch = await prisma.prepaidCodeBatch.create({
+      data: { amountMicros: 1_230_000n, codeCount: 2, expiresAt: moment, note: "n", createdBy: "schema test" },
+    });
+    expect(batch).toMatchObject({ amountMicros: 1_230_000n, codeCount: 2, expiresAt: moment, note: "n" });
+    const order = await prisma.topUpOrder.create({
+      data: {
+        outTradeNo: `tu${randomUUID().replaceAll("-", "").slice(0, 28)}`,
+        accountId: account.id,
+        provider: "prepaid_code",
+        merchantId: batch.id,
+        amountMicros: 1_230_000n,
+        expiresAt: moment,
+      },
+    });
+    const code = await prisma.prepaidCode.create({
+      data: {
+        batchId: batch.id,
+        codeHash: "c".repeat(64),
+        codePrefix: "GW-ABCDE",
+        redeemedAt: moment,
+        redeemedBy: account.id,
+        orderId: order.id,
+      },
+    });
+    const read = await prisma.prepaidCode.findUniqueOrThrow({
+      where: { id: code.id },
+      include: { batch: true, order: true, account: true },
+    });
+    expect(read).toMatchObject({ codePrefix: "GW-ABCDE", redeemedAt: moment, revokedAt: null });
+    expect([read.batch.id, read.order?.id, read.account?.id]).toEqual([batch.id, order.id, account.id]);
+    await expect(prisma.prepaidCode.update({ where: { id: code.id }, data: { revokedAt: moment } })).rejects.toThrow();
+    await expect(
+      prisma.prepaidCode.update({ where: { id: code.id }, data: { redeemedAt: null, redeemedBy: null } }),
+    ).rejects.toThrow(/already used or revoked/);
+    // refuse_delete's restrict_violation, which Prisma reports as a foreign key error.
+    await expect(prisma.prepaidCode.delete({ where: { id: code.id } })).rejects.toThrow();
+    expect(await prisma.prepaidCode.count({ where: { id: code.id } })).toBe(1);
+  });
 });

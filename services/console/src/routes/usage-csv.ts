@@ -21,7 +21,7 @@ const columns = [
 ] as const;
 
 // RFC 4180 quoting; a leading =, +, - or @ is defused so a spreadsheet never runs a model name as a formula.
-function cell(value: unknown): string {
+export function csvCell(value: unknown): string {
   let text = value === null || value === undefined ? "" : String(value);
   if (/^[=+\-@]/.test(text)) text = `'${text}`;
   return /[",\r\n']/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -40,7 +40,7 @@ export async function streamUsageCsv(
   for (;;) {
     const rows = next.records.map((record) => {
       const json = usageJson(record);
-      return `${columns.map((column) => cell(json[column])).join(",")}\r\n`;
+      return `${columns.map((column) => csvCell(json[column])).join(",")}\r\n`;
     });
     if (rows.length > 0 && !response.write(rows.join(""))) await once(response, "drain");
     if (!next.nextCursor || response.destroyed) break;

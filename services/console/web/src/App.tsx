@@ -1,5 +1,5 @@
 import { Center, Loader } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Navigate, Outlet, Route, Routes } from "react-router";
 import { useSession } from "./api/session.js";
 import { Shell } from "./layout/Shell.js";
@@ -15,6 +15,7 @@ const TopUpPage = lazy(() => import("./pages/TopUpPage.js"));
 const SettingsPage = lazy(() => import("./pages/SettingsPage.js"));
 const AdminPage = lazy(() => import("./pages/AdminPage.js"));
 const PricingPage = lazy(() => import("./pages/PricingPage.js"));
+const OperationsPage = lazy(() => import("./pages/OperationsPage.js"));
 
 const loading = (
   <Center h="60vh">
@@ -41,9 +42,9 @@ function SignedOut() {
   return session.data ? <Navigate to="/" replace /> : <SignInPage />;
 }
 
-function AdminOnly() {
+function AdminOnly({ page }: { page: ReactNode }) {
   const session = useSession();
-  return session.data?.isAdmin ? <AdminPage /> : <Navigate to="/" replace />;
+  return session.data?.isAdmin ? page : <Navigate to="/" replace />;
 }
 
 export function App() {
@@ -68,7 +69,8 @@ export function App() {
         <Route path="keys" element={<KeysPage />} />
         <Route path="topup" element={<TopUpPage />} />
         <Route path="settings" element={<SettingsPage />} />
-        <Route path="admin" element={<AdminOnly />} />
+        <Route path="admin" element={<AdminOnly page={<AdminPage />} />} />
+        <Route path="operations" element={<AdminOnly page={<OperationsPage />} />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
 import { checkCatalogue } from "./catalogue-check.js";
+import { executeCodeCommand } from "./code-commands.js";
 import type { Command } from "./parse-arguments.js";
 import { table } from "./table.js";
 import { USAGE_TEXT } from "./usage-text.js";
@@ -40,16 +41,16 @@ interface UsageAnswer {
   outcome: string;
   started_at: string;
 }
-interface List<T> {
+export interface List<T> {
   data: T[];
 }
-interface Page<T> extends List<T> {
+export interface Page<T> extends List<T> {
   has_more: boolean;
   next_cursor: string | null;
 }
 
 /** One page from `cursor` on, or with `all` every page from there to the end, as one list. */
-async function readPages<T>(
+export async function readPages<T>(
   request: AdminRequest,
   path: string,
   { limit, cursor, all }: { limit: number | undefined; cursor: string | undefined; all: boolean },
@@ -89,6 +90,10 @@ async function execute(
   request: AdminRequest,
 ): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {
+    case "code-create":
+    case "code-list":
+    case "code-revoke":
+      return executeCodeCommand(command, request);
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
     case "catalogue-check":
