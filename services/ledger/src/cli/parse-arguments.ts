@@ -110,7 +110,8 @@ export function pagingOf(
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const twoWords = first === "account" || first === "key" || first === "catalogue" || first === "channel" || first === "code";
+  const twoWords =
+    first === "account" || first === "key" || first === "catalogue" || first === "channel" || first === "code";
   const word = twoWords ? `${first} ${second ?? ""}`.trim() : first;
   const args = twoWords ? rest : argv.slice(1);
 
