@@ -3,14 +3,18 @@ import express, { type Express } from "express";
 import { errorHandler, notFound } from "./http/console-error.js";
 import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
-import type { Ledger } from "./ledger-client.js";
+import type { Ledger, LedgerAdmin } from "./ledger-client.js";
 import type { RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
+import { adminAccountRoutes } from "./routes/admin-account-routes.js";
+import { adminRoleRoutes } from "./routes/admin-role-routes.js";
+import { auditRoutes } from "./routes/audit-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
 import { routerViewRoutes } from "./routes/router-view-routes.js";
 import { statisticsRoutes } from "./routes/statistics-routes.js";
 import { topUpRoutes } from "./routes/topup-routes.js";
 import { usageRoutes } from "./routes/usage-routes.js";
+import { operatorGuards } from "./sessions/operator-roles.js";
 import { loadSession, requireSession } from "./sessions/require-session.js";
 import { SessionCookie } from "./sessions/session-cookie.js";
 import type { SessionLifetimes, SessionStore } from "./sessions/session-store.js";
@@ -22,6 +26,7 @@ import type { PaymentMethod } from "./topups/payment-methods.js";
 
 export interface ConsoleDependencies {
   ledger: Ledger;
+  ledgerAdmin: LedgerAdmin;
   router: RouterViews;
   redis: Redis;
   namespace: string;
@@ -29,6 +34,7 @@ export interface ConsoleDependencies {
   lifetimes: SessionLifetimes;
   secureCookies: boolean;
   providers: SignInProvider[];
+  /** Admins at start-up, whatever ledger's roles say (CONSOLE_ADMIN_IDENTITIES). */
   adminIdentities: string[];
   keyGroups: string[];
   defaultLogCapture: string;
@@ -72,6 +78,7 @@ export function createApp(deps: ConsoleDependencies): Express {
     signInRoutes({
       providers: deps.providers,
       ledger: deps.ledger,
+      ledgerAdmin: deps.ledgerAdmin,
       sessions: deps.sessions,
       lifetimes: deps.lifetimes,
       sessionCookie,
@@ -83,16 +90,28 @@ export function createApp(deps: ConsoleDependencies): Express {
   );
   api.use(express.json({ limit: "64kb" }));
   api.use(requireSession(load, publicOrigin));
+  const guards = operatorGuards(deps.ledger, deps.ledgerAdmin, deps.adminIdentities);
   const accountDependencies: AccountRouteDependencies = {
     ledger: deps.ledger,
     sessions: deps.sessions,
     sessionCookie,
-    adminIdentities: deps.adminIdentities,
+    guards,
     providers: deps.providers.map(({ id, name }) => ({ id, name })),
     defaultLogCapture: deps.defaultLogCapture,
   };
-  const requireAdmin = accountRoutes(api, accountDependencies);
-  routerViewRoutes(api, deps.router, requireAdmin);
+  accountRoutes(api, accountDependencies);
+  // Support reads what admins read.
+  routerViewRoutes(api, deps.router, guards.requireOperator);
+  adminAccountRoutes(api, {
+    ledger: deps.ledger,
+    ledgerAdmin: deps.ledgerAdmin,
+    sessions: deps.sessions,
+    guards,
+    keyGroups: deps.keyGroups,
+    defaultLogCapture: deps.defaultLogCapture,
+  });
+  adminRoleRoutes(api, deps.ledgerAdmin, guards);
+  auditRoutes(api, deps.ledgerAdmin, guards);
   statisticsRoutes(api, deps.ledger);
   usageRoutes(api, deps.ledger);
   keyRoutes(api, deps.ledger, deps.keyGroups);

@@ -47,12 +47,13 @@ const payments = (() => {
 })();
 
 const redis = createRedis(config.REDIS_URL, logger, "sign-ins and sessions fail until it is back");
-const { ledger, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
+const { ledger, ledgerAdmin, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
 const { router, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
 const drain = new Drain();
 const app = createApp({
   ledger,
+  ledgerAdmin,
   router,
   redis,
   namespace: config.GATEWAY_NAMESPACE,

@@ -8,6 +8,7 @@ import { requireAdminToken } from "./require-admin-token.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { creditRoutes } from "./routes/credits.js";
 import { keyRoutes } from "./routes/keys.js";
+import { roleRoutes } from "./routes/roles.js";
 import { usageRoutes } from "./routes/usage.js";
 
 /**
@@ -26,7 +27,7 @@ export function createAdminApp(dependencies: AdminDependencies): express.Express
   const admin = express.Router();
   admin.use(requireAdminToken(dependencies.adminToken));
   admin.use(express.json({ limit: "64kb" }));
-  for (const routes of [accountRoutes, creditRoutes, keyRoutes, usageRoutes]) routes(admin, dependencies);
+  for (const routes of [accountRoutes, creditRoutes, keyRoutes, usageRoutes, roleRoutes]) routes(admin, dependencies);
   app.use("/admin", admin);
   const { database, resolveKey } = dependencies;
   app.use("/v1/account", accountApiRouter({ database, authenticate: authenticateWithApiKey(resolveKey) }));

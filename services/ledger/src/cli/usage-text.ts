@@ -18,6 +18,12 @@ Commands:
   usage ACCOUNT_ID [--limit N] [--cursor CURSOR | --all] [--json]
       Usage records, newest first, N (default 50, at most 1000) a page; --cursor continues after a
       page (its next_cursor), --all reads every page to the end.
+  admin grant IDENTITY|ACCOUNT_ID [--role admin|support] [--json]
+      Make a console operator: a sign-in (github:123, oidc:google:abc) or an account id. admin (the
+      default) does everything; support reads everything, adjusts credit and disables accounts.
+  admin revoke IDENTITY|ACCOUNT_ID [--json]
+  admin list [--json]
+      Roles granted at run time; CONSOLE_ADMIN_IDENTITIES adds admins of its own at console start-up.
 
 The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
 .gateway/stack.json in the current directory (written by \`pnpm start\`).
