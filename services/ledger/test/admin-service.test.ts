@@ -118,6 +118,12 @@ describe("AdminService and operators' roles", () => {
       expect.objectContaining({ action: "role.grant", actor: `github:${subject}`, actor_role: "admin", before: null }),
       expect.objectContaining({ action: "role.revoke", after: null }),
     ]);
+    // A grant to a sign-in already used is filed under the account it reaches.
+    const colleagueSubject = randomUUID();
+    const colleague = await signIn(colleagueSubject, "colleague");
+    await admin.grantRole({ actor, grantee: `github:${colleagueSubject}`, role: "support" });
+    expect(await admin.getRole({ accountId: colleague })).toEqual({ role: "support" });
+    expect(await auditOf(colleague)).toEqual([expect.objectContaining({ action: "role.grant" })]);
     const listed = await adminApi("GET", "/roles");
     expect(listed.body.data).toEqual(
       expect.arrayContaining([expect.objectContaining({ grantee: `github:${subject}` })]),

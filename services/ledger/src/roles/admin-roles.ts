@@ -1,6 +1,7 @@
 import type { Actor, Role } from "../audit/record-audit.js";
 import { recordAudit } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
+import type { Prisma } from "../generated/prisma/client.js";
 
 const roleView = (grant: { grantee: string; role: string; grantedBy: string; grantedAt: Date } | null) =>
   grant && { grantee: grant.grantee, role: grant.role as Role, grantedBy: grant.grantedBy, grantedAt: grant.grantedAt };
@@ -21,7 +22,7 @@ export function grantRole(database: Database, actor: Actor, grantee: string, rol
       actor,
       action: "role.grant",
       target: grantee,
-      accountId: accountOf(grantee),
+      accountId: await accountOf(transaction, grantee),
       before,
       after,
     });
@@ -39,7 +40,7 @@ export function revokeRole(database: Database, actor: Actor, grantee: string) {
       actor,
       action: "role.revoke",
       target: grantee,
-      accountId: accountOf(grantee),
+      accountId: await accountOf(transaction, grantee),
       before,
     });
     return before;
@@ -52,8 +53,15 @@ export async function listRoles(database: Database) {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A grantee is an account id or a sign-in `provider:subject`. */
-export const accountOf = (grantee: string) => (UUID.test(grantee) ? grantee.toLowerCase() : undefined);
+
+/** The account a grantee names: an account id, or the account a sign-in `provider:subject` reaches (none before its first sign-in). */
+async function accountOf(transaction: Prisma.TransactionClient, grantee: string): Promise<string | undefined> {
+  if (UUID.test(grantee)) return grantee.toLowerCase();
+  // Providers and subjects may hold colons themselves (oidc:google), so the pair is matched whole.
+  const [identity] = await transaction.$queryRaw<Array<{ account_id: string }>>`
+    SELECT account_id FROM ledger.sign_in_identities WHERE provider || ':' || subject = ${grantee} LIMIT 1`;
+  return identity?.account_id;
+}
 
 /**
  * The role an account holds: granted to its id or to any of its sign-ins, the stronger one
