@@ -1,14 +1,11 @@
 import type { Router } from "express";
 import { z } from "zod";
-import type { Actor } from "../../audit/record-audit.js";
 import { ROLES } from "../../audit/record-audit.js";
 import { granteeInput } from "../../console/admin-requests.js";
 import { grantRole, listRoles, revokeRole } from "../../roles/admin-roles.js";
 import type { AdminDependencies } from "../dependencies.js";
 import { parseInput } from "../parse-input.js";
-
-// Whoever holds the admin token acts as an admin; the audit log names them `cli`.
-const TOKEN_HOLDER: Actor = { identity: "cli", role: "admin" };
+import { TOKEN_HOLDER } from "../token-holder.js";
 
 const grantBody = z.object({ grantee: granteeInput, role: z.enum(ROLES).default("admin") });
 const revokeBody = z.object({ grantee: granteeInput });
