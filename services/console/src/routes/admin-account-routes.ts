@@ -9,6 +9,8 @@ import type { Ledger, LedgerAdmin } from "../ledger-client.js";
 import type { OperatorGuards } from "../sessions/operator-roles.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
+const isUuid = (text: string) => z.uuid().safeParse(text).success;
+
 export interface AdminAccountDependencies {
   ledger: Ledger;
   ledgerAdmin: LedgerAdmin;
@@ -42,11 +44,10 @@ const groupBody = z.object({
 });
 const logCaptureBody = z.object({ logCapture: z.enum(["full", "metadata", "off", "default"]) });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The account in the path; anything else names no account. */
 function accountIdOf(request: Request): string {
   const id = request.params.id as string;
-  if (!UUID.test(id)) throw notFound("No such account.");
+  if (!isUuid(id)) throw notFound("No such account.");
   return id;
 }
 

@@ -1,16 +1,17 @@
+import { z } from "zod";
 import type { Position } from "../account-api/cursor.js";
 import { newestFirst, rowsAfter } from "../account-api/cursor.js";
 import type { Database } from "../database.js";
 import type { Prisma } from "../generated/prisma/client.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (text: string) => z.uuid().safeParse(text).success;
 
 /** Accounts whose id is the text, whose name or a sign-in's email or name holds it, or one of whose keys starts with it. */
 function matching(text: string): Prisma.AccountWhereInput {
   const holds = { contains: text, mode: "insensitive" as const };
   return {
     OR: [
-      ...(UUID.test(text) ? [{ id: text.toLowerCase() }] : []),
+      ...(isUuid(text) ? [{ id: text.toLowerCase() }] : []),
       { name: holds },
       { identities: { some: { OR: [{ email: holds }, { displayName: holds }] } } },
       // Prefixes are shown as sk-gw-abcdef; a longer pasted key still finds its account.

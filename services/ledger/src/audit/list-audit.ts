@@ -1,6 +1,9 @@
+import { z } from "zod";
 import type { Position } from "../account-api/cursor.js";
 import type { Database } from "../database.js";
 import type { Prisma } from "../generated/prisma/client.js";
+
+const isUuid = (text: string) => z.uuid().safeParse(text).success;
 
 export interface AuditFilter {
   /** The actor's sign-in (`github:123`, `cli`) or account id. */
@@ -14,14 +17,12 @@ export interface AuditFilter {
   after?: Position;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Audit entries newest first, matching every filter given; reads `limit + 1` rows (see account-api/page.ts). */
 export function findAuditPage(database: Database, filter: AuditFilter) {
   const { actor, accountId, action, from, to, after } = filter;
   const where: Prisma.AuditEntryWhereInput = {
     AND: [
-      actor ? (UUID.test(actor) ? { actorAccountId: actor.toLowerCase() } : { actor }) : {},
+      actor ? (isUuid(actor) ? { actorAccountId: actor.toLowerCase() } : { actor }) : {},
       accountId ? { accountId } : {},
       action ? (action.endsWith(".") ? { action: { startsWith: action } } : { action }) : {},
       from || to ? { at: { gte: from, lt: to } } : {},

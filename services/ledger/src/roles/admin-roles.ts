@@ -1,7 +1,10 @@
+import { z } from "zod";
 import type { Actor, Role } from "../audit/record-audit.js";
 import { recordAudit } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
 import type { Prisma } from "../generated/prisma/client.js";
+
+const isUuid = (text: string) => z.uuid().safeParse(text).success;
 
 const roleView = (grant: { grantee: string; role: string; grantedBy: string; grantedAt: Date } | null) =>
   grant && { grantee: grant.grantee, role: grant.role as Role, grantedBy: grant.grantedBy, grantedAt: grant.grantedAt };
@@ -52,11 +55,9 @@ export async function listRoles(database: Database) {
   return grants.map((grant) => roleView(grant)!);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The account a grantee names: an account id, or the account a sign-in `provider:subject` reaches (none before its first sign-in). */
 async function accountOf(transaction: Prisma.TransactionClient, grantee: string): Promise<string | undefined> {
-  if (UUID.test(grantee)) return grantee.toLowerCase();
+  if (isUuid(grantee)) return grantee.toLowerCase();
   // Providers and subjects may hold colons themselves (oidc:google), so the pair is matched whole.
   const [identity] = await transaction.$queryRaw<Array<{ account_id: string }>>`
     SELECT account_id FROM ledger.sign_in_identities WHERE provider || ':' || subject = ${grantee} LIMIT 1`;

@@ -209,6 +209,7 @@ export const en = {
     logCapture: "Request log capture",
     captureDefault: "Deployment default",
     captureSaved: "Log capture changed",
+    signIn: "Sign-in",
     email: "Email",
     identities: "Sign-ins",
     keys: "API keys",

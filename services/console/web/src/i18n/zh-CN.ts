@@ -211,6 +211,7 @@ export const zhCN: Resources = {
     logCapture: "请求日志记录",
     captureDefault: "部署默认",
     captureSaved: "日志记录已更改",
+    signIn: "登录身份",
     email: "邮箱",
     identities: "登录身份",
     keys: "API 密钥",

@@ -217,7 +217,7 @@ export default function AdminAccountPage() {
             <Section title={t("operators.identities")}>
               <Table striped>
                 <TableHeader
-                  labels={[t("operators.grantee"), t("operators.email"), t("keys.name"), t("keys.created")]}
+                  labels={[t("operators.signIn"), t("operators.email"), t("keys.name"), t("keys.created")]}
                 />
                 <Table.Tbody>
                   {account.identities.map((identity) => (
