@@ -1,4 +1,4 @@
-import type { Actor } from "@gateway/proto/ledger/v1/admin";
+import type { Actor } from "@gateway/proto/ledger/v1/actor";
 import type { Request, RequestHandler, Response } from "express";
 import { ConsoleError, notAdmin } from "../http/console-error.js";
 import type { Ledger, LedgerAdmin } from "../ledger-client.js";
