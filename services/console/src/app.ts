@@ -4,9 +4,12 @@ import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";
 import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
-import type { Ledger, Operations } from "./ledger-client.js";
+import type { Ledger, LedgerAdmin, Operations } from "./ledger-client.js";
 import type { RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
+import { adminAccountRoutes } from "./routes/admin-account-routes.js";
+import { adminRoleRoutes } from "./routes/admin-role-routes.js";
+import { auditRoutes } from "./routes/audit-routes.js";
 import { codeRoutes } from "./routes/code-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
 import { operationsRoutes } from "./routes/operations-routes.js";
@@ -16,6 +19,7 @@ import { routerViewRoutes } from "./routes/router-view-routes.js";
 import { statisticsRoutes } from "./routes/statistics-routes.js";
 import { topUpRoutes } from "./routes/topup-routes.js";
 import { usageRoutes } from "./routes/usage-routes.js";
+import { operatorGuards } from "./sessions/operator-roles.js";
 import { loadSession, requireSession } from "./sessions/require-session.js";
 import { SessionCookie } from "./sessions/session-cookie.js";
 import type { SessionLifetimes, SessionStore } from "./sessions/session-store.js";
@@ -29,6 +33,7 @@ import type { ReconcileSettings } from "./topups/reconcile-job.js";
 export interface ConsoleDependencies {
   ledger: Ledger;
   operations: Operations;
+  ledgerAdmin: LedgerAdmin;
   router: RouterViews;
   redis: Redis;
   namespace: string;
@@ -36,6 +41,7 @@ export interface ConsoleDependencies {
   lifetimes: SessionLifetimes;
   secureCookies: boolean;
   providers: SignInProvider[];
+  /** Admins at start-up, whatever ledger's roles say (CONSOLE_ADMIN_IDENTITIES). */
   adminIdentities: string[];
   keyGroups: string[];
   defaultLogCapture: string;
@@ -81,6 +87,7 @@ export function createApp(deps: ConsoleDependencies): Express {
     signInRoutes({
       providers: deps.providers,
       ledger: deps.ledger,
+      ledgerAdmin: deps.ledgerAdmin,
       sessions: deps.sessions,
       lifetimes: deps.lifetimes,
       sessionCookie,
@@ -94,16 +101,28 @@ export function createApp(deps: ConsoleDependencies): Express {
   // Prices are public: no session.
   priceListRoutes(api, deps.router);
   api.use(requireSession(load, publicOrigin));
+  const guards = operatorGuards(deps.ledger, deps.ledgerAdmin, deps.adminIdentities);
   const accountDependencies: AccountRouteDependencies = {
     ledger: deps.ledger,
     sessions: deps.sessions,
     sessionCookie,
-    adminIdentities: deps.adminIdentities,
+    guards,
     providers: deps.providers.map(({ id, name }) => ({ id, name })),
     defaultLogCapture: deps.defaultLogCapture,
   };
-  const requireAdmin = accountRoutes(api, accountDependencies);
-  routerViewRoutes(api, deps.router, requireAdmin);
+  accountRoutes(api, accountDependencies);
+  // Support reads what admins read.
+  routerViewRoutes(api, deps.router, guards.requireOperator);
+  adminAccountRoutes(api, {
+    ledger: deps.ledger,
+    ledgerAdmin: deps.ledgerAdmin,
+    sessions: deps.sessions,
+    guards,
+    keyGroups: deps.keyGroups,
+    defaultLogCapture: deps.defaultLogCapture,
+  });
+  adminRoleRoutes(api, deps.ledgerAdmin, guards);
+  auditRoutes(api, deps.ledgerAdmin, guards);
   statisticsRoutes(api, deps.ledger);
   usageRoutes(api, deps.ledger);
   keyRoutes(api, deps.ledger, deps.keyGroups);
@@ -115,12 +134,12 @@ export function createApp(deps: ConsoleDependencies): Express {
   });
   const { operations, logger } = deps;
   const throttle = new RedeemThrottle(deps.redis, deps.namespace, deps.redeemLimits);
-  // The one place that says who reaches the operator routes (http/admin-guards.ts).
-  const guards = { staff: requireAdmin, admin: requireAdmin };
-  codeRoutes(api, { operations, throttle, logger }, guards);
+  // Support reads and checks orders; making and revoking codes is for admins (http/admin-guards.ts).
+  const operationGuards = { staff: guards.requireOperator, admin: guards.requireAdmin };
+  codeRoutes(api, { operations, throttle, logger }, operationGuards);
   const orders = { ledger: deps.ledger, operations, methods: deps.paymentMethods, reconcile: deps.reconcile, logger };
-  orderRoutes(api, orders, guards);
-  operationsRoutes(api, operations, guards);
+  orderRoutes(api, orders, operationGuards);
+  operationsRoutes(api, operations, operationGuards);
   api.use(() => {
     throw notFound("No such API route.");
   });

@@ -19,7 +19,7 @@ export const consoleConfigSchema = z
     // Router's gRPC address: the admin pages' channel health and catalogue.
     ROUTER_URL: z.string().default("127.0.0.1:50051"),
     REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-    // Sign-ins (provider:subject) that see the admin pages.
+    // Bootstrap admins (provider:subject): admins whatever ledger's roles say (docs/console.md, "Groups, operators and log capture").
     CONSOLE_ADMIN_IDENTITIES: identityList,
     // Model groups every account may make keys in (comma-separated), the first being the default.
     CONSOLE_KEY_GROUPS: commaSeparated("default").pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)).min(1)),

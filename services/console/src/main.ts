@@ -47,7 +47,7 @@ const payments = (() => {
 })();
 
 const redis = createRedis(config.REDIS_URL, logger, "sign-ins and sessions fail until it is back");
-const { ledger, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
+const { ledger, ledgerAdmin, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
 const { operations, close: closeOperations } = connectOperations(config.LEDGER_URL, tokenSecret);
 const { router, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
@@ -55,6 +55,7 @@ const drain = new Drain();
 const app = createApp({
   ledger,
   operations,
+  ledgerAdmin,
   router,
   redis,
   namespace: config.GATEWAY_NAMESPACE,

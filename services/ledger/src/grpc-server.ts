@@ -1,3 +1,4 @@
+import { type AdminServiceServer, AdminServiceService } from "@gateway/proto/ledger/v1/admin";
 import { type ConsoleServiceServer, ConsoleServiceService } from "@gateway/proto/ledger/v1/console";
 import {
   LedgerServiceService,
@@ -29,6 +30,7 @@ export interface LedgerHandlers {
   responses: StoredResponses;
   console: ConsoleServiceServer;
   operations: OperationsServiceServer;
+  admin: AdminServiceServer;
 }
 
 // Key resolution and stored Responses are edge's; balances are loaded for the services that
@@ -43,9 +45,10 @@ const callers = {
   // Sign-ins, money and every account's data: the console's alone.
   ...callersOfEveryMethod(ConsoleServiceService, ["console"]),
   ...callersOfEveryMethod(OperationsServiceService, ["console"]),
+  ...callersOfEveryMethod(AdminServiceService, ["console"]),
 } as const;
 
-/** Serves LedgerService, ConsoleService and OperationsService on host:port (0 = any free port) and resolves with the bound port. */
+/** Serves LedgerService, ConsoleService, OperationsService and AdminService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
   handlers: LedgerHandlers,
   logger: Logger,
@@ -86,7 +89,13 @@ export async function startGrpcServer(
   );
   server.addService(ConsoleServiceService, logHandlerErrors(logger, handlers.console));
   server.addService(OperationsServiceService, logHandlerErrors(logger, handlers.operations));
-  const health = serveHealth(server, [LedgerServiceService, ConsoleServiceService, OperationsServiceService]);
+  server.addService(AdminServiceService, logHandlerErrors(logger, handlers.admin));
+  const health = serveHealth(server, [
+    LedgerServiceService,
+    ConsoleServiceService,
+    OperationsServiceService,
+    AdminServiceService,
+  ]);
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>

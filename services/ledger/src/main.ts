@@ -20,6 +20,7 @@ import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";
 import { loadLedgerConfig } from "./config.js";
+import { adminService } from "./console/admin-service.js";
 import { consoleService } from "./console/console-service.js";
 import { connectDatabase } from "./database.js";
 import { startGrpcServer } from "./grpc-server.js";
@@ -57,6 +58,7 @@ const cache = new KeyCache(redis, config.GATEWAY_NAMESPACE, logger);
 const resolveKey = createKeyResolver(database, cache);
 
 const announceRevocation = createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE);
+const forgetCachedKeys = (keyHashes: string[]) => cache.delete(...keyHashes);
 const publishBalance = (accountId: string, balance: CommittedBalance) =>
   settleReservations(redis, config.GATEWAY_NAMESPACE, [], { balances: new Map([[accountId, balance]]) }, logger);
 const grpc = await startGrpcServer(
@@ -64,12 +66,8 @@ const grpc = await startGrpcServer(
     resolveKey,
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
     responses: new StoredResponses(database, config.RESPONSES_RETENTION_SECONDS),
-    console: consoleService({
-      database,
-      announceRevocation,
-      publishBalance,
-      forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
-    }),
+    console: consoleService({ database, announceRevocation, publishBalance, forgetCachedKeys }),
+    admin: adminService({ database, announceRevocation, forgetCachedKeys }),
     operations: operationsService({ database, publishBalance }),
   },
   logger,
@@ -80,7 +78,7 @@ const grpc = await startGrpcServer(
 const app = createAdminApp({
   database,
   announceRevocation,
-  forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
+  forgetCachedKeys,
   resolveKey,
   publishBalance,
   adminToken: config.GATEWAY_ADMIN_TOKEN,

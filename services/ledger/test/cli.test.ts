@@ -122,6 +122,40 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect((await gw("account", "log-capture", account.account_id, "verbose")).code).toBe(2);
   });
 
+  it("grants, lists and revokes console roles, and audits them and its credits as `cli`", async () => {
+    const granted = await gw("admin", "grant", "github:4242");
+    expect(granted.code, granted.stderr).toBe(0);
+    expect(granted.stdout).toContain("github:4242 is admin");
+    const account = JSON.parse((await gw("account", "create", "--name", "support desk", "--json")).stdout);
+    const support = JSON.parse((await gw("admin", "grant", account.account_id, "--role", "support", "--json")).stdout);
+    expect(support).toMatchObject({ grantee: account.account_id, role: "support", granted_by: "cli" });
+    const listed = JSON.parse((await gw("admin", "list", "--json")).stdout);
+    expect(listed.data.map((grant: { grantee: string }) => grant.grantee)).toEqual(["github:4242", account.account_id]);
+    expect((await gw("admin", "list")).stdout).toMatch(/GRANTEE\s+ROLE\s+GRANTED BY\s+GRANTED/);
+    expect((await gw("admin", "revoke", "github:4242")).stdout).toContain("github:4242 is no longer admin");
+    expect((await gw("admin", "revoke", "github:4242")).stdout).toContain("github:4242 had no role");
+    expect((await gw("admin", "grant", "nobody")).code).toBe(1);
+
+    await gw("credit", account.account_id, "3");
+    const audit = await queryRows<{
+      action: string;
+      actor: string;
+      actor_role: string;
+      after: { balanceMicros?: string };
+    }>(
+      ledger.database.url,
+      "SELECT action, actor, actor_role, after FROM ledger.audit_log WHERE account_id = $1 ORDER BY at",
+      [account.account_id],
+    );
+    expect(audit).toEqual([
+      expect.objectContaining({ action: "role.grant", actor: "cli", actor_role: "admin" }),
+      expect.objectContaining({
+        action: "account.credit",
+        after: expect.objectContaining({ balanceMicros: "3000000" }),
+      }),
+    ]);
+  });
+
   it("prints the API's error and exits non-zero", async () => {
     const created = await gw("account", "create", "--name", "x", "--json");
     const accountId = JSON.parse(created.stdout).account_id;

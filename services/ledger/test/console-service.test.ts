@@ -323,7 +323,15 @@ describe("ConsoleService", () => {
     });
     await expect(call.getBalance({ accountId: randomUUID() })).rejects.toMatchObject({ code: status.NOT_FOUND });
     await expect(
-      call.adjustCredit({ accountId, amountMicros: 0, reason: "r", actor: "a", idempotencyKey: "k" }),
+      call.adjustCredit({
+        accountId,
+        amountMicros: 0,
+        reason: "r",
+        actor: "a",
+        actorRole: "admin",
+        actorAccountId: "",
+        idempotencyKey: "k",
+      }),
     ).rejects.toMatchObject(invalid);
   });
 
@@ -334,6 +342,8 @@ describe("ConsoleService", () => {
       amountMicros: 2_500_000,
       reason: "support ticket 7",
       actor: "github:1",
+      actorRole: "support",
+      actorAccountId: "",
       idempotencyKey: randomUUID(),
     });
     expect(adjusted).toMatchObject({ balanceMicros: 2_500_000, replayed: false });

@@ -188,6 +188,41 @@ describe("migrated schema matches the Prisma client", () => {
     ).toEqual(identity);
   });
 
+  it("creates and reads operators' roles, audit entries and an account's operator fields", async () => {
+    const moment = new Date("2030-01-02T03:04:05.678Z");
+    const account = await prisma.account.create({
+      data: { name: "operated", disabledAt: moment, defaultGroup: "premium" },
+      include: { group: true },
+    });
+    expect(account).toMatchObject({ disabledAt: moment, defaultGroup: "premium", group: { name: "premium" } });
+    const grant = await prisma.adminRole.create({
+      data: { grantee: "github:schema", role: "support", grantedBy: "cli", grantedAt: moment },
+    });
+    expect(await prisma.adminRole.findUniqueOrThrow({ where: { grantee: "github:schema" } })).toEqual(grant);
+    const entry = await prisma.auditEntry.create({
+      data: {
+        at: moment,
+        actorAccountId: account.id,
+        actor: "github:schema",
+        actorRole: "support",
+        action: "account.disable",
+        accountId: account.id,
+        target: "t",
+        before: { disabledAt: null },
+        after: { disabledAt: moment.toISOString() },
+      },
+    });
+    expect(await prisma.auditEntry.findUniqueOrThrow({ where: { id: entry.id } })).toEqual(entry);
+    const defaults = await prisma.auditEntry.create({
+      data: { actor: "cli", actorRole: "admin", action: "role.grant" },
+    });
+    expect(defaults).toMatchObject({ actorAccountId: null, accountId: null, target: null, before: null, after: null });
+    expect(defaults.at).toBeInstanceOf(Date);
+    await expect(
+      prisma.adminRole.create({ data: { grantee: "github:owner", role: "owner", grantedBy: "cli" } }),
+    ).rejects.toThrow();
+  });
+
   it("defaults the columns usage recording relies on", async () => {
     const account = await prisma.account.create({ data: { name: "defaults check" } });
     expect(account.logCapture).toBeNull();

@@ -2,9 +2,8 @@ import type { RequestHandler } from "express";
 
 /**
  * Who may reach an operator route: `staff` (reading, and checking an order at its provider,
- * which only records what the provider says) and `admin` (making or revoking prepaid codes).
- * With admins only a list of identities (CONSOLE_ADMIN_IDENTITIES), both are that check; a
- * support role would pass `staff` only.
+ * which only records what the provider says) and `admin` (making or revoking prepaid codes):
+ * the operator roles' `requireOperator` and `requireAdmin` (sessions/operator-roles.ts).
  */
 export interface AdminGuards {
   staff: RequestHandler;

@@ -6,11 +6,11 @@ import type { RedeemThrottle } from "../codes/redeem-throttle.js";
 import { adminActor } from "../http/admin-actor.js";
 import type { AdminGuards } from "../http/admin-guards.js";
 import { ConsoleError, parseInput } from "../http/console-error.js";
+import { csvCell } from "../http/csv.js";
 import { recordAdminAction } from "../http/record-admin-action.js";
 import { isoTime, orderJson } from "../http/to-json.js";
 import type { Operations } from "../ledger-client.js";
 import { sessionOf } from "../sessions/require-session.js";
-import { csvCell } from "./usage-csv.js";
 
 export interface CodeRouteDependencies {
   operations: Operations;

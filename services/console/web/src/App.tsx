@@ -16,6 +16,7 @@ const SettingsPage = lazy(() => import("./pages/SettingsPage.js"));
 const AdminPage = lazy(() => import("./pages/AdminPage.js"));
 const PricingPage = lazy(() => import("./pages/PricingPage.js"));
 const OperationsPage = lazy(() => import("./pages/OperationsPage.js"));
+const AdminAccountPage = lazy(() => import("./pages/AdminAccountPage.js"));
 
 const loading = (
   <Center h="60vh">
@@ -42,7 +43,8 @@ function SignedOut() {
   return session.data ? <Navigate to="/" replace /> : <SignInPage />;
 }
 
-function AdminOnly({ page }: { page: ReactNode }) {
+/** The operators' pages (admin or support); customers are sent home. */
+function OperatorsOnly({ page }: { page: ReactNode }) {
   const session = useSession();
   return session.data?.isAdmin ? page : <Navigate to="/" replace />;
 }
@@ -69,8 +71,9 @@ export function App() {
         <Route path="keys" element={<KeysPage />} />
         <Route path="topup" element={<TopUpPage />} />
         <Route path="settings" element={<SettingsPage />} />
-        <Route path="admin" element={<AdminOnly page={<AdminPage />} />} />
-        <Route path="operations" element={<AdminOnly page={<OperationsPage />} />} />
+        <Route path="admin" element={<OperatorsOnly page={<AdminPage />} />} />
+        <Route path="admin/accounts/:accountId" element={<OperatorsOnly page={<AdminAccountPage />} />} />
+        <Route path="operations" element={<OperatorsOnly page={<OperationsPage />} />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -27,6 +27,9 @@ export type Command =
   | { kind: "key-list"; accountId: string; json: boolean }
   | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
   | { kind: "balance"; accountId: string; json: boolean }
+  | { kind: "admin-grant"; grantee: string; role: "admin" | "support"; json: boolean }
+  | { kind: "admin-revoke"; grantee: string; json: boolean }
+  | { kind: "admin-list"; json: boolean }
   | {
       kind: "usage";
       accountId: string;
@@ -111,7 +114,12 @@ export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
   const twoWords =
-    first === "account" || first === "key" || first === "catalogue" || first === "channel" || first === "code";
+    first === "account" ||
+    first === "key" ||
+    first === "catalogue" ||
+    first === "channel" ||
+    first === "code" ||
+    first === "admin";
   const word = twoWords ? `${first} ${second ?? ""}`.trim() : first;
   const args = twoWords ? rest : argv.slice(1);
 
@@ -177,6 +185,22 @@ export function parseArguments(argv: string[]): Command {
     case "balance": {
       const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID"]);
       return { kind: "balance", accountId: positionals[0]!, json: values.json === true };
+    }
+    case "admin grant": {
+      const { values, positionals } = parseCommand(word, args, { ...json, role: text }, ["IDENTITY|ACCOUNT_ID"]);
+      const role = values.role ?? "admin";
+      if (role !== "admin" && role !== "support") {
+        throw new CommandLineError(`${word}: --role must be admin or support, got ${role}`);
+      }
+      return { kind: "admin-grant", grantee: positionals[0]!, role, json: values.json === true };
+    }
+    case "admin revoke": {
+      const { values, positionals } = parseCommand(word, args, json, ["IDENTITY|ACCOUNT_ID"]);
+      return { kind: "admin-revoke", grantee: positionals[0]!, json: values.json === true };
+    }
+    case "admin list": {
+      const { values } = parseCommand(word, args, json, []);
+      return { kind: "admin-list", json: values.json === true };
     }
     case "usage": {
       const { values, positionals } = parseCommand(word, args, { ...json, ...paging }, ["ACCOUNT_ID"]);

@@ -41,6 +41,12 @@ interface UsageAnswer {
   outcome: string;
   started_at: string;
 }
+interface RoleAnswer {
+  grantee: string;
+  role: string;
+  granted_by: string;
+  granted_at: string;
+}
 export interface List<T> {
   data: T[];
 }
@@ -184,6 +190,30 @@ async function execute(
     case "balance": {
       const answer = (await request("GET", `/accounts/${encodeURIComponent(command.accountId)}`)) as AccountAnswer;
       return { answer, render: () => `${answer.account_id} (${answer.name}): ${yuan(answer.balance_micros)}` };
+    }
+    case "admin-grant": {
+      const answer = (await request("POST", "/roles", { grantee: command.grantee, role: command.role })) as RoleAnswer;
+      return { answer, render: () => `${answer.grantee} is ${answer.role} (granted ${answer.granted_at})` };
+    }
+    case "admin-revoke": {
+      const answer = (await request("POST", "/roles/revoke", { grantee: command.grantee })) as {
+        grantee: string;
+        revoked: RoleAnswer | null;
+      };
+      const render = () =>
+        answer.revoked ? `${answer.grantee} is no longer ${answer.revoked.role}` : `${answer.grantee} had no role`;
+      return { answer, render };
+    }
+    case "admin-list": {
+      const answer = (await request("GET", "/roles")) as List<RoleAnswer>;
+      const render = () =>
+        answer.data.length === 0
+          ? "No roles granted (CONSOLE_ADMIN_IDENTITIES still makes admins)."
+          : table([
+              ["GRANTEE", "ROLE", "GRANTED BY", "GRANTED"],
+              ...answer.data.map((grant) => [grant.grantee, grant.role, grant.granted_by, grant.granted_at]),
+            ]);
+      return { answer, render };
     }
     case "usage": {
       const path = `/accounts/${encodeURIComponent(command.accountId)}/usage`;

@@ -32,6 +32,12 @@ Commands:
       or revoked; with BATCH_ID, that batch's codes.
   code revoke CODE|CODE_ID|BATCH_ID [--json]
       Revoke one unused code, or every unused code of a batch.
+  admin grant IDENTITY|ACCOUNT_ID [--role admin|support] [--json]
+      Make a console operator: a sign-in (github:123, oidc:google:abc) or an account id. admin (the
+      default) does everything; support reads everything, adjusts credit and disables accounts.
+  admin revoke IDENTITY|ACCOUNT_ID [--json]
+  admin list [--json]
+      Roles granted at run time; CONSOLE_ADMIN_IDENTITIES adds admins of its own at console start-up.
 
 The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
 .gateway/stack.json in the current directory (written by \`pnpm start\`). \`catalogue check\` reads

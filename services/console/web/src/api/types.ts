@@ -22,10 +22,14 @@ export interface Provider {
   name: string;
 }
 
+export type OperatorRole = "admin" | "support";
+
 export interface Session {
   account: Account;
   identities: Identity[];
+  /** Sees the admin pages (as an admin or as support). */
   isAdmin: boolean;
+  role: OperatorRole | null;
   csrfToken: string;
 }
 
