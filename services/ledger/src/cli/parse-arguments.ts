@@ -214,6 +214,10 @@ export function parseArguments(argv: string[]): Command {
       const { values, positionals } = parseCommand(word, args, { ...json, model: text }, ["NAME"]);
       return { kind: "channel-test", channel: positionals[0]!, model: values.model, json: values.json === true };
     }
+    case "code create":
+    case "code list":
+    case "code revoke":
+      return parseCodeCommand(word, args);
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
   }
