@@ -19,7 +19,7 @@ const chat = (id: string, extra: Partial<ModelEntry> = {}): ModelEntry => ({
 });
 
 const catalogueOf = (...models: ModelEntry[]): CatalogueFile => ({
-  groups: { default: { description: "d" } },
+  groups: { default: { description: "d", multiplier_basis_points: 10_000 } },
   vendors: {
     v: {
       owned_by: "deepseek",

@@ -16,13 +16,25 @@ export const vendorSchema = z.object({
   profile: z.enum(["openai", "xai", "deepseek", "qwen", "moonshot"]).optional(),
 });
 
+const modelIdSchema = z.string().min(1).max(128);
+
 export const channelSchema = z.object({
   vendor: name,
   // Overrides of the vendor's defaults for this one endpoint and credential.
   base_url: z.string().url().optional(),
   api_key_env: envName.optional(),
+  // Keys held by the catalogue store (encrypted there, decrypted only in memory); they win over
+  // `api_key_env`. An exported file never carries them.
+  api_keys: z.array(z.string().min(1)).min(1).optional(),
   priority: z.number().int().min(0).default(0),
   weight: z.number().int().positive().default(1),
+  // The models this channel serves (absent: every model of its vendor that names no channels),
+  // and the vendor's own id for some of them (public id -> vendor id).
+  models: z.array(modelIdSchema).optional(),
+  model_map: z.record(modelIdSchema, z.string().min(1)).optional(),
+  // A disabled channel serves nothing until enabled again; the reason tells the operator why.
+  disabled: z.boolean().optional(),
+  disabled_reason: z.string().optional(),
 });
 
 const imageSize = z.string().regex(/^\d+x\d+$/, "WIDTHxHEIGHT");
@@ -89,6 +101,13 @@ export const groupLimitsSchema = z.object({
   concurrent_requests: z.number().int().positive().optional(),
 });
 
+export const groupSchema = z.object({
+  description: z.string(),
+  limits: groupLimitsSchema.optional(),
+  // The price multiplier of the group's keys (10000 = list price); ledger bills it.
+  multiplier_basis_points: z.number().int().positive().default(10_000),
+});
+
 // How the vendor counts an input image, when its protocol's rule does not fit (see usage/image-tokens.ts).
 const imageTokenRuleSchema = z.discriminatedUnion("rule", [
   z.object({ rule: z.literal("tiles"), base: z.number().int().positive(), per_tile: z.number().int().positive() }),
@@ -101,8 +120,6 @@ const imageTokenRuleSchema = z.discriminatedUnion("rule", [
 ]);
 
 export const DEFAULT_MAX_IMAGES_PER_REQUEST = 16;
-
-const modelIdSchema = z.string().min(1).max(128);
 
 // A model its vendor no longer serves. With `serve`, requests for it are answered by the successor
 // (its price, its groups, its answer's `model`; the response header x-gateway-served-model names it);
@@ -177,7 +194,7 @@ export const modelSchema = z.object({
 });
 
 export const catalogueFileSchema = z.object({
-  groups: z.record(name, z.object({ description: z.string(), limits: groupLimitsSchema.optional() })),
+  groups: z.record(name, groupSchema),
   vendors: z.record(name, vendorSchema),
   channels: z.record(name, channelSchema),
   models: z.array(modelSchema).min(1),
@@ -193,3 +210,5 @@ export type AudioRules = z.infer<typeof audioRulesSchema>;
 export type VideoRules = z.infer<typeof videoRulesSchema>;
 export type EmbeddingRules = z.infer<typeof embeddingRulesSchema>;
 export type GroupLimits = z.infer<typeof groupLimitsSchema>;
+export type GroupEntry = z.infer<typeof groupSchema>;
+export type ChannelEntry = z.infer<typeof channelSchema>;

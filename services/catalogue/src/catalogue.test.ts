@@ -77,7 +77,7 @@ describe("the model catalogue", () => {
 
   it("refuses a file whose references do not resolve", () => {
     const broken: CatalogueFile = {
-      groups: { default: { description: "d" } },
+      groups: { default: { description: "d", multiplier_basis_points: 10_000 } },
       vendors: {},
       channels: {},
       models: [
@@ -106,7 +106,7 @@ describe("the model catalogue", () => {
     expect(embedders.every((model) => model.embedding !== undefined)).toBe(true);
     expect(catalogue.find("text-embedding-v3", "premium")?.embedding?.dimensions_range).toBeUndefined();
     const missing: CatalogueFile = {
-      groups: { default: { description: "d" } },
+      groups: { default: { description: "d", multiplier_basis_points: 10_000 } },
       vendors: {},
       channels: {},
       models: [

@@ -92,12 +92,9 @@ export class Catalogue {
     } catch (error) {
       throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const parsed = catalogueFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-      throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
-    }
-    return Catalogue.fromData(parsed.data, sources);
+    const checked = checkCatalogue(raw);
+    if (!checked.ok) throw new Error(`catalogue ${path} is invalid:\n  ${checked.problems.join("\n  ")}`);
+    return Catalogue.fromData(checked.data, sources);
   }
 
   static fromData(data: CatalogueFile, sources: CatalogueSources): Catalogue {
@@ -107,9 +104,7 @@ export class Catalogue {
     for (const entry of data.models) {
       if (entry.retired) continue;
       const vendorEntry = data.vendors[entry.vendor]!;
-      const channelNames =
-        entry.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === entry.vendor);
-      const channels = channelNames.flatMap((name) => resolveChannel(name, data, sources) ?? []);
+      const channels = channelsOf(entry, data).flatMap((name) => resolveChannel(name, data, sources) ?? []);
       models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
     }
     const aliases = new Map(
@@ -123,7 +118,9 @@ export class Catalogue {
       ),
     );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
-    const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
+    const disabled = Object.keys(data.channels).filter(
+      (name) => !data.channels[name]!.disabled && !resolveChannel(name, data, sources),
+    );
     return new Catalogue(models, aliases, retirements, new Set(Object.keys(data.groups)), limits, disabled, data);
   }
 
@@ -160,15 +157,37 @@ export class Catalogue {
   }
 }
 
-/** The channel ready to call, or undefined when it has no vendor key and no simulator may stand in. */
+/** A whole catalogue document checked by the schema and for cross-references, or every problem found. */
+export function checkCatalogue(raw: unknown): { ok: true; data: CatalogueFile } | { ok: false; problems: string[] } {
+  const parsed = catalogueFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
+  }
+  const problems = crossReferenceProblems(parsed.data);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, data: parsed.data };
+}
+
+/** The channels that may serve a model: those it names, else its vendor's that list it or list no models. */
+function channelsOf(model: ModelEntry, data: CatalogueFile): string[] {
+  return (
+    model.channels ??
+    Object.keys(data.channels).filter((name) => {
+      const channel = data.channels[name]!;
+      return channel.vendor === model.vendor && (channel.models?.includes(model.id) ?? true);
+    })
+  );
+}
+
+/** The channel ready to call, or undefined when it is disabled, or has no vendor key and no simulator may stand in. */
 function resolveChannel(
   name: string,
   data: CatalogueFile,
   { env, simulatorUrl }: CatalogueSources,
 ): Channel | undefined {
   const channel = data.channels[name]!;
+  if (channel.disabled) return undefined;
   const vendorEntry = data.vendors[channel.vendor]!;
-  const apiKey = env[channel.api_key_env ?? vendorEntry.api_key_env];
+  const apiKey = channel.api_keys?.[0] ?? env[channel.api_key_env ?? vendorEntry.api_key_env];
   const common = { name, vendor: channel.vendor, vendorEntry, priority: channel.priority, weight: channel.weight };
   if (!apiKey) {
     if (simulatorUrl === undefined) return undefined;
@@ -183,8 +202,14 @@ function resolveChannel(
 function crossReferenceProblems(data: CatalogueFile): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  const models = new Map(data.models.map((model) => [model.id, model]));
   for (const [name, channel] of Object.entries(data.channels)) {
     if (!data.vendors[channel.vendor]) problems.push(`channels.${name}: unknown vendor ${channel.vendor}`);
+    for (const id of [...(channel.models ?? []), ...Object.keys(channel.model_map ?? {})]) {
+      const model = models.get(id);
+      if (!model) problems.push(`channels.${name}: unknown model ${id}`);
+      else if (model.vendor !== channel.vendor) problems.push(`channels.${name}: model ${id} is not ${channel.vendor}`);
+    }
   }
   for (const [name, vendor] of Object.entries(data.vendors)) {
     if ((vendor.protocol === "openai-compatible") !== (vendor.profile !== undefined)) {
@@ -205,8 +230,7 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     for (const group of model.groups) {
       if (!data.groups[group]) problems.push(`models.${model.id}: unknown group ${group}`);
     }
-    const channels =
-      model.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === model.vendor);
+    const channels = channelsOf(model, data);
     if (channels.length === 0) problems.push(`models.${model.id}: no channel serves vendor ${model.vendor}`);
     for (const name of channels) {
       const channel = data.channels[name];

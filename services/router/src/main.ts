@@ -1,10 +1,11 @@
-import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { openCatalogue } from "@gateway/catalogue/store/open-catalogue";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
+  type AdminRoute,
   configuredUsageDefinition,
   connectNats,
   createLogger,
@@ -25,6 +26,8 @@ import {
   watchProcessErrors,
 } from "@gateway/shared";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
+import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
+import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";
 import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { RouterMetrics } from "./metrics/router-metrics.js";
@@ -41,12 +44,23 @@ const tokenSecret = serviceTokenSecret(config, logger);
 // Production never answers from the simulator, nor lets image downloads reach its private address.
 const simulatorAllowed = config.GATEWAY_ENV === "development";
 
-const catalogue = new CatalogueHolder(
-  config.CATALOGUE_PATH,
-  { env: process.env, simulatorUrl: simulatorAllowed ? config.SIMULATOR_URL : undefined },
-  logger,
-);
 const nats = await connectNats(config, "router");
+const catalogueTokenizers = (models: { tokenizer?: "o200k_base" | "cl100k_base" }[]) =>
+  models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : []));
+const opened = await openCatalogue({
+  path: config.CATALOGUE_PATH,
+  sources: { env: process.env, simulatorUrl: simulatorAllowed ? config.SIMULATOR_URL : undefined },
+  logger,
+  nats,
+  namespace: config.GATEWAY_NAMESPACE,
+  databaseUrl: config.DATABASE_URL,
+  encryptionKey: config.CATALOGUE_ENCRYPTION_KEY,
+  pollMs: config.CATALOGUE_POLL_MS,
+  owner: true,
+  // A model added at run time may count its prompts with an encoding not loaded yet.
+  onSwap: (next) => loadEncodings(catalogueTokenizers(next.source.models)),
+});
+const catalogue = opened.holder;
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
 const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
@@ -80,7 +94,7 @@ const channelHealth = new ChannelHealth({
   failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
-loadEncodings(catalogue.current.source.models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : [])));
+loadEncodings(catalogueTokenizers(catalogue.current.source.models));
 const { server, port, health, calls } = await startRouterServer(
   {
     catalogue,
@@ -114,10 +128,21 @@ const { server, port, health, calls } = await startRouterServer(
   config.ROUTER_BODY_BYTES_IN_FLIGHT,
 );
 // Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
-// ConfigMap update does); a broken file keeps the old one.
-process.on("SIGHUP", () => catalogue.reload());
-watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
-const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT);
+// ConfigMap update does; with a store, the file is imported into it); a broken file keeps the old one.
+const reloadCatalogue = () => void opened.reload();
+process.on("SIGHUP", reloadCatalogue);
+const fileWatch = watchCatalogueFile({ reload: reloadCatalogue }, config.CATALOGUE_PATH, logger);
+const catalogueAdmin: Record<string, AdminRoute> =
+  opened.live && config.GATEWAY_ADMIN_TOKEN
+    ? {
+        "/admin/catalogue": catalogueAdminRoute(
+          new CatalogueAdmin(opened.live, logger),
+          config.GATEWAY_ADMIN_TOKEN,
+          logger,
+        ),
+      }
+    : {};
+const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT, {}, catalogueAdmin);
 health.serving();
 logger.info({ ports: { grpc: port, admin: admin.port } }, "ready");
 processErrors.serving();
@@ -127,6 +152,8 @@ stopOnSignal(logger, async () => {
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);
   await admin.close();
+  fileWatch.close();
+  await opened.close();
   await usage.close();
   await nats.drain();
   ledger.close();

@@ -18,6 +18,8 @@ export interface StackOptions {
   natsUrl: string;
   namespace: string;
   adminToken: string;
+  // Seals the channel keys the catalogue store holds; random per start unless given (keep it to reopen them).
+  catalogueEncryptionKey?: string;
   host?: string;
   // 0 (the default) lets each service pick a free port and report it.
   ports?: Partial<
@@ -85,6 +87,8 @@ export interface DemoAccount {
 
 export interface RunningStack extends LedgerAdmin {
   baseUrl: string;
+  /** Router's catalogue admin API (`pnpm gw` model/group/channel/catalogue commands), admin token required. */
+  catalogueAdminUrl: string;
   // Absent when the stack calls the real vendors.
   simulatorUrl?: string;
   processes: Record<"ledger" | "router" | "edge" | "video", ServiceProcess> &
@@ -102,6 +106,11 @@ export interface RunningStack extends LedgerAdmin {
 /** Applies the video service's migrations (schema `video`) the same way. */
 export async function migrateVideo(databaseUrl: string): Promise<void> {
   await run(serviceNode, [serviceEntry.videoMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+}
+
+/** Applies the catalogue store's migrations (schema `catalogue`, owned by router) the same way. */
+export async function migrateCatalogue(databaseUrl: string): Promise<void> {
+  await run(serviceNode, [serviceEntry.routerMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
 }
 
 /** Applies ledger's migrations through the same entry point the Kubernetes Job uses. */
@@ -214,6 +223,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           ...common,
           ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
           REDIS_URL: options.redisUrl,
+          DATABASE_URL: options.databaseUrl,
+          GATEWAY_ADMIN_TOKEN: options.adminToken,
+          CATALOGUE_ENCRYPTION_KEY: options.catalogueEncryptionKey ?? randomBytes(32).toString("base64"),
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
           ROUTER_PORT: String(ports.router ?? 0),
@@ -267,6 +279,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return {
       ...ledgerAdmin,
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
+      catalogueAdminUrl: `http://${host}:${router.ports.admin}/admin`,
       simulatorUrl,
       processes,
       consoleUrl: consoleParts?.consoleUrl,
