@@ -4,6 +4,8 @@ import { CatalogueRefused } from "./catalogue-store.js";
 
 const objectName = z.string().min(1).max(128);
 const fields = z.record(z.string(), z.unknown());
+// Which models a group gains and loses (a model's `groups` lists the groups that may use it).
+const groupModels = z.object({ add: z.array(objectName).default([]), remove: z.array(objectName).default([]) });
 
 /**
  * One operator change as the admin API takes it. Entries and patches are only shaped here:
@@ -21,8 +23,8 @@ export const catalogueEditSchema = z.discriminatedUnion("action", [
     serve: z.boolean(),
     on: z.string().optional(),
   }),
-  z.object({ action: z.literal("group.add"), name: objectName, entry: fields }),
-  z.object({ action: z.literal("group.update"), name: objectName, patch: fields }),
+  z.object({ action: z.literal("group.add"), name: objectName, entry: fields, models: groupModels.optional() }),
+  z.object({ action: z.literal("group.update"), name: objectName, patch: fields, models: groupModels.optional() }),
   z.object({ action: z.literal("channel.add"), name: objectName, entry: fields }),
   z.object({ action: z.literal("channel.update"), name: objectName, patch: fields }),
   z.object({ action: z.literal("channel.disable"), name: objectName, reason: z.string().min(1).max(500) }),
@@ -84,11 +86,20 @@ export function applyEdit(edit: CatalogueEdit, current: CatalogueFile | undefine
       return next;
     }
     case "group.add":
-      record("groups", edit.name, next.groups, false);
-      return { ...next, groups: { ...next.groups, [edit.name]: edit.entry } };
-    case "group.update":
-      record("groups", edit.name, next.groups, true);
-      return { ...next, groups: { ...next.groups, [edit.name]: mergePatch(next.groups[edit.name], edit.patch) } };
+    case "group.update": {
+      const adding = edit.action === "group.add";
+      record("groups", edit.name, next.groups, !adding);
+      const entry = adding ? edit.entry : mergePatch(next.groups[edit.name], edit.patch);
+      const { add = [], remove = [] } = edit.models ?? {};
+      for (const id of [...add, ...remove]) model(id);
+      const models = next.models.map((entry) => {
+        const groups = entry.groups.filter((group) => group !== edit.name || !remove.includes(entry.id));
+        return add.includes(entry.id) && !groups.includes(edit.name)
+          ? { ...entry, groups: [...groups, edit.name] }
+          : { ...entry, groups };
+      });
+      return { ...next, groups: { ...next.groups, [edit.name]: entry }, models };
+    }
     case "channel.add":
       record("channels", edit.name, next.channels, false);
       return { ...next, channels: { ...next.channels, [edit.name]: edit.entry } };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The operator CLI, run as `pnpm gw ...` from the repository root. It only talks to the
-// ledger's admin HTTP API; it never touches the database itself.
-import { AdminApiError, createAdminClient } from "./admin-client.js";
+// ledger's admin HTTP API and router's catalogue admin API; it never touches a database itself.
+import { AdminApiError, type AdminRequest, createAdminClient } from "./admin-client.js";
 import { resolveConnection } from "./connection.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
 import { runCommand } from "./run-command.js";
@@ -9,11 +9,16 @@ import { USAGE_TEXT } from "./usage-text.js";
 
 try {
   const command = parseArguments(process.argv.slice(2));
-  const request =
-    command.kind === "help"
-      ? () => Promise.reject(new Error("help needs no API"))
-      : createAdminClient(resolveConnection(process.env, process.cwd()));
-  console.log(await runCommand(command, request));
+  const noApi: AdminRequest = () => Promise.reject(new Error("help needs no API"));
+  const connection = command.kind === "help" ? undefined : resolveConnection(process.env, process.cwd());
+  const catalogueUrl = connection?.catalogueUrl;
+  const catalogue: AdminRequest = catalogueUrl
+    ? createAdminClient({ adminUrl: catalogueUrl, adminToken: connection.adminToken })
+    : () =>
+        Promise.reject(
+          new Error("cannot find the catalogue admin API: set GATEWAY_CATALOGUE_URL (router's admin port, /admin)"),
+        );
+  console.log(await runCommand(command, { ledger: connection ? createAdminClient(connection) : noApi, catalogue }));
 } catch (error) {
   if (error instanceof CommandLineError) {
     console.error(`error: ${error.message}\n\n${USAGE_TEXT}`);

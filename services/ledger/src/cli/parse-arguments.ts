@@ -1,9 +1,12 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";
 import { parseYuan } from "../money.js";
+import { type CatalogueCommand, parseCatalogueArguments } from "./catalogue-arguments.js";
+import { CommandLineError } from "./command-line-error.js";
 
 export type Command =
   | { kind: "help" }
+  | CatalogueCommand
   | {
       kind: "account-create";
       name: string;
@@ -32,10 +35,7 @@ export type Command =
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
 type LogCaptureSetting = (typeof LOG_CAPTURE_SETTINGS)[number];
 
-/** A mistake in the command line: the CLI prints it with the usage text and exits 2. */
-export class CommandLineError extends Error {
-  override name = "CommandLineError";
-}
+export { CommandLineError };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 const json = { json: { type: "boolean" } } satisfies Options;
@@ -72,8 +72,11 @@ function required(command: string, option: string, value: string | undefined): s
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const word = first === "account" || first === "key" ? `${first} ${second ?? ""}`.trim() : first;
-  const args = first === "account" || first === "key" ? rest : argv.slice(1);
+  const twoWords = ["account", "key", "model", "group", "channel", "catalogue"].includes(first);
+  const word = twoWords ? `${first} ${second ?? ""}`.trim() : first;
+  const args = twoWords ? rest : argv.slice(1);
+  const catalogueCommand = parseCatalogueArguments(word, args);
+  if (catalogueCommand) return catalogueCommand;
 
   switch (word) {
     case "account create": {

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
+import type { CatalogueCommand } from "./catalogue-arguments.js";
+import { executeCatalogueCommand } from "./catalogue-commands.js";
 import type { Command } from "./parse-arguments.js";
+import { table } from "./table.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
 // The admin API's answers, as far as the human-readable output needs them (admin/serialize.ts).
@@ -46,25 +49,28 @@ const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
 const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
 const logAccess = (readLogs: boolean) => (readLogs ? "reads request logs" : "cannot read request logs");
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
-const table = (rows: string[][]) => {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-};
 
-/** Runs one command against the admin API and returns what to print. */
-export async function runCommand(command: Command, request: AdminRequest): Promise<string> {
-  const { answer, render } = await execute(command, request);
+export interface AdminApis {
+  // Ledger's admin API: accounts, keys, credits, usage.
+  ledger: AdminRequest;
+  // Router's catalogue admin API: models, groups, channels, import and export.
+  catalogue: AdminRequest;
+}
+
+/** Runs one command against its admin API and returns what to print. */
+export async function runCommand(command: Command, apis: AdminApis): Promise<string> {
+  const { answer, render } = isCatalogueCommand(command)
+    ? await executeCatalogueCommand(command, apis.catalogue)
+    : await execute(command, apis.ledger);
   return "json" in command && command.json ? JSON.stringify(answer) : render();
 }
 
-async function execute(command: Command, request: AdminRequest): Promise<{ answer: unknown; render: () => string }> {
+const isCatalogueCommand = (command: Command): command is CatalogueCommand => command.kind.startsWith("catalogue-");
+
+async function execute(
+  command: Exclude<Command, CatalogueCommand>,
+  request: AdminRequest,
+): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
