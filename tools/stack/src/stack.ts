@@ -225,7 +225,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           REDIS_URL: options.redisUrl,
           DATABASE_URL: options.databaseUrl,
           GATEWAY_ADMIN_TOKEN: options.adminToken,
-          CATALOGUE_ENCRYPTION_KEY: options.catalogueEncryptionKey ?? randomBytes(32).toString("base64"),
+          CATALOGUE_ENCRYPTION_KEY:
+            options.catalogueEncryptionKey ??
+            options.env?.CATALOGUE_ENCRYPTION_KEY ??
+            randomBytes(32).toString("base64"),
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
           ROUTER_PORT: String(ports.router ?? 0),
