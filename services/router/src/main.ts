@@ -61,6 +61,7 @@ const opened = await openCatalogue({
   onSwap: (next) => loadEncodings(catalogueTokenizers(next.source.models)),
 });
 const catalogue = opened.holder;
+const catalogueAdmin = opened.live && new CatalogueAdmin(opened.live, logger);
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
 const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
@@ -98,6 +99,7 @@ loadEncodings(catalogueTokenizers(catalogue.current.source.models));
 const { server, port, health, calls } = await startRouterServer(
   {
     catalogue,
+    catalogueAdmin,
     usage,
     logger,
     files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
@@ -132,17 +134,12 @@ const { server, port, health, calls } = await startRouterServer(
 const reloadCatalogue = () => void opened.reload();
 process.on("SIGHUP", reloadCatalogue);
 const fileWatch = watchCatalogueFile({ reload: reloadCatalogue }, config.CATALOGUE_PATH, logger);
-const catalogueAdmin: Record<string, AdminRoute> =
-  opened.live && config.GATEWAY_ADMIN_TOKEN
-    ? {
-        "/admin/catalogue": catalogueAdminRoute(
-          new CatalogueAdmin(opened.live, logger),
-          config.GATEWAY_ADMIN_TOKEN,
-          logger,
-        ),
-      }
+// `pnpm gw` changes the catalogue here, behind the admin token; the console through gRPC.
+const catalogueAdminApi: Record<string, AdminRoute> =
+  catalogueAdmin && config.GATEWAY_ADMIN_TOKEN
+    ? { "/admin/catalogue": catalogueAdminRoute(catalogueAdmin, config.GATEWAY_ADMIN_TOKEN, logger) }
     : {};
-const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT, {}, catalogueAdmin);
+const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT, {}, catalogueAdminApi);
 health.serving();
 logger.info({ ports: { grpc: port, admin: admin.port } }, "ready");
 processErrors.serving();

@@ -9,7 +9,8 @@ import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import { CatalogueStore } from "@gateway/catalogue/store/catalogue-store";
 import { CatalogueFollower } from "@gateway/catalogue/store/follow-catalogue";
 import { KeyCipher } from "@gateway/catalogue/store/key-cipher";
-import { createLogger, natsConnectOptions, priceUsage } from "@gateway/shared";
+import { CatalogueAdminServiceClient } from "@gateway/proto/router/v1/catalogue_admin";
+import { callUnary, createLogger, natsConnectOptions, priceUsage } from "@gateway/shared";
 import {
   clearSimulatorRequests,
   eventually,
@@ -19,9 +20,11 @@ import {
   simulatorRequests,
   startTestStack,
   type TestStack,
+  testClientOptions,
   testServers,
   usageRecordOf,
 } from "@gateway/stack";
+import { credentials, status } from "@grpc/grpc-js";
 import { connect, type NatsConnection } from "nats";
 import OpenAI from "openai";
 import pg from "pg";
@@ -245,6 +248,46 @@ describe("a live catalogue", () => {
       "SELECT masked FROM catalogue.channel_keys WHERE channel = 'openai-live'",
     );
     expect(rows).toHaveLength(2);
+  });
+
+  it("takes the console's changes over gRPC from the console only, refusing an invalid one with the reason", async () => {
+    const address = `127.0.0.1:${stack.processes.router.ports.grpc}`;
+    const asConsole = new CatalogueAdminServiceClient(
+      address,
+      credentials.createInsecure(),
+      testClientOptions("console"),
+    );
+    const asEdge = new CatalogueAdminServiceClient(address, credentials.createInsecure(), testClientOptions("edge"));
+    const change = (client: CatalogueAdminServiceClient, value: unknown) =>
+      callUnary(
+        client.changeCatalogue.bind(client),
+        { actor: "ops@example.com", changeJson: JSON.stringify(value) },
+        5_000,
+      );
+    try {
+      const limits = { action: "group.update", name: "default", patch: { limits: { requests_per_minute: 1234 } } };
+      await expect(change(asEdge, limits)).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
+      const result = await change(asConsole, limits);
+      expect(result.changed).toEqual([{ kind: "group", name: "default" }]);
+      const invalid = { action: "group.update", name: "default", patch: { multiplier_basis_points: -1 } };
+      await expect(change(asConsole, invalid)).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+        details: expect.stringContaining("groups.default.multiplier_basis_points"),
+      });
+      const stored = await callUnary(asConsole.getCatalogue.bind(asConsole), {}, 5_000);
+      expect(stored.revision).toBe(result.revision);
+      expect(JSON.parse(stored.catalogueJson).groups.default.limits.requests_per_minute).toBe(1234);
+      const { changes } = await callUnary(asConsole.listCatalogueChanges.bind(asConsole), { limit: 1 }, 5_000);
+      expect(changes[0]).toMatchObject({
+        actor: "ops@example.com",
+        action: "group.update",
+        kind: "group",
+        name: "default",
+      });
+    } finally {
+      asConsole.close();
+      asEdge.close();
+    }
   });
 
   it("reaches another router within 2 s through catalogue.changed, without waiting for the poll", async () => {

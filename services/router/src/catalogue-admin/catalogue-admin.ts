@@ -1,5 +1,5 @@
-import { applyEdit, type CatalogueEdit } from "@gateway/catalogue/store/catalogue-edits";
-import { maskedCatalogue } from "@gateway/catalogue/store/catalogue-store";
+import { applyEdit, catalogueEditSchema } from "@gateway/catalogue/store/catalogue-edits";
+import { CatalogueRefused, maskedCatalogue } from "@gateway/catalogue/store/catalogue-store";
 import type { OpenedCatalogue } from "@gateway/catalogue/store/open-catalogue";
 import type { Logger } from "@gateway/shared";
 
@@ -20,7 +20,13 @@ export class CatalogueAdmin {
     return { revision: stored?.revision ?? 0, catalogue: stored && maskedCatalogue(stored.data) };
   }
 
-  async change(actor: string, edit: CatalogueEdit) {
+  /** Applies one change as the admin APIs receive it; a malformed or invalid one is a CatalogueRefused. */
+  async change(actor: string, raw: unknown) {
+    const parsed = catalogueEditSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new CatalogueRefused(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+    }
+    const edit = parsed.data;
     const { revision, changed } = await this.live.store.change({
       actor,
       action: edit.action,

@@ -34,7 +34,8 @@ export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "h
           circuit: circuitStates[snapshot.circuit]!,
           consecutiveFailures: snapshot.consecutiveFailures,
           reopensInMs: snapshot.circuit === 1 ? deps.health.waitMs(name) : 0,
-          disabled: catalogue.disabledChannels.includes(name),
+          // Without vendor credentials in production, or disabled by an operator.
+          disabled: catalogue.disabledChannels.includes(name) || channel.disabled === true,
           simulated: served.get(name)?.simulated ?? false,
         };
       }),
