@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
 import { CatalogueStore } from "@gateway/catalogue/store/catalogue-store";
 import { CatalogueFollower } from "@gateway/catalogue/store/follow-catalogue";
 import { KeyCipher } from "@gateway/catalogue/store/key-cipher";
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { CatalogueAdminServiceClient } from "@gateway/proto/router/v1/catalogue_admin";
 import { callUnary, createLogger, natsConnectOptions, priceUsage } from "@gateway/shared";
 import {
@@ -39,6 +40,7 @@ const encryptionKey = randomBytes(32).toString("base64");
 
 let stack: TestStack;
 let client: OpenAI;
+let apiKey: string;
 let directory: string;
 
 interface CliResult {
@@ -87,7 +89,8 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "gw-live-catalogue-"));
   stack = await startTestStack({ env: { CATALOGUE_ENCRYPTION_KEY: encryptionKey } });
   const account = await stack.createAccount({ group: "premium", creditYuan: 1000 });
-  client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+  apiKey = account.api_key;
+  client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
 });
 
 afterAll(async () => {
@@ -155,6 +158,19 @@ describe("a live catalogue", () => {
       "SELECT multiplier_basis_points FROM ledger.model_groups WHERE name = 'premium'",
     );
     expect(multipliers).toEqual([{ multiplier_basis_points: 25_000 }]);
+    // Reservations use the multiplier edge learns from ResolveKey: ledger's cache of the key was dropped.
+    const ledger = new LedgerServiceClient(
+      `127.0.0.1:${stack.processes.ledger.ports.grpc}`,
+      credentials.createInsecure(),
+      testClientOptions("edge"),
+    );
+    try {
+      const keyHash = createHash("sha256").update(apiKey).digest("hex");
+      const resolved = await callUnary(ledger.resolveKey.bind(ledger), { keyHash }, 5_000);
+      expect(resolved.multiplierBasisPoints).toBe(25_000);
+    } finally {
+      ledger.close();
+    }
     const groups = await gwJson<{ data: Array<{ name: string; multiplier_basis_points: number }> }>("group", "list");
     expect(groups.data.find((group) => group.name === "premium")?.multiplier_basis_points).toBe(25_000);
   });
