@@ -3,9 +3,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PNPM_VERSION=10.34.9
+# pnpm goes where npm puts global commands when that is writable, so `pnpm gw`, `pnpm start` and
+# the README's other commands work in any new shell; otherwise under .gateway/tools (then
+# ./scripts/gw runs the operator CLI, and the PATH line printed below gives pnpm itself).
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
-  npm install --silent --no-fund --no-audit --prefix .gateway/tools "pnpm@$PNPM_VERSION" >/dev/null
-  export PATH="$PWD/.gateway/tools/node_modules/.bin:$PATH"
+  if [ -w "$(npm prefix -g)/bin" ]; then
+    npm install --global --silent --no-fund --no-audit "pnpm@$PNPM_VERSION" >/dev/null
+    hash -r
+  else
+    npm install --silent --no-fund --no-audit --prefix .gateway/tools "pnpm@$PNPM_VERSION" >/dev/null
+    export PATH="$PWD/.gateway/tools/node_modules/.bin:$PATH"
+    echo "ensure-tools: pnpm is in .gateway/tools; in a new shell: export PATH=\"$PWD/.gateway/tools/node_modules/.bin:\$PATH\" (or use ./scripts/gw)" >&2
+  fi
 fi
 # The console's browser tests drive Debian's Chromium through playwright-core (which cannot
 # download a browser of its own here); a CJK font lets its zh-CN screenshots show Chinese.

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { Catalogue } from "./catalogue.js";
 import { catalogueFileSchema } from "./catalogue-schema.js";
+import { pricesAt } from "./token-prices.js";
 
 // The shipped lineup's own rules: what every entry must say, and what the issue asked of each family.
 
@@ -20,7 +21,7 @@ const vendorHosts: Record<string, string[]> = {
   xai: ["docs.x.ai"],
   deepseek: ["api-docs.deepseek.com"],
   alibaba: ["help.aliyun.com", "www.alibabacloud.com"],
-  moonshot: ["platform.moonshot.cn", "platform.kimi.com"],
+  moonshot: ["platform.moonshot.cn", "platform.kimi.com", "platform.kimi.ai"],
 };
 
 describe("the shipped lineup", () => {
@@ -33,7 +34,9 @@ describe("the shipped lineup", () => {
 
   it("prices every chat model, with cache reads no dearer than input", () => {
     for (const model of chatModels) {
-      const { input, output, cache_read: cacheRead, cache_write: cacheWrite } = model.price;
+      // Its own prices or the dataset's, at a short prompt's band.
+      const price = pricesAt(catalogue.priceOf(model.id)!, 0);
+      const { input, output, cache_read: cacheRead, cache_write: cacheWrite } = price;
       expect(input, model.id).toBeGreaterThan(0);
       expect(output, model.id).toBeGreaterThan(0);
       if (cacheRead !== undefined) expect(cacheRead, model.id).toBeLessThanOrEqual(input);

@@ -14,6 +14,7 @@ const chat = (id: string, extra: Partial<ModelEntry> = {}): ModelEntry => ({
   endpoints: ["/v1/chat/completions"],
   capabilities: [],
   price: { input: 1, output: 2 },
+  price_reason: "a test vendor's own prices",
   groups: ["default"],
   ...extra,
 });

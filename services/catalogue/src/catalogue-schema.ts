@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tokenPricesSchema } from "./token-prices.js";
 
 const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
 const envName = z.string().regex(/^[A-Z][A-Z0-9_]*$/);
@@ -150,13 +151,15 @@ export const modelSchema = z.object({
   // Vision models: the most images one chat request may carry (DEFAULT_MAX_IMAGES_PER_REQUEST
   // when unset), checked before any vendor call: each is a download for vendors that take only inline data.
   max_images_per_request: z.number().int().positive().max(1000).optional(),
-  // Micro-yuan per million tokens. Prompt-cache reads and writes cost `input` unless priced apart.
-  price: z.object({
-    input: z.number().int().min(0),
-    output: z.number().int().min(0),
-    cache_read: z.number().int().min(0).optional(),
-    cache_write: z.number().int().min(0).optional(),
-  }),
+  // Micro-yuan per million tokens, each a number or a base with bands above a prompt length
+  // (token-prices.ts). Absent, every token price is the price dataset's in force today at the
+  // catalogue's exchange rate (model-prices.ts); set, it replaces them all.
+  price: tokenPricesSchema.optional(),
+  // Why `price` is set: required where the vendor lists yuan prices or the dataset lacks the model.
+  price_reason: z.string().min(1).max(200).optional(),
+  // The model's id and provider in the price dataset, where they differ from `id` and the vendor's.
+  dataset_id: z.string().min(1).optional(),
+  dataset_provider: z.string().min(1).optional(),
   // Vendor options priced above the standard rate, each a multiplier in basis points on every token
   // price: OpenAI's service_tier "priority", Claude's speed "fast" and inference_geo "us". A request
   // asking for one the entry does not price is refused before any vendor call.
@@ -168,11 +171,27 @@ export const modelSchema = z.object({
     })
     .strict()
     .optional(),
-  // How a Claude model takes thinking: a token budget (the default), or `adaptive` only, with an
-  // effort (Claude Opus 4.7 and later answer a budget with a 400).
-  thinking: z.enum(["budget", "adaptive"]).optional(),
-  // Sampling parameters the vendor refuses for this model with a 400; the gateway leaves them out.
-  refuses: z.array(z.enum(["temperature", "top_p", "top_k"])).optional(),
+  // How a Claude model takes thinking, and how "no thinking" is spelled to it (docs/catalogue.md):
+  // - budget (the default): extended thinking with budget_tokens, off unless asked for;
+  // - adaptive: adaptive only with an effort (a budget is a 400), off unless asked for (Opus 4.7, 4.8);
+  // - adaptive_on: adaptive only, on unless turned off with {type: "disabled"} (Opus 5, Sonnet 5, Haiku 5.5);
+  // - between_tools: adaptive only, on by default; {type: "disabled"} is a 400 and {type: "between_tools"}
+  //   (thinking only between tool calls) is the least there is (Sonnet 5.5);
+  // - always: adaptive only and cannot be turned off ("disabled" is a 400): a request for no thinking
+  //   gets the lowest effort (Opus 5.5, Fable 5.x).
+  thinking: z.enum(["budget", "adaptive", "adaptive_on", "between_tools", "always"]).optional(),
+  // What the vendor answers with a 400 on this model, and how the gateway keeps clients working:
+  // sampling parameters are left out; `forced_tool_choice` (Claude Opus 5.5, Sonnet 5.5, Fable 5.1 on)
+  // is emulated: a named function is sent as the only tool with tool_choice auto and an instruction
+  // to call it, "required" as auto with an instruction to call one (best effort, docs/catalogue.md);
+  // `prefill` (a final assistant turn, Claude Haiku 5.5) is refused with a 400 before any vendor call.
+  refuses: z.array(z.enum(["temperature", "top_p", "top_k", "forced_tool_choice", "prefill"])).optional(),
+  // The reasoning efforts the vendor takes for this model (OpenAI-protocol vendors); absent, any. An
+  // effort outside the list is moved to the nearest one it has (GPT-6.2 refuses "none" and "minimal").
+  reasoning_efforts: z
+    .array(z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]))
+    .min(1)
+    .optional(),
   // The OpenAI encoding that counts the model's prompts exactly; absent, the text's UTF-8 bytes bound it (router usage/script-token-bound.ts).
   tokenizer: z.enum(["o200k_base", "cl100k_base"]).optional(),
   image_tokens: imageTokenRuleSchema.optional(),
@@ -193,7 +212,15 @@ export const modelSchema = z.object({
   retired: retirementSchema.optional(),
 });
 
+// The operator's rate for turning the dataset's US dollar prices into yuan, and the day it was set.
+export const exchangeRateSchema = z.object({
+  yuan_per_usd: z.number().positive(),
+  on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD"),
+});
+
 export const catalogueFileSchema = z.object({
+  // Required once any model takes its prices from the dataset.
+  exchange_rate: exchangeRateSchema.optional(),
   groups: z.record(name, groupSchema),
   vendors: z.record(name, vendorSchema),
   channels: z.record(name, channelSchema),
@@ -204,6 +231,7 @@ export type CatalogueFile = z.infer<typeof catalogueFileSchema>;
 export type VendorEntry = z.infer<typeof vendorSchema>;
 export type VendorProtocol = VendorEntry["protocol"];
 export type ModelEntry = z.infer<typeof modelSchema>;
+export type ExchangeRate = z.infer<typeof exchangeRateSchema>;
 export type Retirement = z.infer<typeof retirementSchema>;
 export type ImageRules = z.infer<typeof imageRulesSchema>;
 export type AudioRules = z.infer<typeof audioRulesSchema>;

@@ -10,6 +10,8 @@ import {
   type VendorEntry,
 } from "./catalogue-schema.js";
 import { mediaRulesProblems } from "./media-rules-problems.js";
+import { resolveModelPrices } from "./model-prices.js";
+import type { TokenPrices } from "./token-prices.js";
 
 /** One vendor endpoint with one credential, ready to call. */
 export interface Channel {
@@ -24,8 +26,10 @@ export interface Channel {
   weight: number;
 }
 
-export interface CatalogueModel extends Omit<ModelEntry, "channels"> {
+export interface CatalogueModel extends Omit<ModelEntry, "channels" | "price"> {
   ownedBy: string;
+  // The entry's own prices, or the dataset's it defaults to.
+  price: TokenPrices;
   channels: Channel[];
   // Set when this entry answers for a retired id it succeeds.
   servedFor?: { id: string; thinking?: Retirement["successor_thinking"] };
@@ -69,7 +73,14 @@ export class Catalogue {
     readonly disabledChannels: readonly string[],
     // The file as written, for describing it (groups' descriptions, every price).
     readonly source: CatalogueFile,
+    // Every entry's token prices, retired ones included, as resolved when the catalogue loaded.
+    private readonly prices: ReadonlyMap<string, TokenPrices>,
   ) {}
+
+  /** The token prices of any entry of the file, its own or the dataset's. */
+  priceOf(id: string): TokenPrices | undefined {
+    return this.prices.get(id);
+  }
 
   /** Models that exist but have no channel to serve them. */
   get modelsWithoutChannels(): string[] {
@@ -86,26 +97,20 @@ export class Catalogue {
   }
 
   static fromFile(path: string, sources: CatalogueSources): Catalogue {
-    let raw: unknown;
-    try {
-      raw = parse(readFileSync(path, "utf8"));
-    } catch (error) {
-      throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const checked = checkCatalogue(raw);
-    if (!checked.ok) throw new Error(`catalogue ${path} is invalid:\n  ${checked.problems.join("\n  ")}`);
-    return Catalogue.fromData(checked.data, sources);
+    return Catalogue.fromData(readCatalogueFile(path), sources);
   }
 
-  static fromData(data: CatalogueFile, sources: CatalogueSources): Catalogue {
-    const problems = crossReferenceProblems(data);
+  /** The catalogue the file describes, with prices from the dataset in force on `pricesOn` where an entry sets none. */
+  static fromData(data: CatalogueFile, sources: CatalogueSources, pricesOn = new Date()): Catalogue {
+    const { problems, prices } = consistency(data, pricesOn);
     if (problems.length > 0) throw new Error(`catalogue is inconsistent:\n  ${problems.join("\n  ")}`);
     const models = new Map<string, CatalogueModel>();
     for (const entry of data.models) {
       if (entry.retired) continue;
       const vendorEntry = data.vendors[entry.vendor]!;
       const channels = channelsOf(entry, data).flatMap((name) => resolveChannel(name, data, sources) ?? []);
-      models.set(entry.id, { ...entry, ownedBy: vendorEntry.owned_by, channels });
+      const price = prices.get(entry.id)!;
+      models.set(entry.id, { ...entry, price, ownedBy: vendorEntry.owned_by, channels });
     }
     const aliases = new Map(
       data.models.flatMap((entry) =>
@@ -118,10 +123,12 @@ export class Catalogue {
       ),
     );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
+    // Operator-disabled channels are left out on purpose; these lack credentials.
     const disabled = Object.keys(data.channels).filter(
       (name) => !data.channels[name]!.disabled && !resolveChannel(name, data, sources),
     );
-    return new Catalogue(models, aliases, retirements, new Set(Object.keys(data.groups)), limits, disabled, data);
+    const groups = new Set(Object.keys(data.groups));
+    return new Catalogue(models, aliases, retirements, groups, limits, disabled, data, prices);
   }
 
   /** The entry an id or one of its aliases names. */
@@ -157,13 +164,29 @@ export class Catalogue {
   }
 }
 
+/** What is wrong in a schema-valid catalogue (references, prices), and the prices resolved on `pricesOn`. */
+function consistency(data: CatalogueFile, pricesOn: Date) {
+  const problems = crossReferenceProblems(data);
+  const prices = new Map<string, TokenPrices>();
+  // An unknown vendor is already a problem, and its prices cannot be looked up.
+  for (const entry of data.models.filter((model) => data.vendors[model.vendor])) {
+    const resolved = resolveModelPrices(entry, data, pricesOn);
+    if ("problem" in resolved) problems.push(`models.${entry.id}: ${resolved.problem}`);
+    else prices.set(entry.id, resolved.prices);
+  }
+  return { problems, prices };
+}
+
 /** A whole catalogue document checked by the schema and for cross-references, or every problem found. */
-export function checkCatalogue(raw: unknown): { ok: true; data: CatalogueFile } | { ok: false; problems: string[] } {
+export function checkCatalogue(
+  raw: unknown,
+  pricesOn = new Date(),
+): { ok: true; data: CatalogueFile } | { ok: false; problems: string[] } {
   const parsed = catalogueFileSchema.safeParse(raw);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
   }
-  const problems = crossReferenceProblems(parsed.data);
+  const { problems } = consistency(parsed.data, pricesOn);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, data: parsed.data };
 }
 
@@ -176,6 +199,22 @@ function channelsOf(model: ModelEntry, data: CatalogueFile): string[] {
       return channel.vendor === model.vendor && (channel.models?.includes(model.id) ?? true);
     })
   );
+}
+
+/** The catalogue file as written, checked against its schema (not yet against itself). */
+export function readCatalogueFile(path: string): CatalogueFile {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`catalogue ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = catalogueFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`catalogue ${path} is invalid:\n${problems.join("\n")}`);
+  }
+  return parsed.data;
 }
 
 /** The channel ready to call, or undefined when it is disabled, or has no vendor key and no simulator may stand in. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Catalogue } from "@gateway/catalogue/catalogue";
+import { pricesAt } from "@gateway/catalogue/token-prices";
 import { repoRoot, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,10 +16,11 @@ const admin = new Browser();
 const stranger = new Browser();
 let accountId: string;
 // The catalogue the test stack's router runs with.
-const shipped = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml"), {
+const shippedCatalogue = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml"), {
   env: {},
   simulatorUrl: "http://127.0.0.1:1",
-}).source;
+});
+const shipped = shippedCatalogue.source;
 
 beforeAll(async () => {
   stack = await startTestStack({
@@ -178,11 +180,13 @@ describe("console account pages", () => {
     expect(catalogue.models).toHaveLength(shipped.models.length);
     for (const model of shipped.models) {
       const described = catalogue.models.find((entry: { id: string }) => entry.id === model.id);
+      // Its own prices or the dataset's, at a short prompt's band.
+      const price = pricesAt(shippedCatalogue.priceOf(model.id)!, 0);
       expect(described.prices).toEqual({
-        input: model.price.input,
-        output: model.price.output,
-        ...(model.price.cache_read !== undefined && { cacheRead: model.price.cache_read }),
-        ...(model.price.cache_write !== undefined && { cacheWrite: model.price.cache_write }),
+        input: price.input,
+        output: price.output,
+        ...(price.cache_read !== undefined && { cacheRead: price.cache_read }),
+        ...(price.cache_write !== undefined && { cacheWrite: price.cache_write }),
       });
       expect(described.groups).toEqual(model.groups);
       expect(described.contextWindow).toBe(model.context_window);

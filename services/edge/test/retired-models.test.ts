@@ -12,7 +12,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const shipped = readFileSync(new URL("../../../infra/catalogue/models.yaml", import.meta.url), "utf8");
-const flashPrice = "price: { input: 1000000, output: 2000000, cache_read: 20000 }";
+const flashPrice = "price: { input: 2000000, output: 8000000, cache_read: 40000 }";
 
 // The shipped catalogue, with deepseek-chat's own (unused) price made dearer so a bill at it shows,
 // and one more retired model that is refused rather than served.
@@ -29,6 +29,7 @@ function testCatalogue(): string {
     context_window: 64000
     endpoints: [/v1/chat/completions]
     price: { input: 2000000, output: 8000000 }
+    price_reason: DeepSeek lists yuan prices
     groups: [default, premium]
     retired: { on: "2026-07-24", successor: deepseek-v4-flash, serve: false }
 `,
@@ -66,8 +67,8 @@ describe("a retired model served by its successor", () => {
     expect(upstream.body).toMatchObject({ model: "deepseek-v4-flash", thinking: { type: "disabled" } });
     const record = await usageRecordOf(stack.databaseUrl, response.headers.get("x-request-id")!);
     expect(record).toMatchObject({ model: "deepseek-v4-flash", cached_tokens: 0 });
-    // deepseek-v4-flash: 1 micro-yuan per prompt token, 2 per output token, default group at 1x.
-    expect(BigInt(record.cost_micros)).toBe(BigInt(record.prompt_tokens + 2 * record.completion_tokens));
+    // deepseek-v4-flash at DeepSeek's peak price: 2 micro-yuan per prompt token, 8 per output token, default group at 1x.
+    expect(BigInt(record.cost_micros)).toBe(BigInt(2 * record.prompt_tokens + 8 * record.completion_tokens));
   });
 
   it("streams deepseek-reasoner from deepseek-v4-flash with thinking, with the header", async () => {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Catalogue } from "@gateway/catalogue/catalogue";
+import { pricesAt } from "@gateway/catalogue/token-prices";
 import { repoRoot } from "@gateway/stack";
 
 // The catalogue the test stack runs with, for tests that check a bill against its prices.
@@ -9,4 +10,6 @@ const catalogue = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml
   simulatorUrl: "http://127.0.0.1:1",
 });
 
-export const shippedPrice = (model: string, group: string) => catalogue.find(model, group)!.price;
+/** The model's token prices for a prompt of `promptTokens` (the band a tiered price bills it at). */
+export const shippedPrice = (model: string, group: string, promptTokens = 0) =>
+  pricesAt(catalogue.find(model, group)!.price, promptTokens);

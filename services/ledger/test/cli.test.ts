@@ -2,7 +2,9 @@ import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { queryRows } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliEntry, type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
 
@@ -75,7 +77,12 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     const balance = await gw("balance", account.account_id, "--json");
     expect(JSON.parse(balance.stdout).balance_micros).toBe("25500000");
     expect((await gw("usage", account.account_id)).stdout).toContain("No usage yet.");
-    expect(JSON.parse((await gw("usage", account.account_id, "--json")).stdout)).toEqual({ object: "list", data: [] });
+    expect(JSON.parse((await gw("usage", account.account_id, "--json")).stdout)).toEqual({
+      object: "list",
+      data: [],
+      has_more: false,
+      next_cursor: null,
+    });
   });
 
   it("creates a key with a spending cap and shows cap, spending and last use in the list", async () => {
@@ -129,5 +136,42 @@ describe("operator CLI", { timeout: 120_000 }, () => {
       expect(failed.code).toBe(2);
       expect(failed.stderr).toContain("Usage: pnpm gw");
     }
+  });
+
+  it("runs through ./scripts/gw from any directory, finding the stack through GATEWAY_HOME", async () => {
+    const wrapper = fileURLToPath(new URL("../../../scripts/gw", import.meta.url));
+    const env = { ...process.env, GATEWAY_ADMIN_URL: "", GATEWAY_ADMIN_TOKEN: "", GATEWAY_HOME: stackDirectory };
+    const { stdout } = await run(wrapper, ["account", "create", "--name", "from-anywhere", "--json"], {
+      cwd: tmpdir(),
+      env,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ name: "from-anywhere" });
+  });
+
+  it("pages through usage with --cursor and reads every page with --all", async () => {
+    const account = JSON.parse((await gw("account", "create", "--name", "pager", "--json")).stdout);
+    await queryRows(
+      ledger.database.url,
+      `INSERT INTO ledger.usage_records (request_id, account_id, key_id, model, vendor, channel, endpoint,
+         prompt_tokens, completion_tokens, total_tokens, estimated, outcome, cost_micros, latency_ms, stream, started_at, created_at)
+       SELECT 'page-' || i, $1::uuid, (SELECT id FROM ledger.api_keys WHERE account_id = $1::uuid LIMIT 1), 'gpt-4o-mini',
+         'openai', 'openai-main', '/v1/chat/completions', 1, 1, 2, false, 'ok', 10, 5, false,
+         now() - make_interval(secs => i), now() - make_interval(secs => i)
+       FROM generate_series(1, 5) AS i`,
+      [account.account_id],
+    );
+    const ids = (answer: { data: Array<{ request_id: string }> }) => answer.data.map((row) => row.request_id);
+    const first = JSON.parse((await gw("usage", account.account_id, "--limit", "2", "--json")).stdout);
+    expect(ids(first)).toEqual(["page-1", "page-2"]);
+    expect(first.has_more).toBe(true);
+    const second = JSON.parse(
+      (await gw("usage", account.account_id, "--limit", "2", "--cursor", first.next_cursor, "--json")).stdout,
+    );
+    expect(ids(second)).toEqual(["page-3", "page-4"]);
+    expect((await gw("usage", account.account_id, "--limit", "2")).stdout).toContain("--cursor ");
+    const all = JSON.parse((await gw("usage", account.account_id, "--limit", "2", "--all", "--json")).stdout);
+    expect(ids(all)).toEqual(["page-1", "page-2", "page-3", "page-4", "page-5"]);
+    expect(all).toMatchObject({ has_more: false, next_cursor: null });
+    expect((await gw("usage", account.account_id, "--cursor", "not-a-cursor")).stderr).toContain("next_cursor");
   });
 });

@@ -1,4 +1,5 @@
 import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import { pricesAt } from "@gateway/catalogue/token-prices";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
 import type { Usage } from "@gateway/proto/router/v1/chat";
@@ -31,6 +32,8 @@ export interface Outcome {
 export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
   const promptTokens = result.usage?.promptTokens ?? 0;
   const completionTokens = result.usage?.completionTokens ?? 0;
+  // The band of a tiered price is the one of this request's prompt as the vendor counted it.
+  const price = pricesAt(facts.model.price, promptTokens);
   return {
     requestId: facts.caller.requestId,
     accountId: facts.caller.accountId,
@@ -48,8 +51,8 @@ export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
     startedAtMs: facts.startedAt,
     latencyMs: Date.now() - facts.startedAt,
     stream: facts.stream,
-    inputPriceMicros: facts.model.price.input,
-    outputPriceMicros: facts.model.price.output,
+    inputPriceMicros: price.input,
+    outputPriceMicros: price.output,
     billedUnits: result.units?.count ?? 0,
     unit: result.units?.unit ?? "",
     unitPriceMicros: result.units?.priceMicros ?? 0,
@@ -57,8 +60,8 @@ export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
     cacheCreationTokens: result.usage?.cacheCreationTokens ?? 0,
     reasoningTokens: result.usage?.reasoningTokens ?? 0,
     // Absent rates bill cache traffic at the input price.
-    cacheReadPriceMicros: facts.model.price.cache_read ?? facts.model.price.input,
-    cacheWritePriceMicros: facts.model.price.cache_write ?? facts.model.price.input,
+    cacheReadPriceMicros: price.cache_read ?? price.input,
+    cacheWritePriceMicros: price.cache_write ?? price.input,
   };
 }
 

@@ -118,6 +118,8 @@ describe("a live catalogue", () => {
       "default,premium",
       "--capabilities",
       "tools",
+      "--price-reason",
+      "a house model the price dataset lacks",
     );
     expect(added.changed).toEqual([{ kind: "model", name: "gpt-live-1" }]);
     expect(await millisecondsUntil(async () => (await listedModels()).includes("gpt-live-1"))).toBeLessThan(

@@ -222,6 +222,32 @@ describe("chat completions", () => {
   });
 });
 
+describe("reasoning efforts each model takes", () => {
+  const effort = (model: string, reasoning_effort: string, extra: Record<string, unknown> = {}) =>
+    chat(ask("Hi", { model, reasoning_effort, ...extra }));
+
+  it("refuses none and minimal on GPT-6.2, and anything above high on Grok 4.3, naming what the model takes", async () => {
+    const refused = await effort("gpt-6.2-sol", "none");
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).error).toMatchObject({
+      param: "reasoning_effort",
+      message: expect.stringContaining("'low', 'medium', 'high', 'xhigh', and 'max'"),
+    });
+    expect((await effort("gpt-6.2-sol", "max")).status).toBe(200);
+    expect((await effort("grok-4.3", "none")).status).toBe(200);
+    expect((await effort("grok-4.3", "xhigh")).status).toBe(400);
+    expect((await effort("grok-4.5", "minimal")).status).toBe(400);
+  });
+
+  it("refuses function tools with an effort on GPT-5.6 and GPT-6 Chat Completions, and takes them at none", async () => {
+    const refused = await effort("gpt-6-sol", "medium", { tools });
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).error.message).toContain("Function tools with reasoning_effort are not supported");
+    expect((await effort("gpt-6-sol", "none", { tools })).status).toBe(200);
+    expect((await effort("gpt-6.2-sol", "medium", { tools })).status).toBe(200);
+  });
+});
+
 describe("structured output", () => {
   const schema = {
     type: "object",

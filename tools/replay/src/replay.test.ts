@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import { pricesAt } from "@gateway/catalogue/token-prices";
 import { type PriceInput, priceUsage } from "@gateway/shared";
 import { startTestStack, type TestStack, usageRecordOf } from "@gateway/stack";
 import { toFile } from "openai";
@@ -211,6 +212,7 @@ async function replayChat(expect: ExpectStatic, recording: Recording, ingress: C
   expect.soft(answer.shownUsage, "usage shown").toEqual(shown);
   if (ingress === "OpenAI chat" && expected.logprobs)
     expect.soft(answer.logprobs, "logprobs").toEqual(expected.logprobs);
+  const price = pricesAt(model.price, expected.usage.prompt);
   await expectCharged(
     expect,
     answer.requestId,
@@ -219,10 +221,10 @@ async function replayChat(expect: ExpectStatic, recording: Recording, ingress: C
       completionTokens: expected.usage.completion,
       cachedTokens: expected.usage.cacheRead,
       cacheCreationTokens: expected.usage.cacheWrite,
-      inputPriceMicros: model.price.input,
-      outputPriceMicros: model.price.output,
-      cacheReadPriceMicros: model.price.cache_read,
-      cacheWritePriceMicros: model.price.cache_write,
+      inputPriceMicros: price.input,
+      outputPriceMicros: price.output,
+      cacheReadPriceMicros: price.cache_read,
+      cacheWritePriceMicros: price.cache_write,
     },
     expected.usage,
   );
@@ -298,7 +300,7 @@ async function replayEmbeddings(expect: ExpectStatic, recording: Recording, expe
   expect.soft(data.usage.prompt_tokens, "prompt tokens").toBe(expected.promptTokens);
   await expectCharged(expect, response.headers.get("x-request-id") ?? "", {
     promptTokens: expected.promptTokens,
-    inputPriceMicros: model.price.input,
+    inputPriceMicros: pricesAt(model.price, expected.promptTokens).input,
   });
 }
 

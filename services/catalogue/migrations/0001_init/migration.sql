@@ -13,6 +13,13 @@ CREATE TABLE catalogue.state (
 );
 INSERT INTO catalogue.state (singleton) VALUES (true);
 
+-- The catalogue's settings outside any object (the exchange rate of the price dataset's dollars).
+CREATE TABLE catalogue.settings (
+  name text NOT NULL,
+  value jsonb NOT NULL,
+  CONSTRAINT settings_pkey PRIMARY KEY (name)
+);
+
 CREATE TABLE catalogue.groups (
   name text NOT NULL,
   entry jsonb NOT NULL,

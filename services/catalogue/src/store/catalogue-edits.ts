@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CatalogueFile } from "../catalogue-schema.js";
+import { resolveModelPrices } from "../model-prices.js";
 import { CatalogueRefused } from "./catalogue-store.js";
 
 const objectName = z.string().min(1).max(128);
@@ -75,8 +76,12 @@ export function applyEdit(edit: CatalogueEdit, current: CatalogueFile | undefine
       return { ...next, models: [...next.models, edit.entry] };
     case "model.update": {
       const index = model(edit.name);
+      const current = next.models[index]!;
+      // A price patch on an entry priced by the dataset starts from the dataset's prices (a set price replaces them all).
+      const resolved = isObject(edit.patch.price) && !current.price && resolveModelPrices(current, next, new Date());
+      const base = resolved && "prices" in resolved ? { ...current, price: resolved.prices } : current;
       const models: unknown[] = [...next.models];
-      models[index] = mergePatch(next.models[index], edit.patch);
+      models[index] = mergePatch(base, edit.patch);
       return { ...next, models };
     }
     case "model.retire": {

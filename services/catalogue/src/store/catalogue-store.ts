@@ -29,7 +29,7 @@ export interface CatalogueChange {
 }
 
 export interface ChangedObject {
-  kind: "group" | "vendor" | "channel" | "model";
+  kind: "setting" | "group" | "vendor" | "channel" | "model";
   name: string;
   before: unknown;
   after: unknown;
@@ -42,6 +42,7 @@ export interface ChangeResult {
 
 type Kind = ChangedObject["kind"];
 const TABLES: Record<Exclude<Kind, "model">, string> = {
+  setting: "catalogue.settings",
   group: "catalogue.groups",
   vendor: "catalogue.vendors",
   channel: "catalogue.channels",
@@ -177,11 +178,13 @@ export class CatalogueStore {
     );
     const revision = Number(state.rows[0]?.revision ?? 0);
     if (revision === 0) return undefined;
-    const entries = async (table: string) =>
+    const entries = async (table: string, column = "entry") =>
       Object.fromEntries(
-        (await client.query<{ name: string; entry: never }>(`SELECT name, entry FROM ${table} ORDER BY name`)).rows.map(
-          (row) => [row.name, row.entry],
-        ),
+        (
+          await client.query<{ name: string; entry: never }>(
+            `SELECT name, ${column} AS entry FROM ${table} ORDER BY name`,
+          )
+        ).rows.map((row) => [row.name, row.entry]),
       );
     const channels: Record<string, ChannelEntry> = await entries(TABLES.channel);
     const keys = await client.query<{ channel: string; sealed: Buffer }>(
@@ -198,6 +201,7 @@ export class CatalogueStore {
       revision,
       fileSha256: state.rows[0]?.file_sha256 ?? null,
       data: {
+        ...(await entries(TABLES.setting, "value")),
         groups: await entries(TABLES.group),
         vendors: await entries(TABLES.vendor),
         channels,
@@ -225,9 +229,10 @@ export class CatalogueStore {
       }
       const entry =
         object.kind === "channel" ? { ...(object.after as ChannelEntry), api_keys: undefined } : object.after;
+      const column = object.kind === "setting" ? "value" : "entry";
       await client.query(
-        `INSERT INTO ${table} (name, entry) VALUES ($1, $2::jsonb)
-         ON CONFLICT (name) DO UPDATE SET entry = excluded.entry`,
+        `INSERT INTO ${table} (name, ${column}) VALUES ($1, $2::jsonb)
+         ON CONFLICT (name) DO UPDATE SET ${column} = excluded.${column}`,
         [object.name, JSON.stringify(entry)],
       );
       if (object.kind === "channel") await this.writeKeys(client, object.name, (object.after as ChannelEntry).api_keys);
@@ -280,6 +285,12 @@ function diff(before: CatalogueFile | undefined, after: CatalogueFile): ChangedO
     }
   };
   const byId = (data: CatalogueFile | undefined) => Object.fromEntries((data?.models ?? []).map((m) => [m.id, m]));
+  // Whatever the document holds besides its four kinds of objects.
+  const settings = (data: CatalogueFile | undefined) => {
+    const { groups: _g, vendors: _v, channels: _c, models: _m, ...rest } = data ?? ({} as Partial<CatalogueFile>);
+    return rest as Record<string, unknown>;
+  };
+  compare("setting", settings(before), settings(after));
   compare("group", before?.groups ?? {}, after.groups);
   compare("vendor", before?.vendors ?? {}, after.vendors);
   compare("channel", before?.channels ?? {}, after.channels);

@@ -42,9 +42,9 @@ let stack: TestStack;
 let consoleUrl: string;
 let browser: Browser;
 
-async function newContext(): Promise<BrowserContext> {
+async function newContext(locale = "zh-CN"): Promise<BrowserContext> {
   const context = await browser.newContext({
-    locale: "zh-CN",
+    locale,
     viewport: { width: 1280, height: 860 },
     reducedMotion: "reduce",
   });
@@ -273,6 +273,21 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     await app.navigate(en.nav.topup);
     await page.getByRole("heading", { name: en.topup.title }).waitFor();
     await screenshot(page, "topup.phone.en");
+    await context.close();
+  });
+
+  it("opens in the browser's language until the user picks one, which then sticks", async () => {
+    const context = await newContext("en-US");
+    const app = new ConsolePage(await context.newPage(), consoleUrl, "en");
+    const { page } = app;
+    await app.open("/signin");
+    await page.getByRole("heading", { name: en.signin.title }).waitFor();
+    expect(await page.locator("html").getAttribute("lang")).toBe("en");
+
+    await app.switchLanguage("zh-CN");
+    await page.reload();
+    await page.getByRole("heading", { name: zh.signin.title }).waitFor();
+    expect(await page.locator("html").getAttribute("lang")).toBe("zh-CN");
     await context.close();
   });
 });

@@ -144,7 +144,7 @@ export const chatRequestSchema = z
     response_format: responseFormat.optional(),
     functions: z.array(legacyFunction).min(1).max(128).optional(),
     function_call: legacyFunctionCall.optional(),
-    reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullish(),
+    reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]).nullish(),
     ...Object.fromEntries(passThroughFields.map((field) => [field, z.unknown().optional()])),
   })
   .strict()

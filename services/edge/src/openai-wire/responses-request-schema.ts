@@ -110,7 +110,7 @@ export const responsesRequestSchema = z
     // vendor's thinking text comes back as a reasoning item's summary whatever `summary` asks.
     reasoning: z
       .object({
-        effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullish(),
+        effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]).nullish(),
         summary: z.enum(["auto", "concise", "detailed"]).nullish(),
       })
       .strict()

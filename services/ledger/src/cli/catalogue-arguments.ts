@@ -89,6 +89,8 @@ const modelOptions = {
   output: text,
   "cache-read": text,
   "cache-write": text,
+  // Required where a set price is not the dataset's to compare with (yuan-listing vendors, models it lacks).
+  "price-reason": text,
   source: text,
 } satisfies Options;
 
@@ -102,6 +104,7 @@ function modelFields(command: string, values: Record<string, string | string[] |
     groups: names(values.groups),
     capabilities: names(values.capabilities),
     source: one("source"),
+    price_reason: one("price-reason"),
     price: defined({
       input: micros(command, "input", one("input")),
       output: micros(command, "output", one("output")),
@@ -187,8 +190,6 @@ export function parseCatalogueArguments(word: string, args: string[]): Catalogue
       if (!fromFile) {
         required(word, "vendor", fields.vendor);
         required(word, "context-window", fields.context_window);
-        required(word, "input", (fields.price as { input?: number } | undefined)?.input);
-        required(word, "output", (fields.price as { output?: number } | undefined)?.output);
       }
       const entry = {
         id: positionals[0],

@@ -4,12 +4,16 @@ import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";
 import { table } from "./table.js";
 
+// A token price: one number, or a base with bands above a prompt length.
+type TokenPrice = number | { base: number; tiers: Array<{ start: number; price: number }> };
+
 // Router's answers, as far as the human-readable output needs them.
 interface ModelEntry {
   id: string;
   vendor: string;
   groups: string[];
-  price: { input: number; output: number; cache_read?: number; cache_write?: number };
+  // Absent: the price dataset's (`gw catalogue check` compares them).
+  price?: { input: TokenPrice; output: TokenPrice; cache_read?: TokenPrice; cache_write?: TokenPrice };
   retired?: { on: string; successor: string; serve: boolean };
 }
 interface GroupEntry {
@@ -43,7 +47,9 @@ interface ChangeAnswer {
   changed: Array<{ kind: string; name: string }>;
 }
 
-const perMillion = (micros: number | undefined) => (micros === undefined ? "-" : String(micros / 1_000_000));
+const yuanPerMillion = (micros: number) => String(micros / 1_000_000);
+const perMillion = (price: TokenPrice | undefined) =>
+  price === undefined ? "-" : typeof price === "number" ? yuanPerMillion(price) : `${yuanPerMillion(price.base)}+bands`;
 const changeLine = ({ revision, changed }: ChangeAnswer) =>
   changed.length === 0
     ? `No change; the catalogue stays at revision ${revision}.`
@@ -71,10 +77,10 @@ function listing(command: Extract<CatalogueCommand, { kind: "catalogue-list" }>,
               model.id,
               model.vendor,
               model.groups.join(","),
-              perMillion(model.price.input),
-              perMillion(model.price.output),
-              perMillion(model.price.cache_read),
-              perMillion(model.price.cache_write),
+              model.price ? perMillion(model.price.input) : "dataset",
+              perMillion(model.price?.output),
+              perMillion(model.price?.cache_read),
+              perMillion(model.price?.cache_write),
               model.retired
                 ? `retired ${model.retired.on}, ${model.retired.serve ? "served by" : "use"} ${model.retired.successor}`
                 : "live",

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// The operator CLI, run as `pnpm gw ...` from the repository root. It only talks to the
-// ledger's admin HTTP API and router's catalogue admin API; it never touches a database itself.
+// The operator CLI, run as `./scripts/gw ...` (or `pnpm gw ...` from the repository root). It only
+// talks to the ledger's admin HTTP API and router's catalogue admin API; it never touches a database itself.
 import { AdminApiError, type AdminRequest, createAdminClient } from "./admin-client.js";
 import { resolveConnection } from "./connection.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
-import { runCommand } from "./run-command.js";
+import { needsAdminApi, runCommand } from "./run-command.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
 try {
   const command = parseArguments(process.argv.slice(2));
-  const noApi: AdminRequest = () => Promise.reject(new Error("help needs no API"));
-  const connection = command.kind === "help" ? undefined : resolveConnection(process.env, process.cwd());
+  const connection = needsAdminApi(command)
+    ? resolveConnection(process.env, process.env.GATEWAY_HOME || process.cwd())
+    : undefined;
+  const noApi: AdminRequest = () => Promise.reject(new Error(`${command.kind} needs no API`));
   const catalogueUrl = connection?.catalogueUrl;
   const catalogue: AdminRequest = catalogueUrl
     ? createAdminClient({ adminUrl: catalogueUrl, adminToken: connection.adminToken })

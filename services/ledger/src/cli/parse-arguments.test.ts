@@ -54,7 +54,20 @@ describe("parseArguments", () => {
       kind: "usage",
       accountId: "a1",
       limit: 5,
+      cursor: undefined,
+      all: false,
       json: false,
+    });
+    expect(parseArguments(["usage", "a1", "--cursor", "c1", "--all"])).toMatchObject({ cursor: "c1", all: true });
+    expect(parseArguments(["catalogue", "check"])).toEqual({
+      kind: "catalogue-check",
+      file: "infra/catalogue/models.yaml",
+      json: false,
+    });
+    expect(parseArguments(["catalogue", "check", "--file", "/tmp/m.yaml", "--json"])).toEqual({
+      kind: "catalogue-check",
+      file: "/tmp/m.yaml",
+      json: true,
     });
     expect(parseArguments([])).toEqual({ kind: "help" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
@@ -64,6 +77,7 @@ describe("parseArguments", () => {
     fails(["frobnicate"], /unknown command: frobnicate/);
     fails(["key", "rotate", "k1"], /unknown command: key rotate/);
     fails(["account"], /unknown command: account/);
+    fails(["catalogue", "check", "extra"], /catalogue check expects no arguments, got: extra/);
     fails(["balance", "a1", "--verbose"], /balance: .*--verbose/);
   });
 

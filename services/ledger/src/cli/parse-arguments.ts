@@ -29,7 +29,18 @@ export type Command =
   | { kind: "key-list"; accountId: string; json: boolean }
   | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
   | { kind: "balance"; accountId: string; json: boolean }
-  | { kind: "usage"; accountId: string; limit: number | undefined; json: boolean };
+  | {
+      kind: "usage";
+      accountId: string;
+      limit: number | undefined;
+      cursor: string | undefined;
+      all: boolean;
+      json: boolean;
+    }
+  | { kind: "catalogue-check"; file: string; json: boolean };
+
+// What `catalogue` commands read when not given --file: the shipped catalogue, from the repository root.
+export const DEFAULT_CATALOGUE_FILE = "infra/catalogue/models.yaml";
 
 // "default" follows the deployment's level.
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
@@ -142,12 +153,24 @@ export function parseArguments(argv: string[]): Command {
       return { kind: "balance", accountId: positionals[0]!, json: values.json === true };
     }
     case "usage": {
-      const { values, positionals } = parseCommand(word, args, { ...json, limit: text }, ["ACCOUNT_ID"]);
+      const options = { ...json, limit: text, cursor: text, all: { type: "boolean" } } as const;
+      const { values, positionals } = parseCommand(word, args, options, ["ACCOUNT_ID"]);
       const limit = values.limit === undefined ? undefined : Number(values.limit);
       if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
         throw new CommandLineError(`usage: --limit must be a whole number from 1 to 1000, got ${values.limit}`);
       }
-      return { kind: "usage", accountId: positionals[0]!, limit, json: values.json === true };
+      return {
+        kind: "usage",
+        accountId: positionals[0]!,
+        limit,
+        cursor: values.cursor,
+        all: values.all === true,
+        json: values.json === true,
+      };
+    }
+    case "catalogue check": {
+      const { values } = parseCommand(word, args, { ...json, file: text }, []);
+      return { kind: "catalogue-check", file: values.file ?? DEFAULT_CATALOGUE_FILE, json: values.json === true };
     }
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";
+import { checkCatalogue } from "./catalogue-check.js";
 import { executeCatalogueCommand } from "./catalogue-commands.js";
 import type { Command } from "./parse-arguments.js";
 import { table } from "./table.js";
@@ -44,11 +45,37 @@ interface UsageAnswer {
 interface List<T> {
   data: T[];
 }
+interface Page<T> extends List<T> {
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** One page from `cursor` on, or with `all` every page from there to the end, as one list. */
+async function readPages<T>(
+  request: AdminRequest,
+  path: string,
+  { limit, cursor, all }: { limit: number | undefined; cursor: string | undefined; all: boolean },
+): Promise<Page<T>> {
+  const pageSize = limit ?? (all ? 1000 : undefined);
+  const data: T[] = [];
+  for (let next = cursor; ; ) {
+    const query = new URLSearchParams();
+    if (pageSize !== undefined) query.set("limit", String(pageSize));
+    if (next !== undefined) query.set("cursor", next);
+    const page = (await request("GET", query.size > 0 ? `${path}?${query}` : path)) as Page<T>;
+    data.push(...page.data);
+    if (!all || !page.has_more || !page.next_cursor) return { ...page, data };
+    next = page.next_cursor;
+  }
+}
 
 const yuan = (micros: string) => `${formatYuan(BigInt(micros))} yuan`;
 const spendCap = (micros: string | null) => (micros === null ? "no spending cap" : `spending cap ${yuan(micros)}`);
 const logAccess = (readLogs: boolean) => (readLogs ? "reads request logs" : "cannot read request logs");
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
+
+/** Whether the command talks to the admin API (the others read local files). */
+export const needsAdminApi = (command: Command) => command.kind !== "help" && command.kind !== "catalogue-check";
 
 export interface AdminApis {
   // Ledger's admin API: accounts, keys, credits, usage.
@@ -65,7 +92,13 @@ export async function runCommand(command: Command, apis: AdminApis): Promise<str
   return "json" in command && command.json ? JSON.stringify(answer) : render();
 }
 
-const isCatalogueCommand = (command: Command): command is CatalogueCommand => command.kind.startsWith("catalogue-");
+const STORE_COMMANDS: ReadonlySet<string> = new Set([
+  "catalogue-list",
+  "catalogue-change",
+  "catalogue-import",
+  "catalogue-export",
+] satisfies CatalogueCommand["kind"][]);
+const isCatalogueCommand = (command: Command): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
 
 async function execute(
   command: Exclude<Command, CatalogueCommand>,
@@ -74,6 +107,8 @@ async function execute(
   switch (command.kind) {
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
+    case "catalogue-check":
+      return checkCatalogue(command.file);
     case "account-create": {
       const answer = (await request("POST", "/accounts", {
         name: command.name,
@@ -162,13 +197,15 @@ async function execute(
       return { answer, render: () => `${answer.account_id} (${answer.name}): ${yuan(answer.balance_micros)}` };
     }
     case "usage": {
-      const query = command.limit === undefined ? "" : `?limit=${command.limit}`;
-      const path = `/accounts/${encodeURIComponent(command.accountId)}/usage${query}`;
-      const answer = (await request("GET", path)) as List<UsageAnswer>;
+      const path = `/accounts/${encodeURIComponent(command.accountId)}/usage`;
+      const answer = await readPages<UsageAnswer>(request, path, command);
+      const more = answer.next_cursor
+        ? `\nMore: pnpm gw usage ${command.accountId} --cursor ${answer.next_cursor}`
+        : "";
       const render = () =>
         answer.data.length === 0
           ? "No usage yet."
-          : table([
+          : `${table([
               ["STARTED", "REQUEST ID", "MODEL", "TOKENS", "COST (YUAN)", "OUTCOME"],
               ...answer.data.map((record) => [
                 record.started_at,
@@ -178,7 +215,7 @@ async function execute(
                 formatYuan(BigInt(record.cost_micros)),
                 record.outcome,
               ]),
-            ]);
+            ])}${more}`;
       return { answer, render };
     }
   }

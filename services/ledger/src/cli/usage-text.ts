@@ -15,16 +15,22 @@ Commands:
   credit ACCOUNT_ID YUAN [--idempotency-key KEY] [--json]
       Top up an account; YUAN has at most 2 decimals. Retrying with the same key adds nothing.
   balance ACCOUNT_ID [--json]
-  usage ACCOUNT_ID [--limit N] [--json]
-      Recent usage records, newest first.
+  usage ACCOUNT_ID [--limit N] [--cursor CURSOR | --all] [--json]
+      Usage records, newest first, N (default 50, at most 1000) a page; --cursor continues after a
+      page (its next_cursor), --all reads every page to the end.
+  catalogue check [--file PATH] [--json]
+      List every price of the catalogue (default infra/catalogue/models.yaml) that differs from the
+      price dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
 
 The catalogue (live: a change reaches every router within seconds, or is refused whole with the
 reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b" or repeat.
   model list [--group GROUP] [--json]
-  model add MODEL_ID --vendor VENDOR --context-window N --input YUAN --output YUAN
-      [--max-output N] [--cache-read YUAN] [--cache-write YUAN] [--endpoints PATH,...]
+  model add MODEL_ID --vendor VENDOR --context-window N [--input YUAN --output YUAN]
+      [--max-output N] [--cache-read YUAN] [--cache-write YUAN] [--price-reason TEXT] [--endpoints PATH,...]
       [--groups GROUP,...] [--capabilities vision,tools,...] [--source URL] [--from ENTRY.yaml] [--json]
-      Defaults: /v1/chat/completions, group default. --from reads a whole entry the options override.
+      Defaults: /v1/chat/completions, group default, the price dataset's prices. A set price needs
+      --price-reason where the vendor lists yuan prices or the dataset lacks the model.
+      --from reads a whole entry the options override.
   model update MODEL_ID [any option of model add but --from] [--json]
   model retire MODEL_ID --successor MODEL_ID [--serve] [--on YYYY-MM-DD] [--json]
       --serve answers the retired id with its successor; without it, requests get a 404 naming it.
@@ -45,7 +51,7 @@ reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b
   catalogue export [FILE] [--json]
       The catalogue as YAML (channel keys are never exported), to FILE or standard output.
 
-The admin APIs are found through GATEWAY_ADMIN_URL (ledger), GATEWAY_CATALOGUE_URL (router's
-admin port, /admin) and GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current
-directory (written by \`pnpm start\`).
+Every command but catalogue check talks to an admin API, found through GATEWAY_ADMIN_URL (ledger),
+GATEWAY_CATALOGUE_URL (router's admin port, /admin) and GATEWAY_ADMIN_TOKEN, or else through
+.gateway/stack.json in the current directory (written by \`pnpm start\`).
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;

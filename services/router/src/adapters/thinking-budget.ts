@@ -43,3 +43,18 @@ export function adaptiveEffortOf(request: ChatRequest): string | undefined {
   const effort = reasoningEffortOf(request);
   return effort === "minimal" ? "low" : effort;
 }
+
+/** Reasoning efforts from least to most, as OpenAI, Anthropic and Gemini name them. */
+const effortOrder = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
+
+/**
+ * The effort a model takes that is nearest to the one asked for: the least of its efforts at or
+ * above it, else its greatest (GPT-6.2 has no "none", Gemini 3.1 Pro no "minimal", no model every
+ * level). Without a list of efforts, the one asked for.
+ */
+export function effortWithin(effort: string, efforts: readonly string[] | undefined): string {
+  if (!efforts || efforts.includes(effort)) return effort;
+  const rank = effortOrder.indexOf(effort);
+  const sorted = [...efforts].sort((a, b) => effortOrder.indexOf(a) - effortOrder.indexOf(b));
+  return sorted.find((candidate) => effortOrder.indexOf(candidate) >= rank) ?? sorted.at(-1)!;
+}

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { Catalogue } from "@gateway/catalogue/catalogue";
+import { priceAt, pricesAt } from "@gateway/catalogue/token-prices";
 import type { RequestFacts } from "@gateway/metering/request-accounting";
 import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
@@ -86,15 +87,21 @@ describe("requestedSurcharges", () => {
 describe("pricedModel", () => {
   it("raises every token price by each surcharge, rounded up, so the reservation covers the call", () => {
     const opus = model("claude-opus-4-8");
+    const standard = pricesAt(opus.price, 0);
     const fast = pricedModel(opus, ["fast"]);
     expect(fast.price).toEqual({
-      input: opus.price.input * 2,
-      output: opus.price.output * 2,
-      cache_read: opus.price.cache_read! * 2,
-      cache_write: opus.price.cache_write! * 2,
+      input: standard.input * 2,
+      output: standard.output * 2,
+      cache_read: standard.cache_read! * 2,
+      cache_write: standard.cache_write! * 2,
     });
-    expect(pricedModel(opus, ["fast", "us_inference"]).price.output).toBe((opus.price.output * 22) / 10);
-    expect(pricedModel(model("gpt-5.5"), ["priority"]).price.input).toBe((model("gpt-5.5").price.input * 5) / 2);
+    expect(pricedModel(opus, ["fast", "us_inference"]).price.output).toBe((standard.output * 22) / 10);
+    // A tiered price is raised in every band.
+    const gpt = model("gpt-5.5");
+    const priority = pricedModel(gpt, ["priority"]);
+    for (const promptTokens of [1_000, 300_000]) {
+      expect(priceAt(priority.price.input, promptTokens)).toBe((priceAt(gpt.price.input, promptTokens) * 5) / 2);
+    }
     const request = chat({ claude: { speed: "fast" } });
     expect(worstCase(request, fast, 10_000).costMicros).toBe(2n * worstCase(request, opus, 10_000).costMicros);
   });

@@ -1,5 +1,6 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { VendorProtocol } from "@gateway/catalogue/catalogue-schema";
+import { mapTokenPrices, scaleTokenPrice } from "@gateway/catalogue/token-prices";
 import type { RequestFacts } from "@gateway/metering/request-accounting";
 import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { echoed, invalidRequest } from "@gateway/shared";
@@ -75,16 +76,7 @@ export function pricedModel(model: CatalogueModel, surcharges: readonly Surcharg
   for (const surcharge of surcharges) basisPoints = (basisPoints * (model.surcharges?.[surcharge] ?? 10_000)) / 10_000;
   if (basisPoints === 10_000) return model;
   const times = (price: number) => Math.ceil((price * basisPoints) / 10_000);
-  const { input, output, cache_read, cache_write } = model.price;
-  return {
-    ...model,
-    price: {
-      input: times(input),
-      output: times(output),
-      ...(cache_read !== undefined && { cache_read: times(cache_read) }),
-      ...(cache_write !== undefined && { cache_write: times(cache_write) }),
-    },
-  };
+  return { ...model, price: mapTokenPrices(model.price, (price) => scaleTokenPrice(price, times)) };
 }
 
 // Whether the vendor's answer says a surcharge applied; undefined where it does not say.

@@ -1,4 +1,5 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import { pricesAt } from "@gateway/catalogue/token-prices";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { priceUsage } from "@gateway/shared";
 import { thinkingBudgetOf } from "../adapters/thinking-budget.js";
@@ -23,14 +24,17 @@ export function worstCase(
 ): { tokens: number; costMicros: bigint } {
   const promptTokens = estimatePromptTokens(request, model);
   const completionTokens = maxOutputTokens(request, model) * (request.n ?? 1);
+  // The estimate is never short of the prompt the vendor counts, and bands only rise, so the
+  // band it picks is never below the one the bill picks.
+  const price = pricesAt(model.price, promptTokens);
   const costMicros = priceUsage({
     promptTokens,
     completionTokens,
     // Every prompt token may be a cache write (Anthropic), which can cost more than plain input.
     cacheCreationTokens: promptTokens,
-    inputPriceMicros: model.price.input,
-    cacheWritePriceMicros: Math.max(model.price.input, model.price.cache_write ?? 0),
-    outputPriceMicros: model.price.output,
+    inputPriceMicros: price.input,
+    cacheWritePriceMicros: Math.max(price.input, price.cache_write ?? 0),
+    outputPriceMicros: price.output,
     multiplierBasisPoints: multiplierBasisPoints || 10_000,
   });
   return { tokens: promptTokens + completionTokens, costMicros };

@@ -1,4 +1,5 @@
 import type { ModelEntry } from "@gateway/catalogue/catalogue-schema";
+import { pricesAt, type TokenPrices } from "@gateway/catalogue/token-prices";
 import {
   type CatalogueDescription,
   type CatalogueModel,
@@ -52,10 +53,17 @@ function kindOf(model: ModelEntry): string {
   return "chat";
 }
 
-function describeModel(model: ModelEntry, ownedBy: string, servable: boolean): CatalogueModel {
+function describeModel(
+  model: ModelEntry,
+  ownedBy: string,
+  servable: boolean,
+  tokenPrices: TokenPrices,
+): CatalogueModel {
   const imagePrices = Object.entries(model.images?.prices ?? {}).flatMap(([size, byQuality]) =>
     Object.entries(byQuality).map(([quality, price]) => ({ size, quality, price })),
   );
+  // The prices of a short prompt: the description carries no bands.
+  const price = pricesAt(tokenPrices, 0);
   return {
     id: model.id,
     vendor: model.vendor,
@@ -64,10 +72,10 @@ function describeModel(model: ModelEntry, ownedBy: string, servable: boolean): C
     groups: model.groups,
     contextWindow: model.context_window,
     prices: {
-      input: model.price.input,
-      output: model.price.output,
-      cacheRead: model.price.cache_read,
-      cacheWrite: model.price.cache_write,
+      input: price.input,
+      output: price.output,
+      cacheRead: price.cache_read,
+      cacheWrite: price.cache_write,
     },
     imagePrices,
     pricePerSecond: model.audio?.price_per_second ?? model.video?.price_per_second,
@@ -91,7 +99,9 @@ export function describeCatalogue(deps: Pick<RouterDependencies, "catalogue">) {
           concurrentRequests: group.limits?.concurrent_requests,
         },
       })),
-      models: models.map((model) => describeModel(model, vendors[model.vendor]!.owned_by, servable.has(model.id))),
+      models: models.map((model) =>
+        describeModel(model, vendors[model.vendor]!.owned_by, servable.has(model.id), catalogue.priceOf(model.id)!),
+      ),
     };
   };
 }

@@ -1,4 +1,5 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import { pricesAt } from "@gateway/catalogue/token-prices";
 import { UsageOutcome } from "@gateway/metering/request-accounting";
 import type { EmbeddingList, EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
 import { inSpan, priceUsage, serverError, type UnaryContext } from "@gateway/shared";
@@ -14,11 +15,12 @@ import type { RouterDependencies } from "./router-dependencies.js";
 
 /** What the inputs will cost, reserved from the balance before any vendor is called. */
 function expectedCostMicros(promptTokens: number, model: CatalogueModel, multiplierBasisPoints: number): bigint {
+  const price = pricesAt(model.price, promptTokens);
   return priceUsage({
     promptTokens,
     completionTokens: 0,
-    inputPriceMicros: model.price.input,
-    outputPriceMicros: model.price.output,
+    inputPriceMicros: price.input,
+    outputPriceMicros: price.output,
     multiplierBasisPoints: multiplierBasisPoints || 10_000,
   });
 }

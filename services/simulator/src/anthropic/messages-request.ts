@@ -1,6 +1,7 @@
 import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
 import { jsonInstructionOf } from "./json-instruction.js";
+import { type ClaudeRules, claudeRules } from "./model-rules.js";
 import { thinkingSignature } from "./thinking-signature.js";
 
 /** An Anthropic Messages request, validated and translated to the simulator's neutral terms. */
@@ -77,8 +78,9 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (body.model === undefined) throw fail("model: Field required");
   if (typeof body.model !== "string" || body.model === "") throw fail("model: Input should be a non-empty string");
   const maxTokens = maxTokensOf(body.max_tokens);
+  const rules = claudeRules(body.model);
   checkSampling(body);
-  checkAdaptiveOnly(body.model, body);
+  checkModelRules(rules, body);
   const tools = toolsOf(body.tools);
   const stream = body.stream ?? false;
   if (typeof stream !== "boolean") throw fail("stream: Input should be a valid boolean");
@@ -87,7 +89,7 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   const thinking = thinkingOf(body.thinking, maxTokens);
   return {
     model: body.model,
-    messages: [...system, ...messagesOf(body.messages, thinking)],
+    messages: [...system, ...messagesOf(body.messages, thinking, rules)],
     stream,
     maxTokens,
     stop: stopOf(body.stop_sequences),
@@ -104,9 +106,12 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
 function thinkingOf(value: unknown, maxTokens: number): boolean {
   if (value === undefined) return false;
   if (!isRecord(value)) throw fail("thinking: Input should be a valid dictionary");
-  if (value.type === "disabled") return false;
+  // between_tools: thinking only between tool calls, none before the first answer.
+  if (value.type === "disabled" || value.type === "between_tools") return false;
   if (value.type === "adaptive") return true;
-  if (value.type !== "enabled") throw fail("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'");
+  if (value.type !== "enabled") {
+    throw fail("thinking.type: Input should be 'enabled', 'disabled', 'adaptive' or 'between_tools'");
+  }
   const budget = value.budget_tokens;
   if (!Number.isInteger(budget) || (budget as number) < 1024) {
     throw fail("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
@@ -134,22 +139,24 @@ function checkSampling(body: Record<string, unknown>): void {
   }
 }
 
-// Claude Opus 4.7 and the models after it think only adaptively, and Opus 4.7 takes no sampling
-// parameters: both are a 400 from Anthropic.
-const adaptiveOnly = /^claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|mythos)/;
-const noSampling = /^claude-opus-4-7/;
-
-function checkAdaptiveOnly(model: string, body: Record<string, unknown>): void {
-  if (!adaptiveOnly.test(model)) return;
+/** What this model refuses that others take: thinking types, sampling parameters, forced tools. */
+function checkModelRules(rules: ClaudeRules, body: Record<string, unknown>): void {
   const type = isRecord(body.thinking) ? body.thinking.type : undefined;
-  if (type === "enabled" || type === "disabled") {
+  if (typeof type === "string" && rules.refusedThinking.has(type)) {
     throw fail(
       `"thinking.type.${type}" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`,
     );
   }
-  if (!noSampling.test(model)) return;
-  for (const field of ["temperature", "top_p", "top_k"]) {
-    if (body[field] !== undefined) throw fail(`${field}: is not supported for this model.`);
+  if (rules.noSampling) {
+    for (const field of ["temperature", "top_p", "top_k"]) {
+      if (body[field] !== undefined) throw fail(`${field}: is not supported for this model.`);
+    }
+  }
+  const choice = isRecord(body.tool_choice) ? body.tool_choice.type : undefined;
+  if (rules.noForcedTools && (choice === "any" || choice === "tool")) {
+    throw fail(
+      `tool_choice.type: "${choice}" is not supported for this model: forced tool use is not available. Use "auto" or "none".`,
+    );
   }
 }
 
@@ -180,11 +187,14 @@ interface Turn {
   blocks: Record<string, unknown>[];
 }
 
-function messagesOf(value: unknown, thinking: boolean): ConversationMessage[] {
+function messagesOf(value: unknown, thinking: boolean, rules: ClaudeRules): ConversationMessage[] {
   if (value === undefined) throw fail("messages: Field required");
   if (!Array.isArray(value)) throw fail("messages: Input should be a valid list");
   if (value.length === 0) throw fail("messages: at least one message is required");
   const turns = value.map(turnOf);
+  if (rules.noPrefill && turns.at(-1)?.role === "assistant") {
+    throw fail("This model does not support assistant message prefill. The conversation must end with a user message.");
+  }
   checkToolPairs(turns);
   if (thinking) checkThinkingKept(turns);
   return turns.map(conversationOf);

@@ -441,3 +441,64 @@ describe("Anthropic faults", () => {
     expect(record?.headers["x-api-key"]).not.toContain("ant-test");
   });
 });
+
+describe("each Claude model's own 400s", () => {
+  const refusal = async (body: unknown) => {
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    return ((await json(response)) as Body).error.message as string;
+  };
+  const claude = (model: string, extra: Record<string, unknown> = {}) => ({ ...ask("Hi"), model, ...extra });
+
+  it("refuses a budget on every Claude 5 model and disabled thinking where it cannot be turned off", async () => {
+    for (const model of [
+      "claude-opus-5-5",
+      "claude-sonnet-5-5",
+      "claude-opus-5",
+      "claude-haiku-5-5",
+      "claude-fable-5-2",
+    ]) {
+      expect(await refusal(claude(model, { thinking: { type: "enabled", budget_tokens: 2048 } }))).toContain(
+        '"thinking.type.enabled" is not supported for this model',
+      );
+    }
+    for (const model of ["claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1"]) {
+      expect(await refusal(claude(model, { thinking: { type: "disabled" } }))).toContain("thinking.type.disabled");
+    }
+    for (const model of ["claude-opus-5", "claude-sonnet-5", "claude-haiku-5-5"]) {
+      expect((await post(claude(model, { thinking: { type: "disabled" } }))).status, model).toBe(200);
+    }
+  });
+
+  it("takes between_tools on Sonnet 5.5 only", async () => {
+    expect((await post(claude("claude-sonnet-5-5", { thinking: { type: "between_tools" } }))).status).toBe(200);
+    expect(await refusal(claude("claude-opus-5-5", { thinking: { type: "between_tools" } }))).toContain(
+      "thinking.type.between_tools",
+    );
+    expect(await refusal(claude("claude-sonnet-4-5", { thinking: { type: "between_tools" } }))).toContain(
+      "thinking.type.between_tools",
+    );
+  });
+
+  it("refuses forced tool use on Opus 5.5, Sonnet 5.5 and Fable 5.1, and takes it elsewhere", async () => {
+    for (const model of ["claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1"]) {
+      for (const tool_choice of [{ type: "any" }, { type: "tool", name: "get_time" }]) {
+        expect(await refusal(claude(model, { tools, tool_choice }))).toContain("forced tool use is not available");
+      }
+      expect((await post(claude(model, { tools, tool_choice: { type: "auto" } }))).status, model).toBe(200);
+    }
+    for (const model of ["claude-opus-5", "claude-haiku-5-5", "claude-sonnet-4-5"]) {
+      expect((await post(claude(model, { tools, tool_choice: { type: "any" } }))).status, model).toBe(200);
+    }
+  });
+
+  it("refuses sampling parameters on Claude 5 models and a prefill on Haiku 5.5", async () => {
+    expect(await refusal(claude("claude-sonnet-5", { temperature: 0.5 }))).toContain("temperature");
+    const prefill = [
+      { role: "user", content: "Name a colour." },
+      { role: "assistant", content: "The colour is" },
+    ];
+    expect(await refusal(claude("claude-haiku-5-5", { messages: prefill }))).toContain("prefill");
+    expect((await post(claude("claude-sonnet-5-5", { messages: prefill }))).status).toBe(200);
+  });
+});

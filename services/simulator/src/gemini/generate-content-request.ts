@@ -74,8 +74,33 @@ function thinkingOf(
   const config = field(generation, "thinkingConfig");
   if (!isRecord(config)) return { thinking: thinksByDefault(model), showThoughts: false };
   const budget = integer(config, "thinkingBudget", -1, 32_768);
+  const level = thinkingLevelOf(config, model);
+  if (level !== undefined && budget !== undefined) {
+    throw invalid("generation_config.thinking_config", "cannot set both thinking_budget and thinking_level.");
+  }
   const thinking = budget === undefined ? thinksByDefault(model) : budget !== 0;
   return { thinking, showThoughts: field(config, "includeThoughts") === true };
+}
+
+// Gemini 3.x thinks by level (Google's Gemini 3 guide): Pro from low, Flash and Flash-Lite from
+// minimal; earlier models take only a budget.
+function thinkingLevelOf(config: Record<string, unknown>, model: string): string | undefined {
+  const level = field(config, "thinkingLevel");
+  if (level == null) return undefined;
+  const levels = /^gemini-[3-9][.\d]*-pro/.test(model)
+    ? ["low", "medium", "high"]
+    : /^gemini-[3-9]/.test(model)
+      ? ["minimal", "low", "medium", "high"]
+      : [];
+  if (levels.length === 0)
+    throw invalid("generation_config.thinking_config.thinking_level", "is not supported by this model.");
+  if (typeof level !== "string" || !levels.includes(level.toLowerCase())) {
+    throw invalid(
+      "generation_config.thinking_config.thinking_level",
+      `must be one of ${levels.join(", ")} for this model.`,
+    );
+  }
+  return level;
 }
 
 function jsonOutputOf(generation: Record<string, unknown>): JsonOutput | undefined {

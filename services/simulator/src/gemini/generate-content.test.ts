@@ -486,3 +486,23 @@ describe("Gemini 3 thought signatures", () => {
     expect((await generate(standIn, {}, "gemini-3-flash")).status).toBe(200);
   });
 });
+
+describe("Gemini 3.x thinking levels", () => {
+  const withThinking = (thinkingConfig: Record<string, unknown>) => ask("Hi", { generationConfig: { thinkingConfig } });
+  const status = async (thinkingConfig: Record<string, unknown>, model: string) =>
+    (await generate(withThinking(thinkingConfig), {}, model)).status;
+
+  it("takes the levels each model has: minimal on Flash and Flash-Lite, from low on Pro", async () => {
+    expect(await status({ thinkingLevel: "minimal" }, "gemini-3.6-flash")).toBe(200);
+    expect(await status({ thinkingLevel: "minimal" }, "gemini-3.5-flash-lite")).toBe(200);
+    expect(await status({ thinkingLevel: "low" }, "gemini-3.1-pro-preview")).toBe(200);
+    expect(await status({ thinkingLevel: "minimal" }, "gemini-3.1-pro-preview")).toBe(400);
+  });
+
+  it("refuses a level on models before Gemini 3, and a level with a budget", async () => {
+    expect(await status({ thinkingLevel: "low" }, "gemini-2.5-flash")).toBe(400);
+    const both = await generate(withThinking({ thinkingLevel: "low", thinkingBudget: 1024 }), {}, "gemini-3.6-flash");
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as Body).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
+  });
+});

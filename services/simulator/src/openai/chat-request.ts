@@ -1,5 +1,6 @@
 import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
+import { checkReasoningEffort } from "./reasoning-efforts.js";
 
 /** An OpenAI chat request, validated and translated to the simulator's neutral terms. */
 export interface ChatRequest {
@@ -23,11 +24,11 @@ export interface ChatRequest {
   serviceTier: string;
 }
 
-// OpenAI's reasoning models (o-series, GPT-5) reason whatever the request says, and never show it.
-const openAIReasoner = /^(o\d|gpt-5)/;
+// OpenAI's reasoning models (o-series, GPT-5 and later) reason whatever the request says, and never show it.
+const openAIReasoner = /^(o\d|gpt-[5-9])/;
 export const hidesReasoning = (model: string) => openAIReasoner.test(model);
 
-const efforts = new Set(["none", "minimal", "low", "medium", "high", "xhigh"]);
+const efforts = new Set(["none", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
 /** Whether the request turns reasoning on: an effort other than none, or Qwen's and Kimi's switches. */
 function thinkingOf(body: Record<string, unknown>, model: string): boolean {
@@ -77,6 +78,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
     );
   }
   const tools = toolsOf(body.tools);
+  const thinking = thinkingOf(body, body.model);
+  checkReasoningEffort(body.model, body.reasoning_effort, tools.length > 0);
   return {
     model: body.model,
     messages: messagesOf(body.messages),
@@ -89,7 +92,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     toolChoice: toolChoiceOf(body.tool_choice, tools),
     parallelToolCalls: optionalBoolean(body, "parallel_tool_calls") ?? true,
     json: jsonOutputOf(body.response_format),
-    thinking: thinkingOf(body, body.model),
+    thinking,
     topLogprobs: topLogprobsOf(body),
     serviceTier: typeof body.service_tier === "string" ? body.service_tier : "",
   };

@@ -1,6 +1,6 @@
 import { Select } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES } from "../i18n/index.js";
+import { isLanguage, LANGUAGES, pickLanguage } from "../i18n/index.js";
 
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
@@ -9,7 +9,7 @@ export function LanguageSwitch() {
       aria-label={t("app.language")}
       data={[...LANGUAGES]}
       value={i18n.language}
-      onChange={(language) => language && void i18n.changeLanguage(language)}
+      onChange={(language) => isLanguage(language) && pickLanguage(language)}
       allowDeselect={false}
       w={130}
       size="xs"

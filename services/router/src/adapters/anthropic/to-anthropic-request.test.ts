@@ -402,6 +402,116 @@ describe("models that think only adaptively (Claude Opus 4.7 on)", () => {
   });
 });
 
+describe("Claude 5 models, each with its own way of (not) turning thinking off", () => {
+  const claude5 = (id: string, thinking: CatalogueModel["thinking"], refuses: CatalogueModel["refuses"] = []) =>
+    ({ ...model(), id, thinking, refuses: ["temperature", "top_p", "top_k", ...(refuses ?? [])] }) as CatalogueModel;
+  const off = [{ thinking: { type: "disabled" } }, { reasoningEffort: "none" }];
+
+  it("sends nothing when nothing is asked, so the model's own default applies", () => {
+    for (const mode of ["adaptive_on", "between_tools", "always"] as const) {
+      const body = toAnthropicRequest(request(), claude5("claude-x", mode));
+      expect(body, mode).not.toHaveProperty("thinking");
+      expect(body, mode).not.toHaveProperty("output_config");
+    }
+  });
+
+  it("turns thinking off with disabled where the model takes it (Opus 5, Sonnet 5, Haiku 5.5)", () => {
+    for (const overrides of off) {
+      expect(toAnthropicRequest(request(overrides), claude5("claude-opus-5", "adaptive_on")).thinking).toEqual({
+        type: "disabled",
+      });
+    }
+  });
+
+  it("sends between_tools for no thinking on Sonnet 5.5, which refuses disabled", () => {
+    for (const overrides of off) {
+      expect(toAnthropicRequest(request(overrides), claude5("claude-sonnet-5-5", "between_tools")).thinking).toEqual({
+        type: "between_tools",
+      });
+    }
+  });
+
+  it("asks Opus 5.5, which cannot stop thinking, for the least effort instead of disabled", () => {
+    for (const overrides of off) {
+      expect(toAnthropicRequest(request(overrides), claude5("claude-opus-5-5", "always"))).toMatchObject({
+        thinking: { type: "adaptive" },
+        output_config: { effort: "low" },
+      });
+    }
+    const budgeted = toAnthropicRequest(
+      request({ thinking: { type: "enabled", budgetTokens: 20_000 } }),
+      claude5("claude-opus-5-5", "always"),
+    );
+    expect(budgeted).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" } });
+    expect(budgeted.thinking).not.toHaveProperty("budget_tokens");
+  });
+});
+
+describe("a forced tool choice on a model that refuses one (Sonnet 5.5, Opus 5.5, Fable 5.1 on)", () => {
+  const sonnet = {
+    ...model(),
+    id: "claude-sonnet-5-5",
+    thinking: "between_tools",
+    refuses: ["temperature", "top_p", "top_k", "forced_tool_choice"],
+  } as CatalogueModel;
+
+  it("sends a named function as the only tool, with tool_choice auto and an instruction to call it", () => {
+    const body = toAnthropicRequest(
+      request({
+        messages: [message("system", "Extract the city."), message("user", "Weather in Paris?")],
+        tools: [weather, time],
+        toolChoice: { mode: "function", functionName: "get_weather" },
+        parallelToolCalls: false,
+      }),
+      sonnet,
+    );
+    expect(body.tools).toEqual([expect.objectContaining({ name: "get_weather" })]);
+    expect(body.tool_choice).toEqual({ type: "auto", disable_parallel_tool_use: true });
+    expect(body.system).toBe("Extract the city.\n\nAnswer by calling the tool `get_weather`; do not answer in text.");
+  });
+
+  it("keeps every tool for required, with tool_choice auto and an instruction to call one", () => {
+    const body = toAnthropicRequest(request({ tools: [weather, time], toolChoice: { mode: "required" } }), sonnet);
+    expect(body.tools).toHaveLength(2);
+    expect(body.tool_choice).toEqual({ type: "auto" });
+    expect(body.system).toBe("Answer by calling one of the tools; do not answer in text.");
+  });
+
+  it("keeps auto and none, and keeps forcing on models that take it", () => {
+    const none = toAnthropicRequest(request({ tools: [weather], toolChoice: { mode: "none" } }), sonnet);
+    expect(none).toMatchObject({ tool_choice: { type: "none" } });
+    expect(none).not.toHaveProperty("system");
+    const forced = toAnthropicRequest(
+      request({ tools: [weather, time], toolChoice: { mode: "function", functionName: "get_time" } }),
+      model(),
+    );
+    expect(forced.tool_choice).toEqual({ type: "tool", name: "get_time" });
+    expect(forced.tools).toHaveLength(2);
+  });
+});
+
+describe("a prefill on a model that refuses one (Haiku 5.5)", () => {
+  const haiku = { ...model(), id: "claude-haiku-5-5", refuses: ["prefill"] } as CatalogueModel;
+
+  it("refuses a final assistant message with a clear 400 before any vendor call", () => {
+    const prefilled = request({ messages: [message("user", "Name a colour."), message("assistant", "The colour is")] });
+    expect(() => toAnthropicRequest(prefilled, haiku)).toThrow(/does not take a final assistant message/);
+    expect(toAnthropicRequest(prefilled, model()).messages).toHaveLength(2);
+  });
+
+  it("takes a tool loop, whose last assistant turn is followed by its results", () => {
+    const loop = request({
+      tools: [weather],
+      messages: [
+        message("user", "Weather?"),
+        message("assistant", undefined, { toolCalls: [{ id: "call_1", name: "get_weather", arguments: "{}" }] }),
+        message("tool", "sunny", { toolCallId: "call_1" }),
+      ],
+    });
+    expect(() => toAnthropicRequest(loop, haiku)).not.toThrow();
+  });
+});
+
 describe("a request of very many content blocks", () => {
   it("merges 150,000 blocks of consecutive user messages into one turn without overflowing the stack", () => {
     const parts = Array.from({ length: 150_000 }, () => ({ text: "a" }));

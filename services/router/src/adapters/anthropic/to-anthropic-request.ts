@@ -180,18 +180,17 @@ function jsonInstruction(format: ResponseFormat | undefined): string | undefined
   return `${base} The JSON must conform to this JSON Schema:\n${JSON.stringify(spec.schema)}`;
 }
 
-/** One string, or text blocks when a cache breakpoint sits in the system prompt. */
-function toSystem(request: ChatRequest): string | Block[] | undefined {
+/** One string, or text blocks when a cache breakpoint sits in the system prompt; the gateway's instructions go last. */
+function toSystem(request: ChatRequest, instructions: string[]): string | Block[] | undefined {
   const system = request.messages.filter((message) => message.role === "system" || message.role === "developer");
-  const instruction = jsonInstruction(request.responseFormat);
   if (system.some((message) => message.parts.some((part) => part.cacheControl))) {
-    const blocks = system.flatMap(contentBlocks);
-    return instruction ? [...blocks, { type: "text", text: instruction }] : blocks;
+    return [...system.flatMap(contentBlocks), ...instructions.map((text) => ({ type: "text", text }))];
   }
-  const parts = system.map(textOf).filter((text) => text !== "");
-  if (instruction) parts.push(instruction);
+  const parts = [...system.map(textOf).filter((text) => text !== ""), ...instructions];
   return parts.length > 0 ? parts.join("\n\n") : undefined;
 }
+
+const autoChoice: ToolChoice = { mode: "auto" };
 
 function toToolChoice(choice: ToolChoice | undefined, parallel: boolean | undefined): Block | undefined {
   const single = parallel === false ? { disable_parallel_tool_use: true } : {};
@@ -211,6 +210,45 @@ function toToolChoice(choice: ToolChoice | undefined, parallel: boolean | undefi
   }
 }
 
+/**
+ * A forced tool choice for a model that answers one with a 400 (Claude Opus 5.5, Sonnet 5.5, Fable
+ * 5.1 on): emulated, so structured output through a forced function (LangChain's function_calling,
+ * instructor) keeps working. A named function goes as the only tool, so no other can be called, with
+ * tool_choice auto and an instruction to call it; "required" keeps every tool with an instruction to
+ * call one. Best effort: the model may still answer in text (finish_reason "stop" then says so).
+ */
+function emulatedForcedChoice(request: ChatRequest, model: CatalogueModel): ForcedChoice | undefined {
+  const choice = request.toolChoice;
+  if (!model.refuses?.includes("forced_tool_choice") || request.tools.length === 0) return undefined;
+  if (choice?.mode === "function") {
+    return {
+      only: choice.functionName,
+      instruction: `Answer by calling the tool \`${choice.functionName}\`; do not answer in text.`,
+    };
+  }
+  if (choice?.mode === "required") return { instruction: "Answer by calling one of the tools; do not answer in text." };
+  return undefined;
+}
+
+interface ForcedChoice {
+  /** The one tool sent, for a named function. */
+  only?: string;
+  instruction: string;
+}
+
+/** A final assistant turn (a prefill), which some models answer with a 400: refused before any vendor call. */
+function refusePrefill(request: ChatRequest, model: CatalogueModel): void {
+  if (!model.refuses?.includes("prefill")) return;
+  const last = request.messages.filter((message) => message.role !== "system" && message.role !== "developer").at(-1);
+  if (last?.role === "assistant" && last.toolCalls.length === 0) {
+    throw invalidRequest(
+      `The model \`${model.id}\` does not take a final assistant message (prefill); end the conversation with a user message.`,
+      "messages",
+      "unsupported_value",
+    );
+  }
+}
+
 /** input_schema is required and must say `type: "object"`; OpenAI lets parameters be omitted or untyped. */
 function inputSchema(parametersJson: string | undefined): Record<string, unknown> {
   const schema = parametersJson ? (JSON.parse(parametersJson) as Record<string, unknown>) : {};
@@ -218,9 +256,10 @@ function inputSchema(parametersJson: string | undefined): Record<string, unknown
   return { type: "object", ...(Object.keys(schema).length === 0 && { properties: {} }), ...schema };
 }
 
-function toTools(request: ChatRequest): Block[] | undefined {
+function toTools(request: ChatRequest, only: string | undefined): Block[] | undefined {
   if (request.tools.length === 0) return undefined;
-  return request.tools.map((tool) => ({
+  const tools = only === undefined ? request.tools : request.tools.filter((tool) => tool.name === only);
+  return tools.map((tool) => ({
     name: tool.name,
     ...(tool.description !== undefined && { description: tool.description }),
     input_schema: inputSchema(tool.parametersJson),
@@ -257,14 +296,27 @@ function thinkingOf(request: ChatRequest, extra: Record<string, unknown>): Block
   return budget ? { type: "enabled", budget_tokens: budget } : undefined;
 }
 
+type AdaptiveMode = Exclude<CatalogueModel["thinking"], "budget" | undefined>;
+
+/** How "no thinking" is said to each kind of adaptive-only model (catalogue-schema.ts, `thinking`). */
+const thinkingOff: Record<AdaptiveMode, { thinking?: Block; output_config?: Block }> = {
+  // Off unless asked for: leaving it out means none.
+  adaptive: {},
+  adaptive_on: { thinking: { type: "disabled" } },
+  // Sonnet 5.5 refuses "disabled"; thinking only between tool calls is the least it does.
+  between_tools: { thinking: { type: "between_tools" } },
+  // Opus 5.5 and Fable cannot stop thinking: the least effort is the nearest to none.
+  always: { thinking: { type: "adaptive" }, output_config: { effort: "low" } },
+};
+
 /**
  * Thinking for a model that takes only adaptive thinking (Claude Opus 4.7 on): no budget, an
- * effort instead. Such a model cannot turn thinking off either; leaving it out means none.
+ * effort instead. Nothing asked: nothing sent, so the model's own default applies.
  */
-function adaptiveThinkingOf(request: ChatRequest): { thinking?: Block; output_config?: Block } {
+function adaptiveThinkingOf(request: ChatRequest, mode: AdaptiveMode): { thinking?: Block; output_config?: Block } {
   const effort = adaptiveEffortOf(request);
-  const asked = request.thinking !== undefined || effort !== undefined;
-  if (!asked || request.thinking?.type === "disabled" || effort === "none") return {};
+  if (request.thinking === undefined && effort === undefined) return {};
+  if (request.thinking?.type === "disabled" || effort === "none") return thinkingOff[mode];
   return { thinking: { type: "adaptive" }, ...(effort && { output_config: { effort } }) };
 }
 
@@ -280,8 +332,9 @@ function extraFields(request: ChatRequest, model: CatalogueModel): ExtraFields {
   const extra = request.extraJson ? (JSON.parse(request.extraJson) as Record<string, unknown>) : {};
   // Anthropic's own thinking object, sent through the OpenAI ingress, goes as written to any model.
   const passedThinking = typeof extra.thinking === "object" && extra.thinking !== null;
+  const mode = model.thinking ?? "budget";
   const fields: ExtraFields =
-    model.thinking === "adaptive" && !passedThinking ? adaptiveThinkingOf(request) : budgetThinkingOf(request, extra);
+    mode !== "budget" && !passedThinking ? adaptiveThinkingOf(request, mode) : budgetThinkingOf(request, extra);
   // OpenAI's end-user identifiers go to metadata.user_id (OpenAI's metadata map has no Anthropic counterpart).
   const userId = request.user ?? (typeof extra.safety_identifier === "string" ? extra.safety_identifier : undefined);
   if (userId) fields.metadata = { user_id: userId };
@@ -304,14 +357,19 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
     );
   }
   refuseLogprobs(request);
+  refusePrefill(request, model);
   const extra = extraFields(request, model);
+  const forced = emulatedForcedChoice(request, model);
+  const instructions = [jsonInstruction(request.responseFormat), forced?.instruction].filter(
+    (text): text is string => text !== undefined,
+  );
   const refused = new Set(model.refuses ?? []);
   const unlessRefused = <T>(name: "temperature" | "top_p" | "top_k", value: T) =>
     refused.has(name) ? undefined : value;
   const body: Record<string, unknown> = {
     model: model.id,
     max_tokens: maxTokensWith(request.maxTokens ?? model.default_max_tokens ?? fallbackMaxTokens, extra.thinking),
-    system: toSystem(request),
+    system: toSystem(request, instructions),
     messages: toMessages(request.messages).map(compact),
     // These models reject temperature and top_p together ("cannot both be specified for this
     // model"), so top_p only goes out when temperature does not.
@@ -322,8 +380,11 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
     top_p: unlessRefused("top_p", request.temperature === undefined ? request.topP : undefined),
     top_k: unlessRefused("top_k", request.topK),
     stop_sequences: request.stop.length > 0 ? request.stop : undefined,
-    tools: toTools(request),
-    tool_choice: request.tools.length > 0 ? toToolChoice(request.toolChoice, request.parallelToolCalls) : undefined,
+    tools: toTools(request, forced?.only),
+    tool_choice:
+      request.tools.length > 0
+        ? toToolChoice(forced ? autoChoice : request.toolChoice, request.parallelToolCalls)
+        : undefined,
     stream: request.stream || undefined,
     // seed, presence_penalty and frequency_penalty have no Anthropic counterpart and are dropped,
     // as they are hints rather than contracts in OpenAI's API too.

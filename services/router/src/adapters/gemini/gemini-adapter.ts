@@ -14,12 +14,15 @@ export function createGeminiAdapter(imageFetch: ImageFetchPolicy): ChatAdapter {
   // One body per request, so a retry or failover does not download its images again.
   const bodies = new WeakMap<ChatRequest, Promise<GeminiRequest>>();
 
-  function bodyFor({ request, signal }: AdapterCall): Promise<GeminiRequest> {
+  function bodyFor({ request, model, signal }: AdapterCall): Promise<GeminiRequest> {
     let body = bodies.get(request);
     if (!body) {
       const budget = new FetchBudget(imageFetch.maxRequestBytes);
-      body = toGeminiRequest(request, async (url) =>
-        url.startsWith("data:") ? imageFromDataUrl(url, imageFetch) : fetchImage(url, imageFetch, budget, signal),
+      body = toGeminiRequest(
+        request,
+        async (url) =>
+          url.startsWith("data:") ? imageFromDataUrl(url, imageFetch) : fetchImage(url, imageFetch, budget, signal),
+        model.reasoning_efforts,
       );
       bodies.set(request, body);
     }

@@ -48,6 +48,8 @@ export interface GeminiGenerationConfig {
 // https://ai.google.dev/gemini-api/docs/thinking
 export interface GeminiThinkingConfig {
   thinkingBudget?: number;
+  // Gemini 3.x: minimal, low, medium or high, in place of a budget (a request may not carry both).
+  thinkingLevel?: string;
   includeThoughts?: boolean;
 }
 

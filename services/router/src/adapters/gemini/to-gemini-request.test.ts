@@ -309,6 +309,25 @@ describe("canonical request to a Gemini generateContent body", () => {
     });
   });
 
+  it("gives Gemini 3.x a thinking level in place of a budget, the nearest the model has", async () => {
+    const flash = ["minimal", "low", "medium", "high"];
+    const pro = ["low", "medium", "high"];
+    const levelOf = async (overrides: Partial<ChatRequest>, levels: string[]) =>
+      (await toGeminiRequest(request(overrides), dataUrlsOnly, levels)).generationConfig?.thinkingConfig;
+    expect(await levelOf({ reasoningEffort: "medium" }, flash)).toEqual({
+      thinkingLevel: "medium",
+      includeThoughts: true,
+    });
+    expect(await levelOf({ reasoningEffort: "xhigh" }, flash)).toMatchObject({ thinkingLevel: "high" });
+    expect(await levelOf({ thinking: { type: "enabled", budgetTokens: 2000 } }, flash)).toMatchObject({
+      thinkingLevel: "low",
+    });
+    // Off is the least level: Flash's minimal, and Pro's low since Pro cannot stop thinking.
+    expect(await levelOf({ thinking: { type: "disabled" } }, flash)).toMatchObject({ thinkingLevel: "minimal" });
+    expect(await levelOf({ reasoningEffort: "none" }, pro)).toMatchObject({ thinkingLevel: "low" });
+    expect(await levelOf({}, flash)).toBeUndefined();
+  });
+
   it("sends text documents as text and PDFs as inline data, leaving Claude's thinking out", async () => {
     const body = await toGeminiRequest(
       request({

@@ -1,7 +1,7 @@
 import type { ChatRequest, Document, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
 import { refuseLogprobs } from "../refuse-logprobs.js";
-import { thinkingBudgetOf } from "../thinking-budget.js";
+import { effortWithin, reasoningEffortOf, thinkingBudgetOf } from "../thinking-budget.js";
 import type {
   GeminiContent,
   GeminiFunctionCallingMode,
@@ -228,11 +228,31 @@ function toResponseFormat(request: ChatRequest): Partial<GeminiGenerationConfig>
  * reasoning_content; disabled thinking is a zero budget. Otherwise a Gemini client's own
  * thinkingConfig (dynamic thinking, thoughts shown), as it wrote it.
  */
-function toThinkingConfig(request: ChatRequest, native: GeminiNativeFields): Partial<GeminiGenerationConfig> {
+function toThinkingConfig(
+  request: ChatRequest,
+  native: GeminiNativeFields,
+  levels: readonly string[] | undefined,
+): Partial<GeminiGenerationConfig> {
+  if (levels) return toThinkingLevel(request, native, levels);
   if (request.thinking?.type === "disabled") return { thinkingConfig: { thinkingBudget: 0 } };
   const budget = thinkingBudgetOf(request);
   if (budget !== undefined) return { thinkingConfig: { thinkingBudget: budget, includeThoughts: true } };
   return native.generationConfig ?? {};
+}
+
+/**
+ * Gemini 3.x thinks by level: the request's effort (or its budget's) moved to a level the model
+ * has; disabled thinking is its least level, as 3.x Pro cannot stop thinking and Flash's "minimal"
+ * is the nearest to none. Nothing asked: the client's own thinkingConfig, else the model's default.
+ */
+function toThinkingLevel(
+  request: ChatRequest,
+  native: GeminiNativeFields,
+  levels: readonly string[],
+): Partial<GeminiGenerationConfig> {
+  const effort = request.thinking?.type === "disabled" ? "none" : reasoningEffortOf(request);
+  if (effort === undefined) return native.generationConfig ?? {};
+  return { thinkingConfig: { thinkingLevel: effortWithin(effort, levels), includeThoughts: true } };
 }
 
 /** The Gemini-only fields a Gemini-format client set, passed through as it wrote them. */
@@ -242,7 +262,11 @@ function nativeFieldsOf(request: ChatRequest): GeminiNativeFields {
   return isObject(extra.gemini) ? (extra.gemini as GeminiNativeFields) : {};
 }
 
-function toGenerationConfig(request: ChatRequest, native: GeminiNativeFields): GeminiGenerationConfig | undefined {
+function toGenerationConfig(
+  request: ChatRequest,
+  native: GeminiNativeFields,
+  levels: readonly string[] | undefined,
+): GeminiGenerationConfig | undefined {
   const config: GeminiGenerationConfig = {
     temperature: request.temperature,
     topP: request.topP,
@@ -255,7 +279,7 @@ function toGenerationConfig(request: ChatRequest, native: GeminiNativeFields): G
     frequencyPenalty: request.frequencyPenalty || undefined,
     topK: request.topK,
     ...toResponseFormat(request),
-    ...toThinkingConfig(request, native),
+    ...toThinkingConfig(request, native, levels),
   };
   for (const key of Object.keys(config) as (keyof GeminiGenerationConfig)[]) {
     if (config[key] === undefined) delete config[key];
@@ -267,7 +291,11 @@ function toGenerationConfig(request: ChatRequest, native: GeminiNativeFields): G
  * Maps the canonical request to a generateContent body: system and developer messages become
  * systemInstruction, assistant turns `model`, tool results functionResponse parts, images inline data.
  */
-export async function toGeminiRequest(request: ChatRequest, loadImage: ImageLoader): Promise<GeminiRequest> {
+export async function toGeminiRequest(
+  request: ChatRequest,
+  loadImage: ImageLoader,
+  thinkingLevels?: readonly string[],
+): Promise<GeminiRequest> {
   refuseLogprobs(request);
   const images = await loadImages(request, loadImage);
   const { system, contents } = toContents(request, images);
@@ -286,7 +314,7 @@ export async function toGeminiRequest(request: ChatRequest, loadImage: ImageLoad
   }
   if (request.toolChoice) body.toolConfig = toToolConfig(request.toolChoice);
   const native = nativeFieldsOf(request);
-  const generationConfig = toGenerationConfig(request, native);
+  const generationConfig = toGenerationConfig(request, native, thinkingLevels);
   if (generationConfig) body.generationConfig = generationConfig;
   if (native.safetySettings) body.safetySettings = native.safetySettings;
   return body;

@@ -47,6 +47,23 @@ describe("canonical request to an OpenAI-protocol body", () => {
     expect(body).not.toHaveProperty("presence_penalty");
   });
 
+  it("moves an effort a model does not take to the nearest one it does", () => {
+    const taking = (reasoning_efforts: string[]) =>
+      ({ ...model(["reasoning"]), reasoning_efforts }) as unknown as CatalogueModel;
+    const effortFor = (reasoningEffort: string, efforts: string[]) =>
+      toOpenAIRequest(request({ reasoningEffort }), taking(efforts), vendorProfiles.openai!).reasoning_effort;
+    // GPT-6.2 has no "none" or "minimal"; Grok 4.3 nothing above "high".
+    expect(effortFor("none", ["low", "medium", "high", "xhigh", "max"])).toBe("low");
+    expect(effortFor("minimal", ["none", "low", "medium", "high"])).toBe("low");
+    expect(effortFor("max", ["none", "low", "medium", "high"])).toBe("high");
+    expect(effortFor("xhigh", ["low", "medium", "high", "xhigh", "max"])).toBe("xhigh");
+    expect(
+      toOpenAIRequest(request({ reasoningEffort: "max" }), model(["reasoning"]), vendorProfiles.openai!),
+    ).toMatchObject({
+      reasoning_effort: "max",
+    });
+  });
+
   it("turns Qwen thinking off for non-streaming calls only", () => {
     expect(toOpenAIRequest(request(), model(), vendorProfiles.qwen!)).toMatchObject({ enable_thinking: false });
     expect(toOpenAIRequest(request({ stream: true }), model(), vendorProfiles.qwen!)).not.toHaveProperty(

@@ -1,7 +1,7 @@
 import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatRequest, ContentPart, Document, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
 import { invalidRequest } from "@gateway/shared";
-import { reasoningEffortOf } from "../thinking-budget.js";
+import { effortWithin, reasoningEffortOf } from "../thinking-budget.js";
 import type { VendorProfile } from "./vendor-profiles.js";
 
 /** A text document is its text; a PDF goes as OpenAI's file part where the vendor takes one. */
@@ -61,6 +61,12 @@ function dropped(model: CatalogueModel, profile: VendorProfile): Set<string> {
   return new Set(model.capabilities.includes("reasoning") ? profile.reasoningModelDrops : []);
 }
 
+/** The effort asked for, moved to one the model takes (GPT-6.2 refuses "none", Grok 4.5 "minimal"). */
+function effortOf(request: ChatRequest, model: CatalogueModel): string | undefined {
+  const effort = reasoningEffortOf(request);
+  return effort === undefined ? undefined : effortWithin(effort, model.reasoning_efforts);
+}
+
 /** Maps the canonical request to an OpenAI-protocol body for one vendor. */
 export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, profile: VendorProfile) {
   const skip = dropped(model, profile);
@@ -96,7 +102,7 @@ export function toOpenAIRequest(request: ChatRequest, model: CatalogueModel, pro
         : undefined,
     tool_choice: request.toolChoice ? toToolChoice(request.toolChoice) : undefined,
     // Only reasoning models take it; others refuse it (xAI: "does not support parameter reasoningEffort").
-    reasoning_effort: model.capabilities.includes("reasoning") ? reasoningEffortOf(request) : undefined,
+    reasoning_effort: model.capabilities.includes("reasoning") ? effortOf(request, model) : undefined,
     response_format: request.responseFormat
       ? {
           type: request.responseFormat.type,

@@ -1,0 +1,41 @@
+import { readCatalogueFile } from "@gateway/catalogue/catalogue";
+import { type PriceDifference, priceDifferences } from "@gateway/catalogue/model-prices";
+import type { TokenPrice } from "@gateway/catalogue/token-prices";
+import { formatYuan } from "@gateway/shared";
+import { table } from "./table.js";
+
+// Yuan per million tokens, with each band above its prompt length.
+const shown = (price: TokenPrice | null) => {
+  if (price === null) return "not in dataset";
+  if (typeof price === "number") return formatYuan(BigInt(price));
+  const bands = price.tiers.map((tier) => `>${tier.start}: ${formatYuan(BigInt(tier.price))}`);
+  return `${formatYuan(BigInt(price.base))} (${bands.join(", ")})`;
+};
+
+/**
+ * `catalogue check`: every price of the catalogue file that differs from the bundled price dataset's
+ * (as of today, at the file's exchange rate), with the reason the entry states.
+ */
+export function checkCatalogue(path: string): { answer: unknown; render: () => string } {
+  const file = readCatalogueFile(path);
+  const differences: PriceDifference[] = priceDifferences(file);
+  const rate = file.exchange_rate;
+  const answer = { file: path, exchange_rate: rate ?? null, differences };
+  const render = () => {
+    const heading = rate
+      ? `${differences.length} prices differ from the dataset's at ${rate.yuan_per_usd} yuan per US dollar (set ${rate.on}); yuan per million tokens:`
+      : `${differences.length} prices differ from the dataset's (the catalogue sets no exchange_rate); yuan per million tokens:`;
+    if (differences.length === 0) return `Every price of ${path} is the dataset's.`;
+    return `${heading}\n${table([
+      ["MODEL", "FIELD", "OURS", "DATASET", "REASON"],
+      ...differences.map((difference) => [
+        difference.model,
+        difference.field,
+        shown(difference.ours),
+        shown(difference.dataset),
+        difference.reason ?? "(none given)",
+      ]),
+    ])}`;
+  };
+  return { answer, render };
+}
