@@ -322,9 +322,15 @@ describe("a live catalogue", () => {
       nats = await connect(natsConnectOptions({ NATS_URL: testServers.natsUrl }));
       follower = new CatalogueFollower(store, holder, sources, logger);
       follower.start(nats, stack.namespace, 600_000);
-      await gwJson("model", "update", "gpt-live-1", "--output", "5");
+      const { revision } = await gwJson<{ revision: number }>("model", "update", "gpt-live-1", "--output", "5");
       const output = () => holder.current.all().find((model) => model.id === "gpt-live-1")?.price.output;
       expect(await millisecondsUntil(async () => output() === 5_000_000)).toBeLessThan(LIVE_WITHIN_MS);
+      // Video follows the same store and message.
+      const videoReloaded = async () =>
+        stack.processes.video.output.some(
+          (line) => line.includes("catalogue reloaded") && line.includes(`"revision":${revision}`),
+        );
+      expect(await millisecondsUntil(videoReloaded)).toBeLessThan(LIVE_WITHIN_MS);
     } finally {
       follower?.close();
       await nats?.close();

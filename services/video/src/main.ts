@@ -80,6 +80,7 @@ try {
     nats,
     namespace: config.GATEWAY_NAMESPACE,
     databaseUrl: config.DATABASE_URL,
+    encryptionKey: config.CATALOGUE_ENCRYPTION_KEY,
     pollMs: CATALOGUE_POLL_MS,
     owner: false,
   });

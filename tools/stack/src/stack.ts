@@ -143,6 +143,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // Internal gRPC calls are signed with it; random per start unless given.
     GATEWAY_SERVICE_TOKEN_SECRET: options.env?.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex"),
   };
+  // Router seals the catalogue's vendor keys with it; video opens them.
+  const catalogueEncryptionKey =
+    options.catalogueEncryptionKey ?? options.env?.CATALOGUE_ENCRYPTION_KEY ?? randomBytes(32).toString("base64");
   const envOf = (service: StackService, env: NodeJS.ProcessEnv) => ({ ...env, ...options.serviceEnv?.[service] });
   const entryOf = (service: CoreService) => options.entries?.[service] ?? serviceEntry[service];
   // Every start begun, so a failed stack stops the ones still starting too (a sibling's failure
@@ -203,6 +206,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const videoEnv = envOf("video", {
       ...common,
       DATABASE_URL: options.databaseUrl,
+      CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
       ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
       REDIS_URL: options.redisUrl,
       LEDGER_URL: `${host}:${ledger.ports.grpc}`,
@@ -225,10 +229,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           REDIS_URL: options.redisUrl,
           DATABASE_URL: options.databaseUrl,
           GATEWAY_ADMIN_TOKEN: options.adminToken,
-          CATALOGUE_ENCRYPTION_KEY:
-            options.catalogueEncryptionKey ??
-            options.env?.CATALOGUE_ENCRYPTION_KEY ??
-            randomBytes(32).toString("base64"),
+          CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
           ROUTER_PORT: String(ports.router ?? 0),
