@@ -221,7 +221,16 @@ describe("a live catalogue", () => {
     expect(rows.map((row) => row.masked)).toEqual(["sk-…abcd", "sk-…wxyz"]);
     const table = JSON.stringify(rows.map((row) => row.sealed.toString("latin1")));
     for (const key of keys) expect(table).not.toContain(key);
-    const audit = await queryRows(stack.databaseUrl, "SELECT before, after FROM catalogue.changes");
+    const audit = await gwJson<{ data: Array<{ action: string; name: string; after: unknown }> }>(
+      "catalogue",
+      "history",
+      "--limit",
+      "500",
+    );
+    expect(audit.data.find((entry) => entry.action === "channel.add")).toMatchObject({
+      name: "openai-live",
+      after: { api_keys: ["sk-…abcd", "sk-…wxyz"] },
+    });
     for (const key of keys) expect(JSON.stringify(audit)).not.toContain(key);
     await gwJson("channel", "enable", "openai-main");
   });

@@ -14,6 +14,7 @@ export type CatalogueCommand =
       json: boolean;
     }
   | { kind: "catalogue-import"; file: string; json: boolean }
+  | { kind: "catalogue-history"; limit: number | undefined; json: boolean }
   | { kind: "catalogue-export"; file: string | undefined; json: boolean };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -260,6 +261,14 @@ export function parseCatalogueArguments(word: string, args: string[]): Catalogue
     case "catalogue import": {
       const { positionals, json } = parse(word, args, {}, ["FILE"]);
       return { kind: "catalogue-import", file: positionals[0]!, json };
+    }
+    case "catalogue history": {
+      const { values, json } = parse(word, args, { limit: text }, []);
+      const limit = whole(word, "limit", values.limit as string | undefined);
+      if (limit !== undefined && (limit < 1 || limit > 500)) {
+        throw new CommandLineError(`${word}: --limit must be from 1 to 500, got ${limit}`);
+      }
+      return { kind: "catalogue-history", limit, json };
     }
     case "catalogue export": {
       const { positionals, json } = parse(word, args, {}, args.some((arg) => !arg.startsWith("--")) ? ["FILE"] : []);

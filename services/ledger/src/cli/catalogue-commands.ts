@@ -42,6 +42,14 @@ interface CatalogueAnswer {
     models: ModelEntry[];
   } | null;
 }
+interface AuditEntry {
+  revision: number;
+  at: string;
+  actor: string;
+  action: string;
+  kind: string;
+  name: string;
+}
 interface ChangeAnswer {
   revision: number;
   changed: Array<{ kind: string; name: string }>;
@@ -161,6 +169,24 @@ export async function executeCatalogueCommand(
         catalogue,
       })) as ChangeAnswer;
       return { answer, render: () => changeLine(answer) };
+    }
+    case "catalogue-history": {
+      const query = command.limit === undefined ? "" : `?limit=${command.limit}`;
+      const answer = (await request("GET", `/catalogue/changes${query}`)) as { data: AuditEntry[] };
+      const render = () =>
+        answer.data.length === 0
+          ? "No changes yet."
+          : table([
+              ["REVISION", "AT", "ACTOR", "ACTION", "OBJECT"],
+              ...answer.data.map((entry) => [
+                String(entry.revision),
+                entry.at,
+                entry.actor,
+                entry.action,
+                `${entry.kind} ${entry.name}`,
+              ]),
+            ]);
+      return { answer, render };
     }
     case "catalogue-export": {
       const { revision, catalogue } = await readCatalogue(request);

@@ -97,6 +97,7 @@ const STORE_COMMANDS: ReadonlySet<string> = new Set([
   "catalogue-change",
   "catalogue-import",
   "catalogue-export",
+  "catalogue-history",
 ] satisfies CatalogueCommand["kind"][]);
 const isCatalogueCommand = (command: Command): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
 

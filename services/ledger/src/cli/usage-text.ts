@@ -50,6 +50,8 @@ reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b
       Replace the catalogue with a YAML file (keys stored for a channel the file names stay).
   catalogue export [FILE] [--json]
       The catalogue as YAML (channel keys are never exported), to FILE or standard output.
+  catalogue history [--limit N] [--json]
+      Who changed what and when, newest first (with --json, each object before and after, keys masked).
 
 Every command but catalogue check talks to an admin API, found through GATEWAY_ADMIN_URL (ledger),
 GATEWAY_CATALOGUE_URL (router's admin port, /admin) and GATEWAY_ADMIN_TOKEN, or else through
