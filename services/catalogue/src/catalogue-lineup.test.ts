@@ -60,6 +60,26 @@ describe("the shipped lineup", () => {
     }
   });
 
+  it("lists the current models of each family the issue names", () => {
+    const current = [
+      ...["claude-fable-5-2", "claude-fable-5-1", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5"],
+      ...["gpt-6.2-astra", "gpt-6.2-sol", "gpt-6-luna", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna"],
+      ...["gemini-3.6-flash", "gemini-3.5-flash-lite", "gemini-3.1-pro-preview"],
+      ...["grok-4.3", "grok-4.5", "grok-4.6", "deepseek-flash", "deepseek-v4-pro"],
+      ...["qwen3.8-max", "qwen3.7-max", "qwen3.7-plus", "qwen3.6-flash", "kimi-k2.6", "kimi-k2.7-code", "kimi-k3"],
+    ];
+    for (const id of current) expect(catalogue.find(id, "premium")?.id, id).toBe(id);
+  });
+
+  it("calls Claude 5 models by ids without a date suffix, each saying how it takes thinking", () => {
+    for (const model of file.models.filter((entry) => /^claude-(fable|opus|sonnet|haiku)-5/.test(entry.id))) {
+      expect(model.id, model.id).not.toMatch(/-\d{8}$/);
+      expect(model.aliases ?? [], model.id).toEqual([]);
+      expect(["adaptive_on", "between_tools", "always"], model.id).toContain(model.thinking);
+      expect(model.refuses, model.id).toEqual(expect.arrayContaining(["temperature", "top_p", "top_k"]));
+    }
+  });
+
   it("resolves aliases to their entry and has dropped retired models", () => {
     expect(catalogue.find("claude-sonnet-4-5-20250929", "default")?.id).toBe("claude-sonnet-4-5");
     expect(catalogue.find("gpt-4o-mini-2024-07-18", "default")?.id).toBe("gpt-4o-mini");

@@ -25,13 +25,15 @@ export const channelSchema = z.object({
   base_url: z.string().url().optional(),
   api_key_env: envName.optional(),
   // Keys held by the catalogue store (encrypted there, decrypted only in memory); they win over
-  // `api_key_env`. An exported file never carries them.
+  // the environment's. An exported file never carries them.
   api_keys: z.array(z.string().min(1)).min(1).optional(),
+  // Several keys of the same vendor account or of several accounts: requests take turns over them.
+  api_keys_env: z.array(envName).min(1).optional(),
   priority: z.number().int().min(0).default(0),
   weight: z.number().int().positive().default(1),
-  // The models this channel serves (absent: every model of its vendor that names no channels),
-  // and the vendor's own id for some of them (public id -> vendor id).
+  // The models this channel serves (absent: every model of its vendor that names no channels).
   models: z.array(modelIdSchema).optional(),
+  // Public model id -> the id this channel's vendor knows it by (a deployment name, a dated id).
   model_map: z.record(modelIdSchema, z.string().min(1)).optional(),
   // A disabled channel serves nothing until enabled again; the reason tells the operator why.
   disabled: z.boolean().optional(),
@@ -105,7 +107,8 @@ export const groupLimitsSchema = z.object({
 export const groupSchema = z.object({
   description: z.string(),
   limits: groupLimitsSchema.optional(),
-  // The price multiplier of the group's keys (10000 = list price); ledger bills it.
+  // What the group's keys pay over the catalogue's prices, as ledger bills it (ledger.model_groups,
+  // kept in step from the catalogue: docs/live-catalogue.md).
   multiplier_basis_points: z.number().int().positive().default(10_000),
 });
 

@@ -45,7 +45,7 @@ describe("the model catalogue", () => {
     });
     expect(real.find("deepseek-chat", "default")?.channels[0]).toMatchObject({
       simulated: false,
-      apiKey: "sk-test",
+      keys: [{ secret: "sk-test" }],
       baseUrl: "https://api.deepseek.com/v1",
     });
     expect(real.find("gpt-4o-mini", "default")?.channels[0]?.baseUrl).toBe("https://proxy.example/v1");

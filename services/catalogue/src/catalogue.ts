@@ -9,21 +9,30 @@ import {
   type Retirement,
   type VendorEntry,
 } from "./catalogue-schema.js";
+import { type ChannelKey, channelKey } from "./channel-key.js";
 import { mediaRulesProblems } from "./media-rules-problems.js";
 import { resolveModelPrices } from "./model-prices.js";
 import type { TokenPrices } from "./token-prices.js";
 
-/** One vendor endpoint with one credential, ready to call. */
+/** One vendor endpoint with its keys, ready to call. */
 export interface Channel {
   name: string;
   vendor: string;
   vendorEntry: VendorEntry;
   baseUrl: string;
-  apiKey: string;
+  // At least one; requests take turns over those the vendor has not refused.
+  keys: ChannelKey[];
   // True when no vendor key is configured and the channel points at the simulator.
   simulated: boolean;
   priority: number;
   weight: number;
+  // Public model id -> the id this channel's vendor is called with.
+  modelMap: Readonly<Record<string, string>>;
+}
+
+/** The id the channel's vendor knows a catalogue model by. */
+export function vendorModelId(channel: Pick<Channel, "modelMap">, modelId: string): string {
+  return channel.modelMap[modelId] ?? modelId;
 }
 
 export interface CatalogueModel extends Omit<ModelEntry, "channels" | "price"> {
@@ -94,6 +103,11 @@ export class Catalogue {
   /** The rate limits of a key group; none when the group sets none. */
   limitsFor(group: string): GroupLimits {
     return this.limits.get(group) ?? {};
+  }
+
+  /** What a group's keys pay over catalogue prices, in basis points. */
+  multiplierFor(group: string): number {
+    return this.source.groups[group]?.multiplier_basis_points ?? 10_000;
   }
 
   static fromFile(path: string, sources: CatalogueSources): Catalogue {
@@ -226,16 +240,34 @@ function resolveChannel(
   const channel = data.channels[name]!;
   if (channel.disabled) return undefined;
   const vendorEntry = data.vendors[channel.vendor]!;
-  const apiKey = channel.api_keys?.[0] ?? env[channel.api_key_env ?? vendorEntry.api_key_env];
-  const common = { name, vendor: channel.vendor, vendorEntry, priority: channel.priority, weight: channel.weight };
-  if (!apiKey) {
+  const keyVariables = channelKeyVariables(channel, vendorEntry);
+  // Keys the catalogue store holds win over the environment's.
+  const secrets = channel.api_keys ?? [...new Set(keyVariables.flatMap((variable) => env[variable] || []))];
+  const common = {
+    name,
+    vendor: channel.vendor,
+    vendorEntry,
+    priority: channel.priority,
+    weight: channel.weight,
+    modelMap: channel.model_map ?? {},
+  };
+  if (secrets.length === 0) {
     if (simulatorUrl === undefined) return undefined;
     const baseUrl = `${simulatorUrl.replace(/\/$/, "")}${vendorEntry.simulator_path}`;
-    // A per-channel key lets the simulator (and its fault injection) tell channels apart.
-    return { ...common, baseUrl, apiKey: `sim-${name}`, simulated: true };
+    // Per-channel keys (one per variable) let the simulator, its faults and its refusals tell channels and keys apart.
+    const simulatedKeys = keyVariables.map((_, index) =>
+      channelKey(index === 0 ? `sim-${name}` : `sim-${name}-${index + 1}`),
+    );
+    return { ...common, baseUrl, keys: simulatedKeys, simulated: true };
   }
   const baseUrl = channel.base_url ?? env[vendorEntry.base_url_env] ?? vendorEntry.base_url;
-  return { ...common, baseUrl: baseUrl.replace(/\/$/, ""), apiKey, simulated: false };
+  return { ...common, baseUrl: baseUrl.replace(/\/$/, ""), keys: secrets.map(channelKey), simulated: false };
+}
+
+/** The environment variables a channel's keys come from: its own list, else its one variable, else its vendor's. */
+export function channelKeyVariables(channel: CatalogueFile["channels"][string], vendor: VendorEntry): string[] {
+  const own = [...(channel.api_key_env ? [channel.api_key_env] : []), ...(channel.api_keys_env ?? [])];
+  return own.length > 0 ? own : [vendor.api_key_env];
 }
 
 function crossReferenceProblems(data: CatalogueFile): string[] {
@@ -244,10 +276,15 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
   const models = new Map(data.models.map((model) => [model.id, model]));
   for (const [name, channel] of Object.entries(data.channels)) {
     if (!data.vendors[channel.vendor]) problems.push(`channels.${name}: unknown vendor ${channel.vendor}`);
-    for (const id of [...(channel.models ?? []), ...Object.keys(channel.model_map ?? {})]) {
-      const model = models.get(id);
-      if (!model) problems.push(`channels.${name}: unknown model ${id}`);
-      else if (model.vendor !== channel.vendor) problems.push(`channels.${name}: model ${id} is not ${channel.vendor}`);
+    const named = { models: channel.models ?? [], model_map: Object.keys(channel.model_map ?? {}) };
+    for (const [field, ids] of Object.entries(named)) {
+      for (const id of ids) {
+        const model = models.get(id);
+        if (!model) problems.push(`channels.${name}.${field}: unknown model ${id}`);
+        else if (model.vendor !== channel.vendor) {
+          problems.push(`channels.${name}.${field}: ${id} is not a ${channel.vendor} model`);
+        }
+      }
     }
   }
   for (const [name, vendor] of Object.entries(data.vendors)) {

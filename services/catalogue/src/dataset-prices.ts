@@ -78,7 +78,7 @@ export const bundledDataset: PriceDataset = {
 };
 
 /** Dollars per million tokens as whole micro-yuan per million tokens at the exchange rate. */
-export const toMicroYuan = (usd: UsdPrice, rate: ExchangeRate): TokenPrice =>
+const toMicroYuan = (usd: UsdPrice, rate: ExchangeRate): TokenPrice =>
   scaleTokenPrice(usd, (dollars) => Math.round(dollars * rate.yuan_per_usd * 1_000_000));
 
 /** The dataset's prices for a catalogue entry (by its dataset_id and dataset_provider when set), or why there are none. */

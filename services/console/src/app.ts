@@ -7,6 +7,7 @@ import type { Ledger } from "./ledger-client.js";
 import type { RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
+import { priceListRoutes } from "./routes/price-list-routes.js";
 import { routerViewRoutes } from "./routes/router-view-routes.js";
 import { statisticsRoutes } from "./routes/statistics-routes.js";
 import { topUpRoutes } from "./routes/topup-routes.js";
@@ -82,6 +83,8 @@ export function createApp(deps: ConsoleDependencies): Express {
     }),
   );
   api.use(express.json({ limit: "64kb" }));
+  // Prices are public: no session.
+  priceListRoutes(api, deps.router);
   api.use(requireSession(load, publicOrigin));
   const accountDependencies: AccountRouteDependencies = {
     ledger: deps.ledger,

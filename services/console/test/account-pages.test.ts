@@ -176,6 +176,7 @@ describe("console account pages", () => {
       expect(group.description).toBe(shipped.groups[group.name]!.description);
       expect(group.limits.requestsPerMinute).toBe(limits.requests_per_minute);
       expect(group.limits.tokensPerMinute).toBe(limits.tokens_per_minute);
+      expect(group.multiplierBasisPoints).toBe(shipped.groups[group.name]!.multiplier_basis_points);
     }
     expect(catalogue.models).toHaveLength(shipped.models.length);
     for (const model of shipped.models) {
@@ -192,5 +193,32 @@ describe("console account pages", () => {
       expect(described.contextWindow).toBe(model.context_window);
       expect(described.pricePerSecond).toBe(model.audio?.price_per_second ?? model.video?.price_per_second);
     }
+  });
+
+  it("shows anyone, signed in or not, each group's models at that group's prices", async () => {
+    const response = await fetch(`${consoleUrl}/api/pricing`);
+    expect(response.status).toBe(200);
+    type Listed = { id: string; pricing: { multiplierBasisPoints: number; tokens: Record<string, string> } };
+    const { groups } = (await response.json()) as {
+      groups: { name: string; description: string; multiplierBasisPoints: number; models: Listed[] }[];
+    };
+    expect(groups.map((group) => group.name)).toEqual(Object.keys(shipped.groups));
+    const servable = shipped.models.filter((model) => !model.retired);
+    for (const group of groups) {
+      expect(group.multiplierBasisPoints).toBe(shipped.groups[group.name]!.multiplier_basis_points);
+      expect(group.models.map((model) => model.id).sort()).toEqual(
+        servable
+          .filter((model) => model.groups.includes(group.name))
+          .map((model) => model.id)
+          .sort(),
+      );
+      for (const model of group.models) expect(model.pricing.multiplierBasisPoints).toBe(group.multiplierBasisPoints);
+    }
+    const promptPrice = (group: string) =>
+      groups.find((entry) => entry.name === group)!.models.find((model) => model.id === "gpt-4o-mini")!.pricing.tokens
+        .prompt;
+    const listPrice = pricesAt(shippedCatalogue.priceOf("gpt-4o-mini")!, 0).input;
+    expect(promptPrice("default")).toBe(String(listPrice / 1e6));
+    expect(promptPrice("premium")).toBe(String((listPrice * 1.5) / 1e6));
   });
 });

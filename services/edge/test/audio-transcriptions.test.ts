@@ -52,6 +52,17 @@ describe("POST /v1/audio/transcriptions", () => {
     expect(Number(row.cost_micros)).toBe(unitCost(3, whisperPricePerSecond, multiplier));
   });
 
+  it("transcribes with gpt-transcribe, billed per second at its own price", async () => {
+    const { data, response } = await client.audio.transcriptions
+      .create({ model: "gpt-transcribe", file: await threeSeconds(), response_format: "json" })
+      .withResponse();
+    expect(data.text).toMatch(/^[A-Z][a-z ]+\./);
+    const row = await billed(response.headers.get("x-request-id")!);
+    expect(row).toMatchObject({ model: "gpt-transcribe", billed_units: 3, unit: "audio_second" });
+    // $0.0045 a minute: 540 micro-yuan a second.
+    expect(Number(row.cost_micros)).toBe(unitCost(3, 540, multiplier));
+  });
+
   it("answers verbose_json with words and segments when asked for both granularities", async () => {
     const verbose = await client.audio.transcriptions.create({
       model: "whisper-1",

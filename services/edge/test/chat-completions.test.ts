@@ -1,9 +1,13 @@
 import { eventually, simulatorRequests, startTestStack, type TestStack, usageRecordOf } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multiplierOf } from "./media-fixtures.js";
+import { shippedModel, shippedPrice } from "./shipped-catalogue.js";
 
 let stack: TestStack;
 let client: OpenAI;
+// A key of the default group, whose prices are the catalogue's own.
+let defaultClient: OpenAI;
 
 const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
 
@@ -13,6 +17,8 @@ beforeAll(async () => {
   // the lineup's flagship models in turn.
   const account = await stack.createAccount({ group: "premium", creditYuan: 10_000 });
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+  const defaultAccount = await stack.createAccount({ group: "default" });
+  defaultClient = new OpenAI({ baseURL: stack.baseUrl, apiKey: defaultAccount.api_key, maxRetries: 0 });
 });
 afterAll(async () => {
   await stack?.teardown();
@@ -34,9 +40,56 @@ describe("models through the running stack", () => {
     );
   });
 
+  it("prices every listed model for the key's group: a premium key sees its group's multiplier applied", async () => {
+    type Priced = OpenAI.Models.Model & { pricing: Record<string, unknown> };
+    const listed = async (sdk: OpenAI) => {
+      const models = new Map<string, Priced>();
+      for await (const model of sdk.models.list()) models.set(model.id, model as Priced);
+      return models;
+    };
+    const [premium, standard] = [await listed(client), await listed(defaultClient)];
+    const premiumBasisPoints = await multiplierOf(stack.databaseUrl, "premium");
+    expect(premiumBasisPoints).toBe(15_000);
+    // Yuan per million tokens from micro-yuan, times the group's multiplier.
+    const yuan = (micros: number, basisPoints: number) => String((micros * basisPoints) / 1e10);
+    const price = shippedPrice("gpt-4o-mini", "default");
+    const expected = (basisPoints: number) => ({
+      currency: "CNY",
+      unit: "1M tokens",
+      group_multiplier: basisPoints / 10_000,
+      prompt: yuan(price.input, basisPoints),
+      completion: yuan(price.output, basisPoints),
+      input_cache_read: yuan(price.cache_read!, basisPoints),
+      // Cache writes the catalogue does not price apart are billed at the prompt price.
+      input_cache_write: yuan(price.input, basisPoints),
+    });
+    expect(standard.get("gpt-4o-mini")!.pricing).toEqual(expected(10_000));
+    expect(premium.get("gpt-4o-mini")!.pricing).toEqual(expected(premiumBasisPoints));
+    expect(Number(premium.get("gpt-4o-mini")!.pricing.prompt)).toBeGreaterThan(
+      Number(standard.get("gpt-4o-mini")!.pricing.prompt),
+    );
+    for (const model of premium.values()) {
+      expect([model.id, model.pricing]).toEqual([
+        model.id,
+        expect.objectContaining({ currency: "CNY", prompt: expect.stringMatching(/^\d+(\.\d+)?$/) }),
+      ]);
+    }
+    const dalle = shippedModel("dall-e-3", "default").images!.prices["1024x1024"]!;
+    expect(premium.get("dall-e-3")!.pricing.image).toContainEqual({
+      size: "1024x1024",
+      quality: "hd",
+      price: yuan(dalle.hd!, premiumBasisPoints),
+    });
+    const whisper = shippedModel("whisper-1", "default").audio!;
+    expect(standard.get("whisper-1")!.pricing.audio_second).toBe(yuan(whisper.price_per_second, 10_000));
+  });
+
   it("retrieves one model", async () => {
     const model = await client.models.retrieve("qwen-plus");
     expect(model).toMatchObject({ id: "qwen-plus", object: "model", owned_by: "alibaba" });
+    const qwen = shippedPrice("qwen-plus", "premium");
+    expect(model).toHaveProperty("pricing.prompt", String((qwen.input * 1.5) / 1e6));
+    expect(model).toHaveProperty("pricing.group_multiplier", 1.5);
     expect(model).toHaveProperty("endpoints", [
       "/v1/chat/completions",
       "/v1/completions",

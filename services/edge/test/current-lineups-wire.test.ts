@@ -117,12 +117,25 @@ describe("Claude Opus 5.5 and Haiku 5.5", () => {
   });
 });
 
+describe("Kimi K3, which takes temperature 1 only", () => {
+  it("answers a request with another temperature, leaving it out", async () => {
+    const completion = await client.chat.completions.create({
+      model: "kimi-k3",
+      messages: [{ role: "user", content: "Warm lineup-kimi-6" }],
+      temperature: 0.3,
+    });
+    expect(completion.choices[0]!.message.content).toContain("lineup-kimi-6");
+    expect(await upstreamBody("lineup-kimi-6")).not.toHaveProperty("temperature");
+  });
+});
+
 describe("efforts moved to the ones a model takes", () => {
   it.each([
     ["gpt-6.2-sol", "none", { reasoning_effort: "low" }],
     ["grok-4.5", "minimal", { reasoning_effort: "low" }],
     ["gemini-3.6-flash", "xhigh", { generationConfig: { thinkingConfig: { thinkingLevel: "high" } } }],
     ["gemini-3.1-pro-preview", "none", { generationConfig: { thinkingConfig: { thinkingLevel: "low" } } }],
+    ["kimi-k3", "medium", { reasoning_effort: "high" }],
   ] as const)("%s asked for %s", async (model, effort, expected) => {
     const marker = `lineup-effort-${model}`;
     const completion = await client.chat.completions.create({

@@ -10,6 +10,7 @@ const catalogue = Catalogue.fromFile(join(repoRoot, "infra/catalogue/models.yaml
   simulatorUrl: "http://127.0.0.1:1",
 });
 
+export const shippedModel = (model: string, group: string) => catalogue.find(model, group)!;
 /** The model's token prices for a prompt of `promptTokens` (the band a tiered price bills it at). */
 export const shippedPrice = (model: string, group: string, promptTokens = 0) =>
-  pricesAt(catalogue.find(model, group)!.price, promptTokens);
+  pricesAt(shippedModel(model, group).price, promptTokens);

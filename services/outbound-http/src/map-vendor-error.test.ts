@@ -34,9 +34,10 @@ describe("vendor failures as client errors", () => {
       },
     }),
     JSON.stringify({ code: "Client specified an invalid argument", error: "Incorrect API key provided: xai-abc" }),
-  ])("treats a 400 that rejects the gateway's own key as a server error", (body) => {
+  ])("treats a 400 that rejects the gateway's own key as a server error, and the key as refused", (body) => {
     const error = mapVendorError(400, body, {});
     expect(error.httpStatus).toBe(500);
+    expect(error.keyRefusal).toBe("key_invalid");
     expect(error.message).not.toMatch(/key/i);
   });
 });

@@ -32,7 +32,9 @@ import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { RouterMetrics } from "./metrics/router-metrics.js";
 import { captureLevelOf } from "./request-log/capture-level.js";
+import { InMemoryChannelDisabler } from "./routing/channel-disabler.js";
 import { ChannelHealth } from "./routing/channel-health.js";
+import { channelKeyStates, KeyRotation } from "./routing/channel-keys.js";
 import { startRouterServer } from "./server.js";
 import { loadEncodings } from "./usage/text-tokens.js";
 
@@ -95,6 +97,8 @@ const channelHealth = new ChannelHealth({
   failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
+// The seam for the catalogue store: a Postgres-backed disabler keeps refusals across restarts and routers.
+const disabler = new InMemoryChannelDisabler();
 loadEncodings(catalogueTokenizers(catalogue.current.source.models));
 const { server, port, health, calls } = await startRouterServer(
   {
@@ -107,7 +111,8 @@ const { server, port, health, calls } = await startRouterServer(
     admission: new Admission(redis, rateLimits, reservations),
     rateLimits,
     health: channelHealth,
-    metrics: new RouterMetrics(gatewayMeter(), channelHealth),
+    keys: { rotation: new KeyRotation(disabler), disabler },
+    metrics: new RouterMetrics(gatewayMeter(), channelHealth, () => channelKeyStates(catalogue.current, disabler)),
     retry: {
       maxAttempts: config.ROUTER_MAX_ATTEMPTS,
       baseDelayMs: config.ROUTER_RETRY_BASE_MS,

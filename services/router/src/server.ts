@@ -30,6 +30,7 @@ import { getModel, getServingStatus, listModels } from "./handlers/models.js";
 import type { RouterDependencies } from "./handlers/router-dependencies.js";
 import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
+import { testChannel } from "./handlers/test-channel.js";
 
 // Only edge turns client requests into calls here: anyone else could run a request billed to any account.
 const callers: CallerPolicy = {
@@ -41,6 +42,10 @@ const callers: CallerPolicy = {
   // The console's admin pages: read-only views that run nothing and bill no one.
   [RouterServiceService.getChannelHealth.path]: ["console"],
   [RouterServiceService.describeCatalogue.path]: ["console"],
+  // And its public price list: a group's models and their prices, as /v1/models lists them.
+  [RouterServiceService.listModels.path]: ["edge", "console"],
+  // Operators (the CLI signs as tools) test a channel: it calls the vendor but bills no one.
+  [RouterServiceService.testChannel.path]: ["console", "tools"],
   // The console's catalogue pages change models, groups and channels (audited with the operator's name).
   ...callersOfEveryMethod(CatalogueAdminServiceService, ["console"]),
 };
@@ -76,6 +81,7 @@ export async function startRouterServer(
         getServingStatus: unaryHandler(getServingStatus(deps)),
         getChannelHealth: unaryHandler(getChannelHealth(deps)),
         describeCatalogue: unaryHandler(describeCatalogue(deps)),
+        testChannel: unaryHandler(testChannel(deps)),
       }),
     ),
   );

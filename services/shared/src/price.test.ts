@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatYuan, priceUsage } from "./price.js";
+import { formatYuan, multipliedYuan, priceUsage } from "./price.js";
 
 const base = { promptTokens: 0, completionTokens: 0, inputPriceMicros: 0, outputPriceMicros: 0 };
 
@@ -101,5 +101,15 @@ describe("formatYuan", () => {
     expect(formatYuan(7n)).toBe("0.000007");
     expect(formatYuan(-1_500n)).toBe("-0.001500");
     expect(formatYuan(0n)).toBe("0.000000");
+  });
+});
+
+describe("multipliedYuan", () => {
+  it("applies a group multiplier to micro-yuan exactly, without trailing zeros", () => {
+    expect(multipliedYuan(1_100_000, 15_000)).toBe("1.65");
+    expect(multipliedYuan(2_000_000, 10_000)).toBe("2");
+    expect(multipliedYuan(25, 15_000)).toBe("0.0000375");
+    expect(multipliedYuan(1, 1)).toBe("0.0000000001");
+    expect(multipliedYuan(0, 15_000)).toBe("0");
   });
 });

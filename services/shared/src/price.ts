@@ -62,3 +62,15 @@ export function formatYuan(micros: bigint): string {
   const fraction = (magnitude % MICROS_PER_YUAN).toString().padStart(6, "0");
   return `${sign}${magnitude / MICROS_PER_YUAN}.${fraction}`;
 }
+
+/**
+ * A catalogue price in micro-yuan with a group multiplier applied, as the exact decimal of yuan
+ * it makes: 1_100_000 at 15000 basis points is "1.65". Never rounded, so a price list shows what
+ * the ledger multiplies.
+ */
+export function multipliedYuan(micros: number, multiplierBasisPoints: number): string {
+  const scaled = nonNegative(micros) * nonNegative(multiplierBasisPoints);
+  const unit = MICROS_PER_YUAN * BASIS_POINTS;
+  const fraction = (scaled % unit).toString().padStart(10, "0").replace(/0+$/, "");
+  return fraction ? `${scaled / unit}.${fraction}` : `${scaled / unit}`;
+}

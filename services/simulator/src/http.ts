@@ -4,6 +4,7 @@ import type { GithubOAuthState } from "./github/github-oauth.js";
 import type { VideoJobStore } from "./openai/videos/video-jobs.js";
 import type { PaymentsState } from "./payments/payments-state.js";
 import type { PromptCache } from "./prompt-cache.js";
+import type { RefusedKeys } from "./refused-keys.js";
 import type { RequestLog, RequestRecord } from "./request-log.js";
 import type { ObjectStore } from "./s3/object-store.js";
 
@@ -26,6 +27,8 @@ export interface SimulatorState {
   github: GithubOAuthState;
   /** What each vendor's prompt cache holds. */
   promptCache: PromptCache;
+  /** Keys the vendors refuse (invalid, or out of balance). */
+  refusedKeys: RefusedKeys;
 }
 
 /** One request and its response, with what every handler needs to answer or give up. */

@@ -239,6 +239,26 @@ describe("reasoning efforts each model takes", () => {
     expect((await effort("grok-4.5", "minimal")).status).toBe(400);
   });
 
+  it("refuses penalties and stop on Grok 4 reasoning models, and takes them on the non-reasoning ones", async () => {
+    for (const model of ["grok-4.3", "grok-4-1-fast-reasoning"]) {
+      for (const extra of [{ presence_penalty: 0.5 }, { frequency_penalty: 0.5 }, { stop: ["x"] }]) {
+        expect((await chat(ask("Hi", { model, ...extra }))).status, `${model} ${JSON.stringify(extra)}`).toBe(400);
+      }
+    }
+    expect((await chat(ask("Hi", { model: "grok-4-1-fast-non-reasoning", stop: ["x"] }))).status).toBe(200);
+  });
+
+  it("refuses a temperature other than 1 on Kimi K3, and turning thinking off on K3 and K2.7 Code", async () => {
+    const hot = await chat(ask("Hi", { model: "kimi-k3", temperature: 0.3 }));
+    expect(hot.status).toBe(400);
+    expect((await json(hot)).error.message).toBe("invalid temperature: only 1 is allowed for this model");
+    expect((await chat(ask("Hi", { model: "kimi-k3", temperature: 1 }))).status).toBe(200);
+    for (const model of ["kimi-k3.1-pro", "kimi-k2.7-code"]) {
+      expect((await chat(ask("Hi", { model, thinking: { type: "disabled" } }))).status, model).toBe(400);
+    }
+    expect((await chat(ask("Hi", { model: "kimi-k2.6", thinking: { type: "disabled" } }))).status).toBe(200);
+  });
+
   it("refuses function tools with an effort on GPT-5.6 and GPT-6 Chat Completions, and takes them at none", async () => {
     const refused = await effort("gpt-6-sol", "medium", { tools });
     expect(refused.status).toBe(400);

@@ -30,6 +30,7 @@ import { pay, showPayPage } from "./payments/pay-page.js";
 import { PaymentsState } from "./payments/payments-state.js";
 import { createNativeOrder, wechatPayRoutes } from "./payments/wechat-pay-api.js";
 import { PromptCache } from "./prompt-cache.js";
+import { clearRefusedKeys, listRefusedKeys, queueRefusedKey, RefusedKeys, refuseKey } from "./refused-keys.js";
 import { clearRequests, listRequests, RequestLog, redactHeaders } from "./request-log.js";
 import { ObjectStore, type ObjectStoreOptions } from "./s3/object-store.js";
 import { clearStoredObjects, listStoredObjects, s3Routes } from "./s3/s3-api.js";
@@ -55,6 +56,8 @@ export interface Simulator {
 
 const largestBodyBytes = 32 * 1024 * 1024;
 const controlPrefix = "/_sim/";
+// The vendors' model APIs (OpenAI-compatible, Anthropic, Gemini), as opposed to payments, GitHub and S3.
+const vendorApi = /^\/v1(beta)?\//;
 
 const routes = new Map<string, Handler>([
   ["POST /v1/chat/completions", chatCompletions],
@@ -84,6 +87,9 @@ const routes = new Map<string, Handler>([
   ["POST /_sim/faults", queueFault],
   ["GET /_sim/faults", listFaults],
   ["DELETE /_sim/faults", clearFaults],
+  ["POST /_sim/keys/refused", queueRefusedKey],
+  ["GET /_sim/keys/refused", listRefusedKeys],
+  ["DELETE /_sim/keys/refused", clearRefusedKeys],
   ["GET /_sim/requests", listRequests],
   ["DELETE /_sim/requests", clearRequests],
 ]);
@@ -126,6 +132,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     payments: new PaymentsState(),
     github: new GithubOAuthState(),
     promptCache: new PromptCache(),
+    refusedKeys: new RefusedKeys(),
   };
   // noDelay: every SSE frame leaves at once instead of waiting for Nagle's algorithm.
   const server = createServer({ noDelay: true, keepAlive: true }, (request, response) => {
@@ -172,6 +179,8 @@ async function handle(request: IncomingMessage, response: ServerResponse, state:
   const exchange = openExchange(request, response, state);
   try {
     await readBody(exchange);
+    // A refused key is turned away before any endpoint runs, as the vendors' front doors do.
+    if (vendorApi.test(exchange.path) && refuseKey(exchange, state)) return;
     const handler = routeOf(exchange);
     await handler(exchange, state);
   } catch (error) {

@@ -89,6 +89,8 @@ export interface RunningStack extends LedgerAdmin {
   baseUrl: string;
   /** Router's catalogue admin API (`pnpm gw` model/group/channel/catalogue commands), admin token required. */
   catalogueAdminUrl: string;
+  // The router's gRPC address (host:port), for operator tools that ask it directly.
+  routerUrl: string;
   // Absent when the stack calls the real vendors.
   simulatorUrl?: string;
   processes: Record<"ledger" | "router" | "edge" | "video", ServiceProcess> &
@@ -284,6 +286,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...ledgerAdmin,
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
       catalogueAdminUrl: `http://${host}:${router.ports.admin}/admin`,
+      routerUrl: `${host}:${router.ports.grpc}`,
       simulatorUrl,
       processes,
       consoleUrl: consoleParts?.consoleUrl,

@@ -25,6 +25,9 @@ interface StackFile {
   catalogueAdminUrl: string;
   catalogueEncryptionKey: string;
   baseUrl: string;
+  // For `pnpm gw channel test`, which asks a router directly.
+  routerUrl: string;
+  serviceTokenSecret: string;
   demo?: DemoAccount;
 }
 
@@ -123,6 +126,7 @@ async function main() {
   const adminToken = env.GATEWAY_ADMIN_TOKEN ?? previous.adminToken ?? randomBytes(24).toString("hex");
   const catalogueEncryptionKey =
     env.CATALOGUE_ENCRYPTION_KEY ?? previous.catalogueEncryptionKey ?? randomBytes(32).toString("base64");
+  const serviceTokenSecret = env.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex");
   let demo: DemoAccount | undefined;
   const stack = await startStack({
     databaseUrl,
@@ -148,7 +152,12 @@ async function main() {
     },
     console: true,
     vendors: production ? "real" : "simulator",
-    env: { LOG_LEVEL: env.LOG_LEVEL ?? "info", ...env, ...productionEnv },
+    env: {
+      LOG_LEVEL: env.LOG_LEVEL ?? "info",
+      ...env,
+      ...productionEnv,
+      GATEWAY_SERVICE_TOKEN_SECRET: serviceTokenSecret,
+    },
     echo,
     beforeEdge: async (ledger) => {
       demo = await demoAccount(ledger, previous);
@@ -175,6 +184,8 @@ async function main() {
     catalogueAdminUrl: stack.catalogueAdminUrl,
     catalogueEncryptionKey,
     baseUrl: stack.baseUrl,
+    routerUrl: stack.routerUrl,
+    serviceTokenSecret,
     demo,
   };
   writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });

@@ -1,4 +1,4 @@
-import { Catalogue } from "@gateway/catalogue/catalogue";
+import { Catalogue, channelKeyVariables } from "@gateway/catalogue/catalogue";
 import { repoRoot } from "./repo-paths.js";
 
 export interface VendorChannels {
@@ -29,7 +29,7 @@ export function vendorChannels(env: NodeJS.ProcessEnv): VendorChannels {
       .map(([name, channel]) => ({
         name,
         vendor: channel.vendor,
-        keyVariable: channel.api_key_env ?? vendors[channel.vendor]!.api_key_env,
+        keyVariable: channelKeyVariables(channel, vendors[channel.vendor]!).join(" or "),
       })),
     exampleModel: catalogue.list("premium").find((model) => model.endpoints.includes("/v1/chat/completions"))?.id,
   };

@@ -14,11 +14,14 @@ const circuitNames: Record<CircuitState, string> = {
 export function routerViewRoutes(api: Router, router: RouterViews, requireAdmin: RequestHandler): void {
   api.get("/admin/channels", requireAdmin, async (_request, response) => {
     const { channels } = await router.getChannelHealth({});
-    // One word for the health badge: a disabled channel serves nothing whatever its circuit.
+    // One word for the health badge: a disabled channel, or one whose every key the vendor
+    // refused, serves nothing whatever its circuit.
+    const statusOf = (disabled: boolean, keysExhausted: boolean, circuit: CircuitState) =>
+      disabled ? "disabled" : keysExhausted ? "keys_refused" : circuitNames[circuit];
     response.json({
       channels: channels.map(({ circuit, ...channel }) => ({
         ...channel,
-        status: channel.disabled ? "disabled" : circuitNames[circuit],
+        status: statusOf(channel.disabled, channel.keysExhausted, circuit),
       })),
     });
   });

@@ -107,6 +107,7 @@ export class ConsolePage {
     await this.page
       .getByRole("heading", { name: target.app.title })
       .or(this.page.getByRole("heading", { name: target.signin.title }))
+      .or(this.page.getByRole("heading", { name: target.pricing.title }))
       .first()
       .waitFor();
   }

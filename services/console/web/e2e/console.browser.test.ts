@@ -38,6 +38,34 @@ async function showRouterViews(page: Page, text: (typeof texts)[Language], langu
   expect(await page.getByRole("row").filter({ hasText: "claude" }).count()).toBe(0);
 }
 
+/**
+ * The public price list's groups: gpt-4o-mini's shipped prompt price (1,080,000 micro-yuan per
+ * million tokens) is ¥1.08 in default and ¥1.62 in premium (1.5x); found by id or vendor, and
+ * one group alone when filtered.
+ */
+async function showPriceList(page: Page, text: (typeof texts)[Language]): Promise<void> {
+  const search = page.getByLabel(text.common.search);
+  const rowIn = (group: string, model: string) =>
+    page
+      .getByRole("region", { name: group })
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: model, exact: true }) });
+  await search.fill("gpt-4o-mini");
+  await rowIn("default", "gpt-4o-mini").getByRole("cell", { name: "¥1.08", exact: true }).first().waitFor();
+  await rowIn("premium", "gpt-4o-mini").getByRole("cell", { name: "¥1.62", exact: true }).first().waitFor();
+  expect(await page.getByRole("row").filter({ hasText: "claude" }).count()).toBe(0);
+
+  await search.fill("anthropic");
+  await page.getByRole("row").filter({ hasText: "claude" }).first().waitFor();
+  expect(await page.getByRole("row").filter({ hasText: "gpt-4o-mini" }).count()).toBe(0);
+
+  await page.getByRole("combobox", { name: text.catalogue.group }).click();
+  await page.getByRole("option", { name: "premium", exact: true }).click();
+  await page.getByRole("region", { name: "default" }).waitFor({ state: "detached" });
+  await page.getByRole("region", { name: "premium" }).waitFor();
+  await search.fill("");
+}
+
 let stack: TestStack;
 let consoleUrl: string;
 let browser: Browser;
@@ -288,6 +316,26 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     await page.reload();
     await page.getByRole("heading", { name: zh.signin.title }).waitFor();
     expect(await page.locator("html").getAttribute("lang")).toBe("zh-CN");
+    await context.close();
+  });
+
+  it("shows anyone the price list without signing in: each group's prices after its multiplier, in both languages", async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    const app = new ConsolePage(page, consoleUrl);
+    await app.open("/signin");
+    await page.getByRole("link", { name: zh.nav.pricing }).click();
+    await page.waitForURL("**/pricing");
+    await page.getByRole("heading", { name: zh.pricing.title }).waitFor();
+    await page.getByRole("region", { name: "premium" }).getByRole("cell", { name: "gpt-4o-mini" }).first().waitFor();
+    await screenshot(page, "pricing.zh-CN");
+    await showPriceList(page, zh);
+
+    await app.open("/pricing");
+    await app.switchLanguage("en");
+    await page.getByRole("region", { name: "premium" }).getByRole("cell", { name: "gpt-4o-mini" }).first().waitFor();
+    await screenshot(page, "pricing.en");
+    await showPriceList(page, en);
     await context.close();
   });
 });

@@ -14,6 +14,7 @@ const KeysPage = lazy(() => import("./pages/KeysPage.js"));
 const TopUpPage = lazy(() => import("./pages/TopUpPage.js"));
 const SettingsPage = lazy(() => import("./pages/SettingsPage.js"));
 const AdminPage = lazy(() => import("./pages/AdminPage.js"));
+const PricingPage = lazy(() => import("./pages/PricingPage.js"));
 
 const loading = (
   <Center h="60vh">
@@ -49,6 +50,15 @@ export function App() {
   return (
     <Routes>
       <Route path="/signin" element={<SignedOut />} />
+      {/* Prices are public: the page needs no session. */}
+      <Route
+        path="/pricing"
+        element={
+          <Suspense fallback={loading}>
+            <PricingPage />
+          </Suspense>
+        }
+      />
       <Route element={<SignedIn />}>
         <Route index element={<OverviewPage />} />
         <Route path="usage" element={<UsagePage />} />

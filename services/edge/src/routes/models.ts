@@ -2,6 +2,7 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Model, RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { callUnary, fromGrpcError } from "@gateway/shared";
 import type { Request, Response } from "express";
+import { renderPricing } from "../openai-wire/render-pricing.js";
 import { speaksAnthropic } from "./messages.js";
 
 // Edge serves the Responses API and Anthropic's Messages API on top of chat (routes/responses.ts,
@@ -13,7 +14,7 @@ const servedEndpoints = (endpoints: string[]) =>
     ? [...endpoints, ...endpointsOnChat.filter((endpoint) => !endpoints.includes(endpoint))]
     : endpoints;
 
-/** OpenAI's model object plus what a gateway user needs to choose: context window and endpoints. */
+/** OpenAI's model object plus what a gateway user needs to choose: context window, endpoints and prices. */
 const renderModel = (model: Model) => ({
   id: model.id,
   object: "model",
@@ -21,6 +22,7 @@ const renderModel = (model: Model) => ({
   owned_by: model.ownedBy,
   context_window: model.contextWindow,
   endpoints: servedEndpoints(model.endpoints),
+  ...(model.pricing?.tokens && { pricing: renderPricing(model.pricing, model.pricing.tokens) }),
 });
 
 /** Anthropic's model object, for clients that send anthropic-version. https://docs.anthropic.com/en/api/models-list */

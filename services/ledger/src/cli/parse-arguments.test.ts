@@ -7,6 +7,17 @@ const fails = (argv: string[], message: RegExp) => {
 };
 
 describe("parseArguments", () => {
+  it("parses channel test with an optional model", () => {
+    expect(parseArguments(["channel", "test", "openai-main", "--model", "gpt-4o-mini", "--json"])).toEqual({
+      kind: "channel-test",
+      channel: "openai-main",
+      model: "gpt-4o-mini",
+      json: true,
+    });
+    expect(parseArguments(["channel", "test", "openai-main"])).toMatchObject({ model: undefined, json: false });
+    fails(["channel", "test"], /channel test expects NAME/);
+  });
+
   it("parses every command", () => {
     expect(parseArguments(["account", "create", "--name", "acme", "--credit", "12.5", "--json"])).toEqual({
       kind: "account-create",

@@ -37,7 +37,8 @@ export type Command =
       all: boolean;
       json: boolean;
     }
-  | { kind: "catalogue-check"; file: string; json: boolean };
+  | { kind: "catalogue-check"; file: string; json: boolean }
+  | { kind: "channel-test"; channel: string; model: string | undefined; json: boolean };
 
 // What `catalogue` commands read when not given --file: the shipped catalogue, from the repository root.
 export const DEFAULT_CATALOGUE_FILE = "infra/catalogue/models.yaml";
@@ -171,6 +172,10 @@ export function parseArguments(argv: string[]): Command {
     case "catalogue check": {
       const { values } = parseCommand(word, args, { ...json, file: text }, []);
       return { kind: "catalogue-check", file: values.file ?? DEFAULT_CATALOGUE_FILE, json: values.json === true };
+    }
+    case "channel test": {
+      const { values, positionals } = parseCommand(word, args, { ...json, model: text }, ["NAME"]);
+      return { kind: "channel-test", channel: positionals[0]!, model: values.model, json: values.json === true };
     }
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);

@@ -84,8 +84,11 @@ export interface AdminApis {
   catalogue: AdminRequest;
 }
 
+// Every command but `channel test`, which asks a router (channel-test.ts).
+type AdminCommand = Exclude<Command, { kind: "channel-test" }>;
+
 /** Runs one command against its admin API and returns what to print. */
-export async function runCommand(command: Command, apis: AdminApis): Promise<string> {
+export async function runCommand(command: AdminCommand, apis: AdminApis): Promise<string> {
   const { answer, render } = isCatalogueCommand(command)
     ? await executeCatalogueCommand(command, apis.catalogue)
     : await execute(command, apis.ledger);
@@ -99,10 +102,10 @@ const STORE_COMMANDS: ReadonlySet<string> = new Set([
   "catalogue-export",
   "catalogue-history",
 ] satisfies CatalogueCommand["kind"][]);
-const isCatalogueCommand = (command: Command): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
+const isCatalogueCommand = (command: AdminCommand): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
 
 async function execute(
-  command: Exclude<Command, CatalogueCommand>,
+  command: Exclude<AdminCommand, CatalogueCommand>,
   request: AdminRequest,
 ): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {

@@ -21,6 +21,9 @@ Commands:
   catalogue check [--file PATH] [--json]
       List every price of the catalogue (default infra/catalogue/models.yaml) that differs from the
       price dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
+  channel test NAME [--model MODEL] [--json]
+      Send a minimal chat request through the channel with each of its keys (its first chat model unless
+      --model): latency and the vendor's answer per key. Asks a router (GATEWAY_ROUTER_URL), bills no one.
 
 The catalogue (live: a change reaches every router within seconds, or is refused whole with the
 reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b" or repeat.
@@ -53,7 +56,9 @@ reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b
   catalogue history [--limit N] [--json]
       Who changed what and when, newest first (with --json, each object before and after, keys masked).
 
-Every command but catalogue check talks to an admin API, found through GATEWAY_ADMIN_URL (ledger),
-GATEWAY_CATALOGUE_URL (router's admin port, /admin) and GATEWAY_ADMIN_TOKEN, or else through
-.gateway/stack.json in the current directory (written by \`pnpm start\`).
+The admin APIs are found through GATEWAY_ADMIN_URL (ledger), GATEWAY_CATALOGUE_URL (router's admin
+port, /admin) and GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory
+(written by \`pnpm start\`). \`catalogue check\` reads the file alone; \`channel test\` asks a router
+instead: GATEWAY_ROUTER_URL (host:port), signed with GATEWAY_SERVICE_TOKEN_SECRET when the router
+requires service tokens; or the router and secret that \`pnpm start\` wrote to the same file.
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;

@@ -1,12 +1,16 @@
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
+import type { KeyedChannel } from "../routing/channel-keys.js";
 import type { VendorTimeouts } from "../vendor-http/vendor-client.js";
 
-/** One attempt on one channel; embeddings and other endpoint families bring their own request type. */
+/**
+ * One attempt on one channel with one of its keys; embeddings and other endpoint families bring
+ * their own request type. `model.id` is the id the channel's vendor knows the model by.
+ */
 export interface AdapterCall<Request = ChatRequest> {
   request: Request;
   model: CatalogueModel;
-  channel: Channel;
+  channel: KeyedChannel;
   signal: AbortSignal;
   timeouts: VendorTimeouts;
 }

@@ -1,11 +1,14 @@
+import type { Channel } from "@gateway/catalogue/catalogue";
 import type { ModelEntry } from "@gateway/catalogue/catalogue-schema";
 import { pricesAt, type TokenPrices } from "@gateway/catalogue/token-prices";
 import {
   type CatalogueDescription,
   type CatalogueModel,
   type ChannelHealthList,
+  type ChannelKeyHealth,
   CircuitState,
 } from "@gateway/proto/router/v1/router";
+import type { ChannelDisabler } from "../routing/channel-disabler.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 const circuitStates = [
@@ -14,20 +17,37 @@ const circuitStates = [
   CircuitState.CIRCUIT_STATE_HALF_OPEN,
 ];
 
-/** Every channel of the catalogue with the circuit this router tracks for it. */
-export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "health">) {
+/** A channel's keys, masked, with the refusals this router holds against them. */
+function keysHealth(channel: Channel, disabler: ChannelDisabler): ChannelKeyHealth[] {
+  return channel.keys.map((key) => {
+    const disablement = disabler.disablement(channel.name, key.id);
+    return {
+      id: key.id,
+      masked: key.masked,
+      disabled: disablement !== undefined,
+      reason: disablement?.reason ?? "",
+      disabledAtMs: disablement?.atMs ?? 0,
+      vendorStatus: disablement?.vendorStatus ?? 0,
+      vendorMessage: disablement?.vendorMessage ?? "",
+    };
+  });
+}
+
+/** Every channel of the catalogue with the circuit and the key refusals this router tracks for it. */
+export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "health" | "keys">) {
   return async (): Promise<ChannelHealthList> => {
     const catalogue = deps.catalogue.current;
-    const served = new Map<string, { models: number; simulated: boolean }>();
+    const served = new Map<string, { models: number; channel: Channel }>();
     for (const model of catalogue.all()) {
       for (const channel of model.channels) {
-        const entry = served.get(channel.name) ?? { models: 0, simulated: channel.simulated };
-        served.set(channel.name, { ...entry, models: entry.models + 1 });
+        served.set(channel.name, { models: (served.get(channel.name)?.models ?? 0) + 1, channel });
       }
     }
     return {
       channels: Object.entries(catalogue.source.channels).map(([name, channel]) => {
         const snapshot = deps.health.snapshot(name);
+        const serving = served.get(name)?.channel;
+        const keys = serving ? keysHealth(serving, deps.keys.disabler) : [];
         return {
           name,
           vendor: channel.vendor,
@@ -37,7 +57,9 @@ export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "h
           reopensInMs: snapshot.circuit === 1 ? deps.health.waitMs(name) : 0,
           // Without vendor credentials in production, or disabled by an operator.
           disabled: catalogue.disabledChannels.includes(name) || channel.disabled === true,
-          simulated: served.get(name)?.simulated ?? false,
+          simulated: serving?.simulated ?? false,
+          keys,
+          keysExhausted: keys.length > 0 && keys.every((key) => key.disabled),
         };
       }),
     };
@@ -93,6 +115,7 @@ export function describeCatalogue(deps: Pick<RouterDependencies, "catalogue">) {
       groups: Object.entries(groups).map(([name, group]) => ({
         name,
         description: group.description,
+        multiplierBasisPoints: group.multiplier_basis_points,
         limits: {
           requestsPerMinute: group.limits?.requests_per_minute,
           tokensPerMinute: group.limits?.tokens_per_minute,

@@ -11,7 +11,7 @@ import { StreamAnswer } from "../request-log/stream-answer.js";
 import { countChunkTokens, estimatePromptTokens } from "../usage/token-estimate.js";
 import { publishUsage } from "./publish-usage.js";
 import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
-import { callWithFailover } from "./route-request.js";
+import { answeredModel, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 /** What one vendor stream has delivered so far, so usage can be reported however it ends. */
@@ -103,7 +103,7 @@ export async function pumpChatStream(
       identity = {
         id: chunk.id || `chatcmpl-${facts.caller.requestId}`,
         created: chunk.created || Math.floor(facts.startedAt / 1000),
-        model: chunk.model || facts.model.id,
+        model: answeredModel(chunk.model, facts),
       };
       recordResponseModel(identity.model);
     }

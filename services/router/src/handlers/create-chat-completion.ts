@@ -7,7 +7,7 @@ import { chatRequestLog } from "../request-log/request-bodies.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
 import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
-import { admitRequest, callWithFailover } from "./route-request.js";
+import { admitRequest, answeredModel, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 export interface ChatResult {
@@ -42,7 +42,7 @@ export async function completeChat(
     completion: {
       ...completion,
       id: completion.id || `chatcmpl-${facts.caller.requestId}`,
-      model: completion.model || facts.model.id,
+      model: answeredModel(completion.model, facts),
       created: completion.created || Math.floor(facts.startedAt / 1000),
       usage,
     },

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { Catalogue, CatalogueModel } from "@gateway/catalogue/catalogue";
 import type {
   GetModelRequest,
   ListModelsRequest,
@@ -6,9 +6,10 @@ import type {
   ModelList,
   ServingStatus,
 } from "@gateway/proto/router/v1/router";
+import { publicPricing } from "../billing/public-pricing.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
-function toModel(model: CatalogueModel): Model {
+function toModel(model: CatalogueModel, catalogue: Catalogue, group: string): Model {
   return {
     id: model.id,
     created: model.created,
@@ -16,20 +17,23 @@ function toModel(model: CatalogueModel): Model {
     contextWindow: model.context_window,
     endpoints: model.endpoints,
     maxOutputTokens: model.max_output_tokens,
+    pricing: publicPricing(model, catalogue.multiplierFor(group)),
   };
 }
 
 export function listModels(deps: RouterDependencies) {
-  return async (request: ListModelsRequest): Promise<ModelList> => ({
-    models: deps.catalogue.current.list(request.modelGroup).map(toModel),
-  });
+  return async (request: ListModelsRequest): Promise<ModelList> => {
+    const catalogue = deps.catalogue.current;
+    return { models: catalogue.list(request.modelGroup).map((model) => toModel(model, catalogue, request.modelGroup)) };
+  };
 }
 
 export function getModel(deps: RouterDependencies) {
   return async (request: GetModelRequest): Promise<Model> => {
-    const model = deps.catalogue.current.find(request.id, request.modelGroup);
-    if (!model) throw deps.catalogue.current.notFoundError(request.id, request.modelGroup);
-    return toModel(model);
+    const catalogue = deps.catalogue.current;
+    const model = catalogue.find(request.id, request.modelGroup);
+    if (!model) throw catalogue.notFoundError(request.id, request.modelGroup);
+    return toModel(model, catalogue, request.modelGroup);
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import { type CatalogueModel, vendorModelId } from "@gateway/catalogue/catalogue";
 import { DEFAULT_MAX_IMAGES_PER_REQUEST } from "@gateway/catalogue/catalogue-schema";
 import type { RequestFacts } from "@gateway/metering/request-accounting";
 import type { Caller } from "@gateway/proto/common/v1/common";
@@ -7,6 +7,8 @@ import { invalidRequest, serverError } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
 import { pricedModel, requestedSurcharges } from "../billing/surcharges.js";
 import { worstCase } from "../billing/worst-case-cost.js";
+import type { KeyedChannel } from "../routing/channel-keys.js";
+import { reportKeyRefusal } from "../routing/report-key-refusal.js";
 import { type FailoverContext, runWithFailover } from "../routing/run-with-failover.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -114,6 +116,18 @@ export async function admitCost(
   deps.metrics.reservationOpened();
 }
 
+/** The model as the channel's vendor knows it: the mapped id when the channel maps the model. */
+export function upstreamModel(model: CatalogueModel, channel: KeyedChannel): CatalogueModel {
+  const id = vendorModelId(channel, model.id);
+  return id === model.id ? model : { ...model, id };
+}
+
+/** The model an answer names: the public id when the channel called the vendor by another. */
+export function answeredModel(vendorAnswer: string, facts: RequestFacts): string {
+  if (vendorModelId(facts.channel, facts.model.id) !== facts.model.id) return facts.model.id;
+  return vendorAnswer || facts.model.id;
+}
+
 /**
  * Calls the vendor through the model's channels with retries and failover; `facts.channel`
  * ends up naming the channel that served (or failed last).
@@ -134,13 +148,17 @@ export function callWithFailover<T, Request = ChatRequest>(
   const context: FailoverContext = {
     channels: model.channels,
     health: deps.health,
+    keys: deps.keys,
     retry: deps.retry,
     signal,
     startedAt: facts.startedAt,
-    onAttempt: (channel: Channel) => {
+    onAttempt: (channel) => {
       facts.channel = channel;
     },
+    onKeyRefused: (refused) => reportKeyRefusal(deps.logger, deps.metrics, refused),
     observer: deps.metrics.failoverObserver(model),
   };
-  return runWithFailover(context, (channel) => work({ request, model, channel, signal, timeouts }));
+  return runWithFailover(context, (channel) =>
+    work({ request, model: upstreamModel(model, channel), channel, signal, timeouts }),
+  );
 }

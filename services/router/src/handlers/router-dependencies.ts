@@ -6,7 +6,9 @@ import type { Logger, UsagePublisher } from "@gateway/shared";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
 import type { RouterMetrics } from "../metrics/router-metrics.js";
 import type { RequestLogSettings } from "../request-log/request-log.js";
+import type { ChannelDisabler } from "../routing/channel-disabler.js";
 import type { ChannelHealth } from "../routing/channel-health.js";
+import type { KeyRotation } from "../routing/channel-keys.js";
 import type { RetrySettings } from "../routing/retry-policy.js";
 import type { VendorTimeouts } from "../vendor-http/vendor-client.js";
 
@@ -16,6 +18,8 @@ export interface RouterDependencies {
   usage: Pick<UsagePublisher, "publish">;
   logger: Logger;
   health: ChannelHealth;
+  // Which keys the vendors refused, and whose turn it is on each channel.
+  keys: { rotation: KeyRotation; disabler: ChannelDisabler };
   // Rate limits and cost reservation, one Redis call per request.
   admission: Admission;
   // Frees a finished request's concurrency slots.

@@ -1,5 +1,6 @@
 import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
 import type { Outcome, RequestFacts } from "@gateway/metering/request-accounting";
+import type { KeyRefusal } from "@gateway/outbound-http/key-refusal";
 import { UsageOutcome } from "@gateway/proto/events/v1/events";
 import { GatewayError } from "@gateway/shared";
 import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
@@ -38,9 +39,16 @@ export class RouterMetrics {
   private readonly vendorCallDuration: Histogram;
   private readonly retries: Counter;
   private readonly openReservations: UpDownCounter;
+  private readonly keysDisabled: Counter;
+  private readonly channelsDisabled: Counter;
   private readonly observers = new Map<string, FailoverObserver>();
 
-  constructor(meter: Meter, health: ChannelHealth) {
+  constructor(
+    meter: Meter,
+    health: ChannelHealth,
+    // Each serving channel's keys and how many of them the vendors refused.
+    keyStates: () => Iterable<{ channel: string; keys: number; disabledKeys: number }> = () => [],
+  ) {
     this.requests = meter.createCounter("gateway_router_requests_total", {
       description: "Requests that reached a vendor call, by endpoint, model, vendor and outcome",
     });
@@ -81,15 +89,40 @@ export class RouterMetrics {
     const failures = meter.createObservableGauge("gateway_router_channel_consecutive_failures", {
       description: "Vendor failures in a row per channel; the circuit opens at the threshold",
     });
+    this.keysDisabled = meter.createCounter("gateway_channel_key_disabled_total", {
+      description:
+        "Channel keys disabled because the vendor refused them, by channel and reason (key_invalid, quota_exhausted)",
+    });
+    this.channelsDisabled = meter.createCounter("gateway_channel_disabled_total", {
+      description: "Channels disabled because the vendor refused their last enabled key, by channel and reason",
+    });
+    const disabledKeys = meter.createObservableGauge("gateway_channel_disabled_keys", {
+      description: "Per serving channel: keys disabled (refused by the vendor) until an operator re-enables them",
+    });
+    const disabledChannels = meter.createObservableGauge("gateway_channels_disabled", {
+      description: "Serving channels whose every key is disabled: they serve nothing",
+    });
     meter.addBatchObservableCallback(
       (result) => {
         for (const state of health.snapshots()) {
           result.observe(circuit, state.circuit, { channel: state.channel });
           result.observe(failures, state.consecutiveFailures, { channel: state.channel });
         }
+        let channels = 0;
+        for (const state of keyStates()) {
+          result.observe(disabledKeys, state.disabledKeys, { channel: state.channel });
+          if (state.disabledKeys >= state.keys) channels += 1;
+        }
+        result.observe(disabledChannels, channels);
       },
-      [circuit, failures],
+      [circuit, failures, disabledKeys, disabledChannels],
     );
+  }
+
+  /** A key the vendor refused was disabled; `channelDisabled` when it was its channel's last. */
+  keyDisabled(channel: string, reason: KeyRefusal, channelDisabled: boolean): void {
+    this.keysDisabled.add(1, { channel, reason });
+    if (channelDisabled) this.channelsDisabled.add(1, { channel, reason });
   }
 
   reservationOpened(): void {

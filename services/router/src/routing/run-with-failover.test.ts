@@ -1,15 +1,27 @@
 import type { Channel } from "@gateway/catalogue/catalogue";
+import { channelKey } from "@gateway/catalogue/channel-key";
 import { invalidRequest, serviceUnavailable } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
+import { InMemoryChannelDisabler } from "./channel-disabler.js";
 import { ChannelHealth } from "./channel-health.js";
+import { KeyRotation } from "./channel-keys.js";
 import { backoffDelayMs } from "./retry-policy.js";
 import { runWithFailover } from "./run-with-failover.js";
 
-const channel = (name: string, priority: number) => ({ name, priority, weight: 1 }) as Channel;
+const channel = (name: string, priority: number, keys = [`${name}-key`]) =>
+  ({ name, priority, weight: 1, keys: keys.map((secret) => channelKey(secret)) }) as Channel;
 const retry = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5, deadlineMs: 5_000 };
 
 function context(channels: Channel[], health = new ChannelHealth({ failureThreshold: 5, cooldownMs: 10_000 })) {
-  return { channels, health, retry, signal: new AbortController().signal, startedAt: Date.now() };
+  const disabler = new InMemoryChannelDisabler();
+  return {
+    channels,
+    health,
+    keys: { rotation: new KeyRotation(disabler), disabler },
+    retry,
+    signal: new AbortController().signal,
+    startedAt: Date.now(),
+  };
 }
 
 describe("retries and failover", () => {

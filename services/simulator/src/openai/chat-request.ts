@@ -1,6 +1,8 @@
 import type { ConversationMessage, JsonOutput, ToolChoice, ToolDefinition } from "../answer.js";
 import { isRecord } from "../json.js";
+import { checkMoonshotRules } from "./moonshot-rules.js";
 import { checkReasoningEffort } from "./reasoning-efforts.js";
+import { checkXaiRules } from "./xai-rules.js";
 
 /** An OpenAI chat request, validated and translated to the simulator's neutral terms. */
 export interface ChatRequest {
@@ -80,6 +82,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const tools = toolsOf(body.tools);
   const thinking = thinkingOf(body, body.model);
   checkReasoningEffort(body.model, body.reasoning_effort, tools.length > 0);
+  checkMoonshotRules(body.model, body);
+  checkXaiRules(body.model, body);
   return {
     model: body.model,
     messages: messagesOf(body.messages),

@@ -92,7 +92,8 @@ export class OpenAIVideosClient {
       response = await fetch(`${channel.baseUrl}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${channel.apiKey}`,
+          // Always the channel's first key: a job is only visible to the vendor account that created it.
+          authorization: `Bearer ${channel.keys[0]!.secret}`,
           ...(body !== undefined && { "content-type": "application/json" }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),

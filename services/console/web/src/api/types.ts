@@ -172,16 +172,20 @@ export interface ChannelHealth {
   name: string;
   vendor: string;
   models: number;
-  status: "closed" | "open" | "half_open" | "disabled";
+  status: "closed" | "open" | "half_open" | "disabled" | "keys_refused";
   consecutiveFailures: number;
   reopensInMs: number;
   disabled: boolean;
   simulated: boolean;
+  // Masked keys, and the ones the vendor refused (disabled until an operator re-enables them).
+  keys: { id: string; masked: string; disabled: boolean; reason: "" | "key_invalid" | "quota_exhausted" }[];
+  keysExhausted: boolean;
 }
 
 export interface CatalogueGroup {
   name: string;
   description: string;
+  multiplierBasisPoints: number;
   limits: { requestsPerMinute?: number; tokensPerMinute?: number; concurrentRequests?: number };
 }
 
@@ -202,4 +206,36 @@ export interface CatalogueModel {
 export interface CatalogueDescription {
   groups: CatalogueGroup[];
   models: CatalogueModel[];
+}
+
+/** Yuan per million tokens, exact decimal strings with the group's multiplier applied. */
+export interface TokenPricing {
+  prompt: string;
+  completion: string;
+  inputCacheRead: string;
+  inputCacheWrite: string;
+}
+
+/** A model's prices for one group (router's ModelPricing). */
+export interface ModelPricing {
+  currency: string;
+  multiplierBasisPoints: number;
+  tokens: TokenPricing;
+  tiers: { minPromptTokens: number; prices: TokenPricing }[];
+  images: { size: string; quality: string; price: string }[];
+  audioSecond?: string;
+  videoSecond?: string;
+}
+
+export interface PricedModel {
+  id: string;
+  ownedBy: string;
+  contextWindow: number;
+  endpoints: string[];
+  pricing: ModelPricing;
+}
+
+/** The public price list: each group with the models its keys can use, at its prices. */
+export interface PriceList {
+  groups: { name: string; description: string; multiplierBasisPoints: number; models: PricedModel[] }[];
 }

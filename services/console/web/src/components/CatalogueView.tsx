@@ -1,4 +1,4 @@
-import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Select, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -6,6 +6,7 @@ import { api } from "../api/client.js";
 import type { CatalogueDescription, CatalogueModel } from "../api/types.js";
 import { formatPrice } from "../format/money.js";
 import { formatNumber } from "../format/time.js";
+import { ModelSearchFields, useModelSearch } from "./ModelSearchFields.js";
 import { QueryState } from "./QueryState.js";
 import { TableHeader } from "./TableHeader.js";
 
@@ -78,8 +79,7 @@ function ModelsTable({ models }: { models: CatalogueModel[] }) {
 /** The catalogue's groups with their rate limits, and its models with their prices, searchable. */
 export function CatalogueView() {
   const { t, i18n } = useTranslation();
-  const [search, setSearch] = useState("");
-  const [group, setGroup] = useState<string | null>(null);
+  const modelSearch = useModelSearch();
   const [kind, setKind] = useState<string | null>(null);
   const catalogue = useQuery({
     queryKey: ["admin-catalogue"],
@@ -90,11 +90,10 @@ export function CatalogueView() {
   return (
     <QueryState query={catalogue}>
       {({ groups, models }) => {
-        const needle = search.trim().toLowerCase();
         const shown = models.filter(
           (model) =>
-            (!needle || model.id.toLowerCase().includes(needle) || model.ownedBy.includes(needle)) &&
-            (!group || model.groups.includes(group)) &&
+            modelSearch.matches(model) &&
+            (!modelSearch.group || model.groups.includes(modelSearch.group)) &&
             (!kind || model.kind === kind),
         );
         return (
@@ -106,6 +105,7 @@ export function CatalogueView() {
                   labels={[
                     t("catalogue.group"),
                     t("catalogue.description"),
+                    t("catalogue.multiplier"),
                     t("catalogue.rpm"),
                     t("catalogue.tpm"),
                     t("catalogue.concurrent"),
@@ -116,6 +116,7 @@ export function CatalogueView() {
                     <Table.Tr key={entry.name}>
                       <Table.Td>{entry.name}</Table.Td>
                       <Table.Td>{entry.description}</Table.Td>
+                      <Table.Td>×{formatNumber(entry.multiplierBasisPoints / 10_000, i18n.language)}</Table.Td>
                       <Table.Td>{limit(entry.limits.requestsPerMinute)}</Table.Td>
                       <Table.Td>{limit(entry.limits.tokensPerMinute)}</Table.Td>
                       <Table.Td>{limit(entry.limits.concurrentRequests)}</Table.Td>
@@ -128,23 +129,11 @@ export function CatalogueView() {
             <Text c="dimmed" size="sm">
               {t("catalogue.priceUnit")}
             </Text>
-            <Group align="end">
-              <TextInput
-                label={t("common.search")}
-                placeholder={t("catalogue.searchPlaceholder")}
-                value={search}
-                onChange={(event) => setSearch(event.currentTarget.value)}
-                maw={280}
-              />
-              <Select
-                label={t("catalogue.group")}
-                placeholder={t("catalogue.all")}
-                data={groups.map((entry) => entry.name)}
-                value={group}
-                onChange={setGroup}
-                clearable
-                maw={200}
-              />
+            <ModelSearchFields
+              state={modelSearch}
+              groups={groups.map((entry) => entry.name)}
+              allGroups={t("catalogue.all")}
+            >
               <Select
                 label={t("catalogue.kind")}
                 placeholder={t("catalogue.all")}
@@ -154,7 +143,7 @@ export function CatalogueView() {
                 clearable
                 maw={200}
               />
-            </Group>
+            </ModelSearchFields>
             <ModelsTable models={shown} />
             {shown.length === 0 && <Text c="dimmed">{t("common.empty")}</Text>}
           </Stack>

@@ -11,9 +11,10 @@ const statusColors: Record<ChannelHealth["status"], string> = {
   half_open: "yellow",
   open: "red",
   disabled: "gray",
+  keys_refused: "red",
 };
 
-/** Every channel with its circuit, as the router that answered sees it; refreshed every 10 s. */
+/** Every channel with its circuit and refused keys, as the router that answered sees it; refreshed every 10 s. */
 export function ChannelHealthTable() {
   const { t } = useTranslation();
   const channels = useQuery({
@@ -36,6 +37,7 @@ export function ChannelHealthTable() {
                   t("channels.vendor"),
                   t("channels.models"),
                   t("channels.status"),
+                  t("channels.keys"),
                   t("channels.failures"),
                 ]}
               />
@@ -54,6 +56,19 @@ export function ChannelHealthTable() {
                           {t("channels.simulated")}
                         </Badge>
                       )}
+                    </Table.Td>
+                    <Table.Td>
+                      {t("channels.keysEnabled", {
+                        enabled: channel.keys.filter((key) => !key.disabled).length,
+                        total: channel.keys.length,
+                      })}
+                      {channel.keys
+                        .filter((key) => key.disabled)
+                        .map((key) => (
+                          <Text key={key.id} size="xs" c="red">
+                            {key.masked}: {t(`channels.refusal.${key.reason}`)}
+                          </Text>
+                        ))}
                     </Table.Td>
                     <Table.Td>
                       {channel.consecutiveFailures}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fenToMicros, formatYuan, yuanToFen, yuanToMicros } from "./money.js";
+import { fenToMicros, formatDecimalYuan, formatYuan, yuanToFen, yuanToMicros } from "./money.js";
 
 describe("formatYuan", () => {
   it("shows balances in yuan with two decimals", () => {
@@ -42,5 +42,14 @@ describe("micros", () => {
     expect(fenToMicros(100)).toBe(1_000_000);
     expect(yuanToMicros(2.5)).toBe(2_500_000);
     expect(yuanToMicros(-0.000001)).toBe(-1);
+  });
+});
+
+describe("formatDecimalYuan", () => {
+  it("shows a decimal price with every digit it has, at least two", () => {
+    expect(formatDecimalYuan("1.65")).toBe("¥1.65");
+    expect(formatDecimalYuan("2")).toBe("¥2.00");
+    expect(formatDecimalYuan("0.0000375")).toBe("¥0.0000375");
+    expect(formatDecimalYuan("1234.5", "en")).toBe("¥1,234.50");
   });
 });

@@ -49,3 +49,8 @@ export function yuanToMicros(yuan: number): number {
 export function formatPrice(micros: number, locale = "zh-CN"): string {
   return formatter(locale, 6).format(micros / MICROS_PER_YUAN);
 }
+
+/** A price the gateway states as an exact decimal of yuan ("0.0000375"), shown with every digit it has. */
+export function formatDecimalYuan(yuan: string, locale = "zh-CN"): string {
+  return formatter(locale, 10).format(yuan as `${number}`);
+}

@@ -15,6 +15,8 @@ const PAGES = [
   { to: "/keys", label: "nav.keys" },
   { to: "/topup", label: "nav.topup" },
   { to: "/settings", label: "nav.settings" },
+  // Public, outside this shell: its page links back here.
+  { to: "/pricing", label: "nav.pricing" },
 ] as const;
 
 function isCurrent(pathname: string, to: string): boolean {

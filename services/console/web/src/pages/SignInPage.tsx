@@ -1,7 +1,7 @@
-import { Alert, Button, Center, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Center, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { api } from "../api/client.js";
 import type { Provider } from "../api/types.js";
 import { QueryState } from "../components/QueryState.js";
@@ -44,6 +44,9 @@ export function SignInPage() {
               )
             }
           </QueryState>
+          <Anchor component={Link} to="/pricing" size="sm">
+            {t("nav.pricing")}
+          </Anchor>
         </Stack>
       </Paper>
     </Center>

@@ -1,8 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue/catalogue";
 import type { ChatChunk, ChatRequest } from "@gateway/proto/router/v1/chat";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { KeyedChannel } from "../../routing/channel-keys.js";
 import { defaultTimeouts } from "../../vendor-http/vendor-client.js";
 import type { AdapterCall } from "../chat-adapter.js";
 import { anthropicAdapter } from "./anthropic-adapter.js";
@@ -106,7 +107,7 @@ const call = (overrides: Partial<ChatRequest> = {}): AdapterCall => ({
     ...overrides,
   },
   model: { id: "claude-sonnet-4-5", default_max_tokens: 4096, capabilities: [] } as unknown as CatalogueModel,
-  channel: { baseUrl, apiKey: "sk-ant-test" } as unknown as Channel,
+  channel: { baseUrl, key: { secret: "sk-ant-test" } } as unknown as KeyedChannel,
   signal: new AbortController().signal,
   timeouts: defaultTimeouts,
 });

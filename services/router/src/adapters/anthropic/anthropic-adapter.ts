@@ -20,7 +20,7 @@ function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCal
   return {
     url: `${channel.baseUrl}${path}`,
     headers: {
-      "x-api-key": channel.apiKey,
+      "x-api-key": channel.key.secret,
       "anthropic-version": anthropicVersion,
       ...(request.anthropicBeta.length > 0 && { "anthropic-beta": request.anthropicBeta.join(",") }),
     },

@@ -37,7 +37,7 @@ export function createGeminiAdapter(imageFetch: ImageFetchPolicy): ChatAdapter {
     const { model, channel, signal, timeouts } = call;
     return {
       url: `${channel.baseUrl}/v1beta/models/${encodeURIComponent(model.id)}:${method}`,
-      headers: { "x-goog-api-key": channel.apiKey },
+      headers: { "x-goog-api-key": channel.key.secret },
       body: body ?? (await bodyFor(call)),
       signal,
       timeouts,

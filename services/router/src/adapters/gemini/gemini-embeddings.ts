@@ -30,7 +30,7 @@ export const geminiEmbeddings: EmbeddingAdapter = {
   async embed({ request, model, channel, signal, timeouts }: AdapterCall<EmbeddingRequest>) {
     const raw = await postJson({
       url: `${channel.baseUrl}/v1beta/models/${encodeURIComponent(model.id)}:batchEmbedContents`,
-      headers: { "x-goog-api-key": channel.apiKey },
+      headers: { "x-goog-api-key": channel.key.secret },
       body: toBatchEmbedBody(request, model.id),
       signal,
       timeouts,

@@ -10,7 +10,7 @@ function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCal
   const profile = vendorProfiles[channel.vendorEntry.profile ?? "openai"]!;
   return {
     url: `${channel.baseUrl}/chat/completions`,
-    headers: { authorization: `Bearer ${channel.apiKey}` },
+    headers: { authorization: `Bearer ${channel.key.secret}` },
     body: toOpenAIRequest(request, model, profile),
     signal,
     timeouts,

@@ -45,7 +45,7 @@ export const openAICompatibleEmbeddings: EmbeddingAdapter = {
   async embed({ request, model, channel, signal, timeouts }: AdapterCall<EmbeddingRequest>) {
     const raw = await postJson({
       url: `${channel.baseUrl}/embeddings`,
-      headers: { authorization: `Bearer ${channel.apiKey}` },
+      headers: { authorization: `Bearer ${channel.key.secret}` },
       body: toOpenAIEmbeddingsBody(request, model.id),
       signal,
       timeouts,

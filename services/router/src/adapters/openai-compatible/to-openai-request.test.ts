@@ -47,6 +47,14 @@ describe("canonical request to an OpenAI-protocol body", () => {
     expect(body).not.toHaveProperty("presence_penalty");
   });
 
+  it("leaves out the sampling parameters a model refuses (Kimi K3 takes temperature 1 only)", () => {
+    const k3 = { ...model(["reasoning"]), refuses: ["temperature", "top_p"] } as unknown as CatalogueModel;
+    const body = toOpenAIRequest(request({ temperature: 0.3, topP: 0.9, seed: 7 }), k3, vendorProfiles.moonshot!);
+    expect(body).not.toHaveProperty("temperature");
+    expect(body).not.toHaveProperty("top_p");
+    expect(body).toMatchObject({ seed: 7 });
+  });
+
   it("moves an effort a model does not take to the nearest one it does", () => {
     const taking = (reasoning_efforts: string[]) =>
       ({ ...model(["reasoning"]), reasoning_efforts }) as unknown as CatalogueModel;

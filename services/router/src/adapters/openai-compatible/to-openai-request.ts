@@ -56,9 +56,17 @@ function toToolChoice(choice: ToolChoice): unknown {
   return choice.mode === "function" ? { type: "function", function: { name: choice.functionName } } : choice.mode;
 }
 
-/** Fields that a vendor's reasoning models reject are left out rather than sent to fail. */
+// The catalogue's names for the sampling parameters a model refuses, as canonical request fields.
+const refusable = { temperature: "temperature", top_p: "topP" } as const;
+
+/**
+ * Fields that a vendor's reasoning models reject, and those this model refuses (Kimi K3 takes
+ * temperature 1 only), are left out rather than sent to fail.
+ */
 function dropped(model: CatalogueModel, profile: VendorProfile): Set<string> {
-  return new Set(model.capabilities.includes("reasoning") ? profile.reasoningModelDrops : []);
+  const drops = new Set<string>(model.capabilities.includes("reasoning") ? profile.reasoningModelDrops : []);
+  for (const name of model.refuses ?? []) if (name in refusable) drops.add(refusable[name as keyof typeof refusable]);
+  return drops;
 }
 
 /** The effort asked for, moved to one the model takes (GPT-6.2 refuses "none", Grok 4.5 "minimal"). */

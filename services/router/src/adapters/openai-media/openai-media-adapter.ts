@@ -7,7 +7,7 @@ import { openAIImagesSchema, toOpenAIEdit, toOpenAIGeneration, toOpenAITranscrip
 function post(call: AdapterCall<unknown>, path: string, body: unknown) {
   return {
     url: `${call.channel.baseUrl}${path}`,
-    headers: { authorization: `Bearer ${call.channel.apiKey}` },
+    headers: { authorization: `Bearer ${call.channel.key.secret}` },
     body,
     signal: call.signal,
     timeouts: call.timeouts,
