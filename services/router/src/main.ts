@@ -28,6 +28,7 @@ import {
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
 import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";
+import { StoreChannelDisabler } from "./catalogue-admin/store-channel-disabler.js";
 import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { RouterMetrics } from "./metrics/router-metrics.js";
@@ -47,6 +48,8 @@ const tokenSecret = serviceTokenSecret(config, logger);
 const simulatorAllowed = config.GATEWAY_ENV === "development";
 
 const nats = await connectNats(config, "router");
+// Set once the catalogue admin exists; catalogue swaps before then have no refusals to clear.
+let storeDisabler: StoreChannelDisabler | undefined;
 const catalogueTokenizers = (models: { tokenizer?: "o200k_base" | "cl100k_base" }[]) =>
   models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : []));
 const opened = await openCatalogue({
@@ -59,8 +62,11 @@ const opened = await openCatalogue({
   encryptionKey: config.CATALOGUE_ENCRYPTION_KEY,
   pollMs: config.CATALOGUE_POLL_MS,
   owner: true,
-  // A model added at run time may count its prompts with an encoding not loaded yet.
-  onSwap: (next) => loadEncodings(catalogueTokenizers(next.source.models)),
+  onSwap: (next) => {
+    // A model added at run time may count its prompts with an encoding not loaded yet.
+    loadEncodings(catalogueTokenizers(next.source.models));
+    storeDisabler?.catalogueSwapped(next);
+  },
 });
 const catalogue = opened.holder;
 const catalogueAdmin = opened.live && new CatalogueAdmin(opened.live, logger);
@@ -97,8 +103,9 @@ const channelHealth = new ChannelHealth({
   failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
-// The seam for the catalogue store: a Postgres-backed disabler keeps refusals across restarts and routers.
-const disabler = new InMemoryChannelDisabler();
+// With the catalogue store, a channel whose every key was refused is disabled there, for every router.
+storeDisabler = catalogueAdmin && new StoreChannelDisabler(catalogue, catalogueAdmin, logger);
+const disabler = storeDisabler ?? new InMemoryChannelDisabler();
 loadEncodings(catalogueTokenizers(catalogue.current.source.models));
 const { server, port, health, calls } = await startRouterServer(
   {

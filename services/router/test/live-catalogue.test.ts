@@ -235,6 +235,49 @@ describe("a live catalogue", () => {
     await gwJson("channel", "enable", "openai-main");
   });
 
+  it("disables for every router a channel whose every key the vendor refused, until an operator enables it", async () => {
+    const key = "sk-refused-0123456789qrst";
+    const refusal = (refused: boolean) =>
+      fetch(`${stack.simulatorUrl}/_sim/keys/refused`, {
+        method: refused ? "POST" : "DELETE",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ api_key: key, refusal: "invalid" }),
+      });
+    const base = ["--vendor", "openai", "--base-url", `${stack.simulatorUrl}/v1`, "--models", "gpt-live-1"];
+    await gwJson("channel", "add", "openai-refused", ...base, "--key", key);
+    await gwJson("channel", "disable", "openai-main", "--reason", "only openai-refused serves gpt-live-1");
+    const ask = () =>
+      client.chat.completions.create({ model: "gpt-live-1", messages: [{ role: "user", content: "refused?" }] });
+    try {
+      expect((await refusal(true)).ok).toBe(true);
+      await expect(ask()).rejects.toThrow();
+      const channel = async () =>
+        (
+          await gwJson<{ data: Array<{ name: string; disabled?: boolean; disabled_reason?: string }> }>(
+            "channel",
+            "list",
+          )
+        ).data.find((entry) => entry.name === "openai-refused");
+      await eventually(async () => ((await channel())?.disabled ? true : undefined));
+      expect((await channel())?.disabled_reason).toMatch(/^every key refused by the vendor \(\w+, HTTP 40\d\): /);
+      const audit = await gwJson<{ data: Array<{ actor: string; action: string; name: string }> }>(
+        "catalogue",
+        "history",
+      );
+      expect(audit.data).toContainEqual(
+        expect.objectContaining({ actor: "router", action: "channel.disable", name: "openai-refused" }),
+      );
+
+      // The vendor takes the key again and the operator enables the channel: it serves at once.
+      await refusal(false);
+      await gwJson("channel", "enable", "openai-refused");
+      expect((await ask()).choices[0]?.message.content).toBeTruthy();
+    } finally {
+      await refusal(false);
+      await gwJson("channel", "enable", "openai-main");
+    }
+  });
+
   it("refuses an invalid change whole with the reason, and the old catalogue stays", async () => {
     const before = await gwJson<{ revision: number; data: unknown[] }>("model", "list");
     const refused = await gw(
