@@ -84,6 +84,9 @@ export class Catalogue {
     readonly source: CatalogueFile,
     // Every entry's token prices, retired ones included, as resolved when the catalogue loaded.
     private readonly prices: ReadonlyMap<string, TokenPrices>,
+    // Disabled channels (by an operator, or by a router whose every key was refused) as they would
+    // serve: they route nothing, but views still show their keys.
+    readonly heldChannels: ReadonlyMap<string, Channel>,
   ) {}
 
   /** The token prices of any entry of the file, its own or the dataset's. */
@@ -122,7 +125,9 @@ export class Catalogue {
     for (const entry of data.models) {
       if (entry.retired) continue;
       const vendorEntry = data.vendors[entry.vendor]!;
-      const channels = channelsOf(entry, data).flatMap((name) => resolveChannel(name, data, sources) ?? []);
+      const channels = channelsOf(entry, data)
+        .filter((name) => !data.channels[name]!.disabled)
+        .flatMap((name) => resolveChannel(name, data, sources) ?? []);
       const price = prices.get(entry.id)!;
       models.set(entry.id, { ...entry, price, ownedBy: vendorEntry.owned_by, channels });
     }
@@ -142,7 +147,15 @@ export class Catalogue {
       (name) => !data.channels[name]!.disabled && !resolveChannel(name, data, sources),
     );
     const groups = new Set(Object.keys(data.groups));
-    return new Catalogue(models, aliases, retirements, groups, limits, disabled, data, prices);
+    const held = new Map(
+      Object.keys(data.channels)
+        .filter((name) => data.channels[name]!.disabled)
+        .flatMap((name) => {
+          const channel = resolveChannel(name, data, sources);
+          return channel ? [[name, channel] as const] : [];
+        }),
+    );
+    return new Catalogue(models, aliases, retirements, groups, limits, disabled, data, prices, held);
   }
 
   /** The entry an id or one of its aliases names. */
@@ -231,14 +244,13 @@ export function readCatalogueFile(path: string): CatalogueFile {
   return parsed.data;
 }
 
-/** The channel ready to call, or undefined when it is disabled, or has no vendor key and no simulator may stand in. */
+/** The channel ready to call, or undefined when it has no vendor key and no simulator may stand in. */
 function resolveChannel(
   name: string,
   data: CatalogueFile,
   { env, simulatorUrl }: CatalogueSources,
 ): Channel | undefined {
   const channel = data.channels[name]!;
-  if (channel.disabled) return undefined;
   const vendorEntry = data.vendors[channel.vendor]!;
   const keyVariables = channelKeyVariables(channel, vendorEntry);
   // Keys the catalogue store holds win over the environment's.

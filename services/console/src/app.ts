@@ -1,17 +1,25 @@
 import type { Logger, Redis } from "@gateway/shared";
 import express, { type Express } from "express";
+import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";
 import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
-import type { Ledger } from "./ledger-client.js";
+import type { Ledger, LedgerAdmin, Operations } from "./ledger-client.js";
 import type { RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
+import { adminAccountRoutes } from "./routes/admin-account-routes.js";
+import { adminRoleRoutes } from "./routes/admin-role-routes.js";
+import { auditRoutes } from "./routes/audit-routes.js";
+import { codeRoutes } from "./routes/code-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
+import { operationsRoutes } from "./routes/operations-routes.js";
+import { orderRoutes } from "./routes/order-routes.js";
 import { priceListRoutes } from "./routes/price-list-routes.js";
 import { routerViewRoutes } from "./routes/router-view-routes.js";
 import { statisticsRoutes } from "./routes/statistics-routes.js";
 import { topUpRoutes } from "./routes/topup-routes.js";
 import { usageRoutes } from "./routes/usage-routes.js";
+import { operatorGuards } from "./sessions/operator-roles.js";
 import { loadSession, requireSession } from "./sessions/require-session.js";
 import { SessionCookie } from "./sessions/session-cookie.js";
 import type { SessionLifetimes, SessionStore } from "./sessions/session-store.js";
@@ -20,9 +28,12 @@ import { PendingSignIns } from "./sign-in/pending-sign-ins.js";
 import { signInRoutes } from "./sign-in/sign-in-routes.js";
 import { type NotificationDependencies, notificationRoutes } from "./topups/notification-routes.js";
 import type { PaymentMethod } from "./topups/payment-methods.js";
+import type { ReconcileSettings } from "./topups/reconcile-job.js";
 
 export interface ConsoleDependencies {
   ledger: Ledger;
+  operations: Operations;
+  ledgerAdmin: LedgerAdmin;
   router: RouterViews;
   redis: Redis;
   namespace: string;
@@ -30,12 +41,15 @@ export interface ConsoleDependencies {
   lifetimes: SessionLifetimes;
   secureCookies: boolean;
   providers: SignInProvider[];
+  /** Admins at start-up, whatever ledger's roles say (CONSOLE_ADMIN_IDENTITIES). */
   adminIdentities: string[];
   keyGroups: string[];
   defaultLogCapture: string;
   payments: Omit<NotificationDependencies, "ledger" | "logger">;
   paymentMethods: PaymentMethod[];
   topUpExpiryMs: number;
+  reconcile: Pick<ReconcileSettings, "closeGraceMs">;
+  redeemLimits: RedeemLimits;
   webDirectory: string;
   publicUrl: () => string;
   drain: Drain;
@@ -73,6 +87,7 @@ export function createApp(deps: ConsoleDependencies): Express {
     signInRoutes({
       providers: deps.providers,
       ledger: deps.ledger,
+      ledgerAdmin: deps.ledgerAdmin,
       sessions: deps.sessions,
       lifetimes: deps.lifetimes,
       sessionCookie,
@@ -86,16 +101,28 @@ export function createApp(deps: ConsoleDependencies): Express {
   // Prices are public: no session.
   priceListRoutes(api, deps.router);
   api.use(requireSession(load, publicOrigin));
+  const guards = operatorGuards(deps.ledger, deps.ledgerAdmin, deps.adminIdentities);
   const accountDependencies: AccountRouteDependencies = {
     ledger: deps.ledger,
     sessions: deps.sessions,
     sessionCookie,
-    adminIdentities: deps.adminIdentities,
+    guards,
     providers: deps.providers.map(({ id, name }) => ({ id, name })),
     defaultLogCapture: deps.defaultLogCapture,
   };
-  const requireAdmin = accountRoutes(api, accountDependencies);
-  routerViewRoutes(api, deps.router, requireAdmin);
+  accountRoutes(api, accountDependencies);
+  // Support reads what admins read.
+  routerViewRoutes(api, deps.router, guards.requireOperator);
+  adminAccountRoutes(api, {
+    ledger: deps.ledger,
+    ledgerAdmin: deps.ledgerAdmin,
+    sessions: deps.sessions,
+    guards,
+    keyGroups: deps.keyGroups,
+    defaultLogCapture: deps.defaultLogCapture,
+  });
+  adminRoleRoutes(api, deps.ledgerAdmin, guards);
+  auditRoutes(api, deps.ledgerAdmin, guards);
   statisticsRoutes(api, deps.ledger);
   usageRoutes(api, deps.ledger);
   keyRoutes(api, deps.ledger, deps.keyGroups);
@@ -105,6 +132,14 @@ export function createApp(deps: ConsoleDependencies): Express {
     expiryMs: deps.topUpExpiryMs,
     logger: deps.logger,
   });
+  const { operations, logger } = deps;
+  const throttle = new RedeemThrottle(deps.redis, deps.namespace, deps.redeemLimits);
+  // Support reads and checks orders; making and revoking codes is for admins (http/admin-guards.ts).
+  const operationGuards = { staff: guards.requireOperator, admin: guards.requireAdmin };
+  codeRoutes(api, { operations, throttle, logger }, operationGuards);
+  const orders = { ledger: deps.ledger, operations, methods: deps.paymentMethods, reconcile: deps.reconcile, logger };
+  orderRoutes(api, orders, operationGuards);
+  operationsRoutes(api, operations, operationGuards);
   api.use(() => {
     throw notFound("No such API route.");
   });

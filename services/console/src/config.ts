@@ -19,7 +19,7 @@ export const consoleConfigSchema = z
     // Router's gRPC address: the admin pages' channel health and catalogue.
     ROUTER_URL: z.string().default("127.0.0.1:50051"),
     REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-    // Sign-ins (provider:subject) that see the admin pages.
+    // Bootstrap admins (provider:subject): admins whatever ledger's roles say (docs/console.md, "Groups, operators and log capture").
     CONSOLE_ADMIN_IDENTITIES: identityList,
     // Model groups every account may make keys in (comma-separated), the first being the default.
     CONSOLE_KEY_GROUPS: commaSeparated("default").pipe(z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)).min(1)),
@@ -65,6 +65,14 @@ export const consoleConfigSchema = z
       .int()
       .min(0)
       .default(5 * 60_000),
+    // Prepaid codes: failed redemptions allowed per account and per client address in a window.
+    CONSOLE_REDEEM_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+    CONSOLE_REDEEM_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+    CONSOLE_REDEEM_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
   })
   .superRefine((config, context) => {
     if (config.GITHUB_CLIENT_ID && !config.GITHUB_CLIENT_SECRET) {

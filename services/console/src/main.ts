@@ -16,7 +16,7 @@ import {
 import { createApp } from "./app.js";
 import { loadConsoleConfig } from "./config.js";
 import { Drain } from "./http/drain.js";
-import { connectLedger } from "./ledger-client.js";
+import { connectLedger, connectOperations } from "./ledger-client.js";
 import { paymentSetup } from "./payment-setup.js";
 import { connectRouter } from "./router-client.js";
 import { SessionStore } from "./sessions/session-store.js";
@@ -47,12 +47,15 @@ const payments = (() => {
 })();
 
 const redis = createRedis(config.REDIS_URL, logger, "sign-ins and sessions fail until it is back");
-const { ledger, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
+const { ledger, ledgerAdmin, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
+const { operations, close: closeOperations } = connectOperations(config.LEDGER_URL, tokenSecret);
 const { router, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
 const drain = new Drain();
 const app = createApp({
   ledger,
+  operations,
+  ledgerAdmin,
   router,
   redis,
   namespace: config.GATEWAY_NAMESPACE,
@@ -66,6 +69,12 @@ const app = createApp({
   payments: { wechat: payments.wechat, alipay: payments.alipay },
   paymentMethods: payments.methods,
   topUpExpiryMs: config.CONSOLE_TOPUP_EXPIRY_MS,
+  reconcile: { closeGraceMs: config.CONSOLE_RECONCILE_CLOSE_GRACE_MS },
+  redeemLimits: {
+    failuresPerAccount: config.CONSOLE_REDEEM_FAILURES_PER_ACCOUNT,
+    failuresPerAddress: config.CONSOLE_REDEEM_FAILURES_PER_ADDRESS,
+    windowSeconds: config.CONSOLE_REDEEM_WINDOW_SECONDS,
+  },
   webDirectory: config.CONSOLE_WEB_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url)),
   publicUrl: () => publicUrl,
   drain,
@@ -120,6 +129,7 @@ stopOnSignal(logger, async () => {
   await reconciling;
   await admin.close();
   closeLedger();
+  closeOperations();
   closeRouter();
   await redis.quit().catch(() => undefined);
 });

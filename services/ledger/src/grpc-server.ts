@@ -1,3 +1,4 @@
+import { type AdminServiceServer, AdminServiceService } from "@gateway/proto/ledger/v1/admin";
 import { type ConsoleServiceServer, ConsoleServiceService } from "@gateway/proto/ledger/v1/console";
 import {
   LedgerServiceService,
@@ -7,6 +8,7 @@ import {
   type StoredResponseKey,
   type StoreResponseRequest,
 } from "@gateway/proto/ledger/v1/ledger";
+import { type OperationsServiceServer, OperationsServiceService } from "@gateway/proto/ledger/v1/operations";
 import {
   callersOfEveryMethod,
   type GrpcHealth,
@@ -27,6 +29,8 @@ export interface LedgerHandlers {
   loadBalance: (accountId: string, keyId?: string) => Promise<LoadedBalance>;
   responses: StoredResponses;
   console: ConsoleServiceServer;
+  operations: OperationsServiceServer;
+  admin: AdminServiceServer;
 }
 
 // Key resolution and stored Responses are edge's; balances are loaded for the services that
@@ -40,9 +44,11 @@ const callers = {
   [LedgerServiceService.deleteStoredResponse.path]: ["edge"],
   // Sign-ins, money and every account's data: the console's alone.
   ...callersOfEveryMethod(ConsoleServiceService, ["console"]),
+  ...callersOfEveryMethod(OperationsServiceService, ["console"]),
+  ...callersOfEveryMethod(AdminServiceService, ["console"]),
 } as const;
 
-/** Serves LedgerService and ConsoleService on host:port (0 = any free port) and resolves with the bound port. */
+/** Serves LedgerService, ConsoleService, OperationsService and AdminService on host:port (0 = any free port) and resolves with the bound port. */
 export async function startGrpcServer(
   handlers: LedgerHandlers,
   logger: Logger,
@@ -82,7 +88,14 @@ export async function startGrpcServer(
     }),
   );
   server.addService(ConsoleServiceService, logHandlerErrors(logger, handlers.console));
-  const health = serveHealth(server, [LedgerServiceService, ConsoleServiceService]);
+  server.addService(OperationsServiceService, logHandlerErrors(logger, handlers.operations));
+  server.addService(AdminServiceService, logHandlerErrors(logger, handlers.admin));
+  const health = serveHealth(server, [
+    LedgerServiceService,
+    ConsoleServiceService,
+    OperationsServiceService,
+    AdminServiceService,
+  ]);
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>

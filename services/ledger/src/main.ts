@@ -20,6 +20,7 @@ import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";
 import { loadLedgerConfig } from "./config.js";
+import { adminService } from "./console/admin-service.js";
 import { consoleService } from "./console/console-service.js";
 import { connectDatabase } from "./database.js";
 import { copyCatalogueGroupsOnChange } from "./groups/copy-catalogue-groups.js";
@@ -28,6 +29,7 @@ import { createRevocationAnnouncer } from "./keys/announce-revocation.js";
 import { KeyCache } from "./keys/key-cache.js";
 import { createKeyResolver } from "./keys/resolve-key.js";
 import { pendingMigrations } from "./migrate.js";
+import { operationsService } from "./operations/operations-service.js";
 import { expiredResponsesPurge, StoredResponses } from "./responses/stored-responses.js";
 import { startPeriodicPurge } from "./retention/periodic-purge.js";
 import { requestLogRetention } from "./retention/request-log-retention.js";
@@ -58,6 +60,7 @@ const resolveKey = createKeyResolver(database, cache);
 
 const announceRevocation = createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE);
 copyCatalogueGroupsOnChange(nats, config.GATEWAY_NAMESPACE, usagePool, cache, logger);
+const forgetCachedKeys = (keyHashes: string[]) => cache.delete(...keyHashes);
 const publishBalance = (accountId: string, balance: CommittedBalance) =>
   settleReservations(redis, config.GATEWAY_NAMESPACE, [], { balances: new Map([[accountId, balance]]) }, logger);
 const grpc = await startGrpcServer(
@@ -65,12 +68,9 @@ const grpc = await startGrpcServer(
     resolveKey,
     loadBalance: createBalanceLoader(database, redis, config.GATEWAY_NAMESPACE),
     responses: new StoredResponses(database, config.RESPONSES_RETENTION_SECONDS),
-    console: consoleService({
-      database,
-      announceRevocation,
-      publishBalance,
-      forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
-    }),
+    console: consoleService({ database, announceRevocation, publishBalance, forgetCachedKeys }),
+    admin: adminService({ database, announceRevocation, forgetCachedKeys }),
+    operations: operationsService({ database, publishBalance }),
   },
   logger,
   config.LEDGER_HOST,
@@ -80,7 +80,7 @@ const grpc = await startGrpcServer(
 const app = createAdminApp({
   database,
   announceRevocation,
-  forgetCachedKeys: (keyHashes) => cache.delete(...keyHashes),
+  forgetCachedKeys,
   resolveKey,
   publishBalance,
   adminToken: config.GATEWAY_ADMIN_TOKEN,

@@ -122,6 +122,40 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect((await gw("account", "log-capture", account.account_id, "verbose")).code).toBe(2);
   });
 
+  it("grants, lists and revokes console roles, and audits them and its credits as `cli`", async () => {
+    const granted = await gw("admin", "grant", "github:4242");
+    expect(granted.code, granted.stderr).toBe(0);
+    expect(granted.stdout).toContain("github:4242 is admin");
+    const account = JSON.parse((await gw("account", "create", "--name", "support desk", "--json")).stdout);
+    const support = JSON.parse((await gw("admin", "grant", account.account_id, "--role", "support", "--json")).stdout);
+    expect(support).toMatchObject({ grantee: account.account_id, role: "support", granted_by: "cli" });
+    const listed = JSON.parse((await gw("admin", "list", "--json")).stdout);
+    expect(listed.data.map((grant: { grantee: string }) => grant.grantee)).toEqual(["github:4242", account.account_id]);
+    expect((await gw("admin", "list")).stdout).toMatch(/GRANTEE\s+ROLE\s+GRANTED BY\s+GRANTED/);
+    expect((await gw("admin", "revoke", "github:4242")).stdout).toContain("github:4242 is no longer admin");
+    expect((await gw("admin", "revoke", "github:4242")).stdout).toContain("github:4242 had no role");
+    expect((await gw("admin", "grant", "nobody")).code).toBe(1);
+
+    await gw("credit", account.account_id, "3");
+    const audit = await queryRows<{
+      action: string;
+      actor: string;
+      actor_role: string;
+      after: { balanceMicros?: string };
+    }>(
+      ledger.database.url,
+      "SELECT action, actor, actor_role, after FROM ledger.audit_log WHERE account_id = $1 ORDER BY at",
+      [account.account_id],
+    );
+    expect(audit).toEqual([
+      expect.objectContaining({ action: "role.grant", actor: "cli", actor_role: "admin" }),
+      expect.objectContaining({
+        action: "account.credit",
+        after: expect.objectContaining({ balanceMicros: "3000000" }),
+      }),
+    ]);
+  });
+
   it("prints the API's error and exits non-zero", async () => {
     const created = await gw("account", "create", "--name", "x", "--json");
     const accountId = JSON.parse(created.stdout).account_id;
@@ -173,5 +207,57 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect(ids(all)).toEqual(["page-1", "page-2", "page-3", "page-4", "page-5"]);
     expect(all).toMatchObject({ has_more: false, next_cursor: null });
     expect((await gw("usage", account.account_id, "--cursor", "not-a-cursor")).stderr).toContain("next_cursor");
+  });
+
+  it("makes prepaid codes shown once, lists batches and their codes, and revokes the unused", async () => {
+    const created = await gw(
+      "code",
+      "create",
+      "--amount",
+      "12.5",
+      "--count",
+      "3",
+      "--expires",
+      "2099-12-31",
+      "--note",
+      "fair",
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain("shown once");
+    const codes = created.stdout.split("\n").filter((line) => line.startsWith("GW-"));
+    expect(codes).toHaveLength(3);
+
+    const json = JSON.parse((await gw("code", "create", "--amount", "1", "--count", "1", "--json")).stdout);
+    expect(json).toMatchObject({ amount_micros: "1000000", count: 1, expires_at: null, redeemed: 0 });
+    expect(json.codes[0]).toMatch(/^GW(-[0-9A-Z]{5}){5}$/);
+
+    const batches = JSON.parse((await gw("code", "list", "--json")).stdout);
+    const fair = batches.data.find((batch: { note: string }) => batch.note === "fair");
+    expect(fair).toMatchObject({ amount_micros: "12500000", count: 3, expires_at: "2099-12-31T23:59:59.999Z" });
+    expect((await gw("code", "list")).stdout).toContain(fair.batch_id);
+
+    const revokedOne = JSON.parse((await gw("code", "revoke", codes[0]!, "--json")).stdout);
+    expect(revokedOne.revoked_code_ids).toHaveLength(1);
+    expect((await gw("code", "revoke", fair.batch_id)).stdout).toBe("Revoked 2 unused codes.\n");
+    const listed = await gw("code", "list", fair.batch_id);
+    expect(listed.stdout.match(/revoked/g)).toHaveLength(3);
+    expect(listed.stdout).not.toContain(codes[1]);
+
+    // Two batches so far, newest first: paged one at a time, or all at once.
+    const first = JSON.parse((await gw("code", "list", "--limit", "1", "--json")).stdout);
+    expect(first.data[0].batch_id).toBe(json.batch_id);
+    expect((await gw("code", "list", "--limit", "1")).stdout).toContain("--cursor ");
+    const second = JSON.parse(
+      (await gw("code", "list", "--limit", "1", "--cursor", first.next_cursor, "--json")).stdout,
+    );
+    expect(second.data[0].batch_id).toBe(fair.batch_id);
+    const all = JSON.parse((await gw("code", "list", "--limit", "1", "--all", "--json")).stdout);
+    expect(all.data.map((batch: { batch_id: string }) => batch.batch_id)).toEqual(
+      batches.data.map((batch: { batch_id: string }) => batch.batch_id),
+    );
+
+    const refused = await gw("code", "create", "--amount", "0.5", "--count", "1");
+    expect(refused.code).toBe(2);
+    expect((await gw("code", "create", "--amount", "5", "--count", "1001")).stderr).toContain("1 to 1000");
   });
 });

@@ -15,37 +15,19 @@ import { connect } from "nats";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
+import { type Promised, promisedClient } from "./promised-client.js";
 
 let ledger: LedgerUnderTest;
 let asConsole: ConsoleServiceClient;
 
-// Each call of the generated client, as a promise.
-type Methods = {
-  [Name in keyof ConsoleServiceClient]: ConsoleServiceClient[Name] extends (
-    request: infer Request,
-    metadata: infer _Metadata,
-    options: infer _Options,
-    callback: (error: infer _Error, response: infer Response) => void,
-  ) => unknown
-    ? (request: Request) => Promise<Response>
-    : never;
-};
-
-function promised(client: ConsoleServiceClient): Methods {
-  return new Proxy({} as Methods, {
-    get: (_target, name: keyof ConsoleServiceClient) => (request: unknown) =>
-      callUnary((client[name] as (...args: never[]) => unknown).bind(client) as never, request, 20_000),
-  });
-}
-
-let call: Methods;
+let call: Promised<ConsoleServiceClient>;
 const clientAs = (service?: ServiceName) =>
   new ConsoleServiceClient(ledger.grpcAddress, insecureChannel(), service ? testClientOptions(service) : {});
 
 beforeAll(async () => {
   ledger = await startLedger();
   asConsole = clientAs("console");
-  call = promised(asConsole);
+  call = promisedClient(asConsole, 20_000);
 });
 afterAll(async () => {
   asConsole?.close();
@@ -341,7 +323,15 @@ describe("ConsoleService", () => {
     });
     await expect(call.getBalance({ accountId: randomUUID() })).rejects.toMatchObject({ code: status.NOT_FOUND });
     await expect(
-      call.adjustCredit({ accountId, amountMicros: 0, reason: "r", actor: "a", idempotencyKey: "k" }),
+      call.adjustCredit({
+        accountId,
+        amountMicros: 0,
+        reason: "r",
+        actor: "a",
+        actorRole: "admin",
+        actorAccountId: "",
+        idempotencyKey: "k",
+      }),
     ).rejects.toMatchObject(invalid);
   });
 
@@ -352,6 +342,8 @@ describe("ConsoleService", () => {
       amountMicros: 2_500_000,
       reason: "support ticket 7",
       actor: "github:1",
+      actorRole: "support",
+      actorAccountId: "",
       idempotencyKey: randomUUID(),
     });
     expect(adjusted).toMatchObject({ balanceMicros: 2_500_000, replayed: false });

@@ -188,6 +188,41 @@ describe("migrated schema matches the Prisma client", () => {
     ).toEqual(identity);
   });
 
+  it("creates and reads operators' roles, audit entries and an account's operator fields", async () => {
+    const moment = new Date("2030-01-02T03:04:05.678Z");
+    const account = await prisma.account.create({
+      data: { name: "operated", disabledAt: moment, defaultGroup: "premium" },
+      include: { group: true },
+    });
+    expect(account).toMatchObject({ disabledAt: moment, defaultGroup: "premium", group: { name: "premium" } });
+    const grant = await prisma.adminRole.create({
+      data: { grantee: "github:schema", role: "support", grantedBy: "cli", grantedAt: moment },
+    });
+    expect(await prisma.adminRole.findUniqueOrThrow({ where: { grantee: "github:schema" } })).toEqual(grant);
+    const entry = await prisma.auditEntry.create({
+      data: {
+        at: moment,
+        actorAccountId: account.id,
+        actor: "github:schema",
+        actorRole: "support",
+        action: "account.disable",
+        accountId: account.id,
+        target: "t",
+        before: { disabledAt: null },
+        after: { disabledAt: moment.toISOString() },
+      },
+    });
+    expect(await prisma.auditEntry.findUniqueOrThrow({ where: { id: entry.id } })).toEqual(entry);
+    const defaults = await prisma.auditEntry.create({
+      data: { actor: "cli", actorRole: "admin", action: "role.grant" },
+    });
+    expect(defaults).toMatchObject({ actorAccountId: null, accountId: null, target: null, before: null, after: null });
+    expect(defaults.at).toBeInstanceOf(Date);
+    await expect(
+      prisma.adminRole.create({ data: { grantee: "github:owner", role: "owner", grantedBy: "cli" } }),
+    ).rejects.toThrow();
+  });
+
   it("defaults the columns usage recording relies on", async () => {
     const account = await prisma.account.create({ data: { name: "defaults check" } });
     expect(account.logCapture).toBeNull();
@@ -229,5 +264,47 @@ describe("migrated schema matches the Prisma client", () => {
     const credit = { accountId: account.id, amountMicros: 1n, idempotencyKey: `dup-${randomUUID()}` };
     await prisma.credit.create({ data: credit });
     await expect(prisma.credit.create({ data: credit })).rejects.toMatchObject({ code: "P2002" });
+  });
+
+  it("creates and reads prepaid code batches and codes with every field, and keeps a used code used", async () => {
+    const account = await prisma.account.create({ data: { name: "code check" } });
+    const moment = new Date("2031-02-03T04:05:06.789Z");
+    const batch = await prisma.prepaidCodeBatch.create({
+      data: { amountMicros: 1_230_000n, codeCount: 2, expiresAt: moment, note: "n", createdBy: "schema test" },
+    });
+    expect(batch).toMatchObject({ amountMicros: 1_230_000n, codeCount: 2, expiresAt: moment, note: "n" });
+    const order = await prisma.topUpOrder.create({
+      data: {
+        outTradeNo: `tu${randomUUID().replaceAll("-", "").slice(0, 28)}`,
+        accountId: account.id,
+        provider: "prepaid_code",
+        merchantId: batch.id,
+        amountMicros: 1_230_000n,
+        expiresAt: moment,
+      },
+    });
+    const code = await prisma.prepaidCode.create({
+      data: {
+        batchId: batch.id,
+        codeHash: "c".repeat(64),
+        codePrefix: "GW-ABCDE",
+        redeemedAt: moment,
+        redeemedBy: account.id,
+        orderId: order.id,
+      },
+    });
+    const read = await prisma.prepaidCode.findUniqueOrThrow({
+      where: { id: code.id },
+      include: { batch: true, order: true, account: true },
+    });
+    expect(read).toMatchObject({ codePrefix: "GW-ABCDE", redeemedAt: moment, revokedAt: null });
+    expect([read.batch.id, read.order?.id, read.account?.id]).toEqual([batch.id, order.id, account.id]);
+    await expect(prisma.prepaidCode.update({ where: { id: code.id }, data: { revokedAt: moment } })).rejects.toThrow();
+    await expect(
+      prisma.prepaidCode.update({ where: { id: code.id }, data: { redeemedAt: null, redeemedBy: null } }),
+    ).rejects.toThrow(/already used or revoked/);
+    // refuse_delete's restrict_violation, which Prisma reports as a foreign key error.
+    await expect(prisma.prepaidCode.delete({ where: { id: code.id } })).rejects.toThrow();
+    expect(await prisma.prepaidCode.count({ where: { id: code.id } })).toBe(1);
   });
 });

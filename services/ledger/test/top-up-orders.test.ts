@@ -249,7 +249,8 @@ describe("top-up orders in the database", () => {
 describe("credit adjustments", () => {
   it("change the balance once per idempotency key, audited, and never below zero", async () => {
     const account = await migrated.prisma.account.create({ data: { name: "adjusted" } });
-    const input = { accountId: account.id, reason: "goodwill", actor: "github:42", idempotencyKey: "adj-1" };
+    const actor = { identity: "github:42", role: "support" as const };
+    const input = { accountId: account.id, reason: "goodwill", actor, idempotencyKey: "adj-1" };
     const first = await adjustCredit(migrated.prisma, { ...input, amountMicros: 3_000_000n });
     expect(first).toMatchObject({ replayed: false, balance: { micros: 3_000_000n } });
     expect((await adjustCredit(migrated.prisma, { ...input, amountMicros: 3_000_000n })).replayed).toBe(true);

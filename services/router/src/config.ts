@@ -78,6 +78,12 @@ export const routerConfigSchema = z.object({
   // Circuit breaking: consecutive vendor failures that open a channel, and how long it rests.
   CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
   CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(0).default(30_000),
+  // Whether a key the vendor refuses (bad key, spent balance) is taken out of service until an
+  // operator enables it again; "false" answers the refusal and keeps trying the key.
+  ROUTER_DISABLE_REFUSED_KEYS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   // Per-attempt vendor timeouts for models whose catalogue entry sets none.
   VENDOR_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   VENDOR_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),

@@ -33,7 +33,7 @@ import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { RouterMetrics } from "./metrics/router-metrics.js";
 import { captureLevelOf } from "./request-log/capture-level.js";
-import { InMemoryChannelDisabler } from "./routing/channel-disabler.js";
+import { InMemoryChannelDisabler, KeepRefusedKeys } from "./routing/channel-disabler.js";
 import { ChannelHealth } from "./routing/channel-health.js";
 import { channelKeyStates, KeyRotation } from "./routing/channel-keys.js";
 import { startRouterServer } from "./server.js";
@@ -104,8 +104,12 @@ const channelHealth = new ChannelHealth({
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
 // With the catalogue store, a channel whose every key was refused is disabled there, for every router.
-storeDisabler = catalogueAdmin && new StoreChannelDisabler(catalogue, catalogueAdmin, logger);
-const disabler = storeDisabler ?? new InMemoryChannelDisabler();
+storeDisabler =
+  config.ROUTER_DISABLE_REFUSED_KEYS && catalogueAdmin
+    ? new StoreChannelDisabler(catalogue, catalogueAdmin, logger)
+    : undefined;
+const disabler =
+  storeDisabler ?? (config.ROUTER_DISABLE_REFUSED_KEYS ? new InMemoryChannelDisabler() : new KeepRefusedKeys());
 loadEncodings(catalogueTokenizers(catalogue.current.source.models));
 const { server, port, health, calls } = await startRouterServer(
   {

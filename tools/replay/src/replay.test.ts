@@ -93,9 +93,9 @@ beforeAll(async () => {
   stack = await startTestStack({
     env: replay.env(),
     serviceEnv: {
-      // One attempt and no circuit breaking: each error recording is answered once, as recorded,
-      // and does not close its channel to the recordings after it.
-      router: { ROUTER_MAX_ATTEMPTS: "1", CIRCUIT_FAILURE_THRESHOLD: "1000000" },
+      // One attempt, no circuit breaking and no key disabling: each error recording is answered
+      // once, as recorded, and does not close its channel (or key) to the recordings after it.
+      router: { ROUTER_MAX_ATTEMPTS: "1", CIRCUIT_FAILURE_THRESHOLD: "1000000", ROUTER_DISABLE_REFUSED_KEYS: "false" },
     },
   });
   const account = await stack.createAccount({ group: replayGroup, creditYuan: 100_000 });

@@ -26,3 +26,4 @@ export * from "./test-redis-client.js";
 export * from "./test-resources.js";
 export * from "./test-servers.js";
 export * from "./test-stack.js";
+export * from "./time-until-refused.js";

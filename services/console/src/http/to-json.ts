@@ -120,9 +120,15 @@ const orderStates: Partial<Record<TopUpOrderState, string>> = {
 
 export const providerNameOf = (provider: PaymentProvider) => providerNames[provider];
 
+// How an order was paid, as the pages name it: a provider, or a prepaid code.
+const methodNames: Partial<Record<PaymentProvider, PaymentProviderName | "code">> = {
+  ...providerNames,
+  [PaymentProvider.PAYMENT_PROVIDER_PREPAID_CODE]: "code",
+};
+
 export const orderJson = (order: TopUpOrder) => ({
   outTradeNo: order.outTradeNo,
-  provider: providerNames[order.provider] ?? "unknown",
+  provider: methodNames[order.provider] ?? "unknown",
   amountFen: order.amountFen,
   amountMicros: order.amountMicros,
   state: orderStates[order.state] ?? "unknown",

@@ -1,7 +1,7 @@
 import type { Logger } from "@gateway/shared";
 import { type Request, type Response, Router } from "express";
 import { notFound } from "../http/console-error.js";
-import type { Ledger } from "../ledger-client.js";
+import type { Ledger, LedgerAdmin } from "../ledger-client.js";
 import type { SessionCookie } from "../sessions/session-cookie.js";
 import type { Session, SessionLifetimes, SessionStore } from "../sessions/session-store.js";
 import { newToken } from "../sessions/session-store.js";
@@ -11,6 +11,7 @@ import type { PendingSignIns } from "./pending-sign-ins.js";
 export interface SignInDependencies {
   providers: SignInProvider[];
   ledger: Ledger;
+  ledgerAdmin: LedgerAdmin;
   sessions: SessionStore;
   lifetimes: SessionLifetimes;
   sessionCookie: SessionCookie;
@@ -68,6 +69,11 @@ export function signInRoutes(dependencies: SignInDependencies): Router {
       displayName: identity.displayName,
     });
     if (!account) throw new Error("ledger answered no account");
+    // An operator disabled the account: no new session (the old ones were ended then).
+    if ((await dependencies.ledgerAdmin.getAccountStatus({ accountId: account.accountId })).disabledAtMs > 0) {
+      response.redirect(302, failurePage("account_disabled"));
+      return;
+    }
     // A fresh id at every sign-in: an id planted before it (session fixation) is worth nothing.
     const session = await sessions.create({
       accountId: account.accountId,

@@ -38,22 +38,32 @@ export async function reconcileOnce(
   if (closedOutTradeNos.length > 0) logger.info({ closed: closedOutTradeNos }, "expired top-up orders closed");
 }
 
-async function reconcileOrder(
+/** What asking the provider about one open order came to (the admin's order page shows it). */
+export type ReconcileResult =
+  | "no_provider"
+  | "query_failed"
+  | "waiting"
+  | "recorded"
+  | "unknown_to_provider"
+  | "closed";
+
+/** Asks the order's provider about it and records a final answer in ledger; the admin's order check runs this too. */
+export async function reconcileOrder(
   ledger: Ledger,
   methods: PaymentMethod[],
   order: TopUpOrder,
-  settings: ReconcileSettings,
+  settings: Pick<ReconcileSettings, "closeGraceMs">,
   logger: Logger,
-): Promise<void> {
+): Promise<ReconcileResult> {
   const method = methods.find((candidate) => candidate.provider === order.provider);
-  if (!method) return;
+  if (!method) return "no_provider";
   const answer = await method.query(order.outTradeNo);
   if ("error" in answer) {
     logger.warn({ outTradeNo: order.outTradeNo, reason: answer.error }, "could not ask the provider about an order");
-    return;
+    return "query_failed";
   }
   // Still waiting for the buyer: nothing to record; the order's expiry will close it.
-  if (answer.found && !answer.payment.paid && waitingStates.has(answer.payment.state)) return;
+  if (answer.found && !answer.payment.paid && waitingStates.has(answer.payment.state)) return "waiting";
   if (answer.found) {
     const recorded = await ledger.recordPaymentNotification({
       provider: method.provider,
@@ -63,12 +73,12 @@ async function reconcileOrder(
       facts: paymentFacts(answer.payment, method),
     });
     logger.info({ outTradeNo: order.outTradeNo, outcome: recorded.outcome }, "reconciled a top-up order");
-    return;
+    return "recorded";
   }
   // The provider never saw the order (placing it failed): nothing can be paid after its expiry.
-  if (order.expiresAtMs + settings.closeGraceMs < Date.now()) {
-    await ledger.closeTopUpOrder({ outTradeNo: order.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
-  }
+  if (order.expiresAtMs + settings.closeGraceMs >= Date.now()) return "unknown_to_provider";
+  await ledger.closeTopUpOrder({ outTradeNo: order.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
+  return "closed";
 }
 
 /** Runs `reconcileOnce` every interval until the signal aborts; a failed round is logged and the next one tried. */

@@ -275,7 +275,9 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     const row = page.getByRole("row").filter({ hasText: "octocat" });
     await row.waitFor();
     await screenshot(page, "admin.zh-CN");
-    await row.getByRole("button", { name: zh.admin.adjust }).click();
+    // Credit is adjusted on the account's own page.
+    await row.getByRole("link", { name: "octocat" }).click();
+    await page.getByRole("button", { name: zh.admin.adjust }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel(zh.admin.amount).fill("2.5");
     await dialog.getByLabel(zh.admin.reason).fill("Browser test goodwill credit");
@@ -283,6 +285,7 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     await page.getByText(new RegExp(fill(zh.admin.adjusted, { balance: "" }))).waitFor();
     await dialog.waitFor({ state: "detached" });
 
+    await app.navigate(zh.nav.admin);
     await showRouterViews(page, zh, "zh-CN");
 
     await app.switchLanguage("en");

@@ -1,5 +1,5 @@
 import { Center, Loader } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Navigate, Outlet, Route, Routes } from "react-router";
 import { useSession } from "./api/session.js";
 import { Shell } from "./layout/Shell.js";
@@ -15,6 +15,8 @@ const TopUpPage = lazy(() => import("./pages/TopUpPage.js"));
 const SettingsPage = lazy(() => import("./pages/SettingsPage.js"));
 const AdminPage = lazy(() => import("./pages/AdminPage.js"));
 const PricingPage = lazy(() => import("./pages/PricingPage.js"));
+const OperationsPage = lazy(() => import("./pages/OperationsPage.js"));
+const AdminAccountPage = lazy(() => import("./pages/AdminAccountPage.js"));
 
 const loading = (
   <Center h="60vh">
@@ -41,9 +43,10 @@ function SignedOut() {
   return session.data ? <Navigate to="/" replace /> : <SignInPage />;
 }
 
-function AdminOnly() {
+/** The operators' pages (admin or support); customers are sent home. */
+function OperatorsOnly({ page }: { page: ReactNode }) {
   const session = useSession();
-  return session.data?.isAdmin ? <AdminPage /> : <Navigate to="/" replace />;
+  return session.data?.isAdmin ? page : <Navigate to="/" replace />;
 }
 
 export function App() {
@@ -68,7 +71,9 @@ export function App() {
         <Route path="keys" element={<KeysPage />} />
         <Route path="topup" element={<TopUpPage />} />
         <Route path="settings" element={<SettingsPage />} />
-        <Route path="admin" element={<AdminOnly />} />
+        <Route path="admin" element={<OperatorsOnly page={<AdminPage />} />} />
+        <Route path="admin/accounts/:accountId" element={<OperatorsOnly page={<AdminAccountPage />} />} />
+        <Route path="operations" element={<OperatorsOnly page={<OperationsPage />} />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -1,3 +1,4 @@
+import { type Actor, recordAudit } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { idempotencyConflict } from "../ledger-errors.js";
@@ -35,9 +36,25 @@ export async function creditInTransaction(transaction: Prisma.TransactionClient,
   return { credit: inserted, balance: committed(account), replayed: false };
 }
 
-/** Tops up an account exactly once per idempotency key: the credit row and the balance change commit together. */
-export function addCredit(database: Database, input: NewCredit) {
-  return database.$transaction((transaction) => creditInTransaction(transaction, input));
+/**
+ * An operator's top-up, exactly once per idempotency key: the credit row, the balance change and
+ * the audit log entry commit together.
+ */
+export function addCredit(database: Database, input: NewCredit, actor: Actor) {
+  return database.$transaction(async (transaction) => {
+    const credited = await creditInTransaction(transaction, input);
+    if (!credited.replayed) {
+      await recordAudit(transaction, {
+        actor,
+        action: "account.credit",
+        accountId: input.accountId,
+        target: credited.credit.id,
+        before: { balanceMicros: credited.balance.micros - input.amountMicros },
+        after: { balanceMicros: credited.balance.micros, amountMicros: input.amountMicros },
+      });
+    }
+    return credited;
+  });
 }
 
 const committed = (account: { balanceMicros: bigint; balanceVersion: bigint }): CommittedBalance => ({

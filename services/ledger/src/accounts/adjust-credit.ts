@@ -1,3 +1,4 @@
+import { type Actor, recordAudit } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
 import { adjustmentBelowZero } from "../ledger-errors.js";
 import { creditInTransaction } from "./add-credit.js";
@@ -7,12 +8,13 @@ export interface CreditAdjustmentInput {
   /** Positive adds, negative takes back. */
   amountMicros: bigint;
   reason: string;
-  actor: string;
+  actor: Actor;
   idempotencyKey: string;
 }
 
 /**
- * An operator's change to a balance: the credit and its audit row (who, why) commit together,
+ * An operator's change to a balance: the credit, its adjustment row (who, why) and its audit
+ * log entry commit together,
  * once per idempotency key. Taking back more than the balance holds is refused.
  */
 export function adjustCredit(database: Database, input: CreditAdjustmentInput) {
@@ -36,8 +38,16 @@ export function adjustCredit(database: Database, input: CreditAdjustmentInput) {
         accountId: input.accountId,
         amountMicros: input.amountMicros,
         reason: input.reason,
-        actor: input.actor,
+        actor: input.actor.identity,
       },
+    });
+    await recordAudit(transaction, {
+      actor: input.actor,
+      action: "account.adjust_credit",
+      accountId: input.accountId,
+      target: adjustment.id,
+      before: { balanceMicros: account?.balance_micros },
+      after: { balanceMicros: balance.micros, amountMicros: input.amountMicros, reason: input.reason },
     });
     return { adjustment, balance, replayed };
   });

@@ -6,8 +6,10 @@ import type { AdminDependencies } from "./dependencies.js";
 import { handleErrors, unknownRoute } from "./handle-errors.js";
 import { requireAdminToken } from "./require-admin-token.js";
 import { accountRoutes } from "./routes/accounts.js";
+import { codeRoutes } from "./routes/codes.js";
 import { creditRoutes } from "./routes/credits.js";
 import { keyRoutes } from "./routes/keys.js";
+import { roleRoutes } from "./routes/roles.js";
 import { usageRoutes } from "./routes/usage.js";
 
 /**
@@ -26,7 +28,8 @@ export function createAdminApp(dependencies: AdminDependencies): express.Express
   const admin = express.Router();
   admin.use(requireAdminToken(dependencies.adminToken));
   admin.use(express.json({ limit: "64kb" }));
-  for (const routes of [accountRoutes, creditRoutes, keyRoutes, usageRoutes]) routes(admin, dependencies);
+  for (const routes of [accountRoutes, creditRoutes, keyRoutes, usageRoutes, codeRoutes, roleRoutes])
+    routes(admin, dependencies);
   app.use("/admin", admin);
   const { database, resolveKey } = dependencies;
   app.use("/v1/account", accountApiRouter({ database, authenticate: authenticateWithApiKey(resolveKey) }));

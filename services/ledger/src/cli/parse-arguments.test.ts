@@ -80,6 +80,19 @@ describe("parseArguments", () => {
       file: "/tmp/m.yaml",
       json: true,
     });
+    expect(parseArguments(["admin", "grant", "github:123"])).toEqual({
+      kind: "admin-grant",
+      grantee: "github:123",
+      role: "admin",
+      json: false,
+    });
+    expect(parseArguments(["admin", "grant", "a1", "--role", "support", "--json"])).toMatchObject({ role: "support" });
+    expect(parseArguments(["admin", "revoke", "github:123"])).toEqual({
+      kind: "admin-revoke",
+      grantee: "github:123",
+      json: false,
+    });
+    expect(parseArguments(["admin", "list", "--json"])).toEqual({ kind: "admin-list", json: true });
     expect(parseArguments([])).toEqual({ kind: "help" });
     expect(parseArguments(["--help"])).toEqual({ kind: "help" });
   });
@@ -101,6 +114,8 @@ describe("parseArguments", () => {
     fails(["balance", "a1", "a2"], /balance expects ACCOUNT_ID, got: a1 a2/);
     fails(["credit", "a1"], /credit expects ACCOUNT_ID YUAN/);
     fails(["account", "log-capture", "a1"], /account log-capture expects ACCOUNT_ID LEVEL/);
+    fails(["admin", "grant"], /admin grant expects IDENTITY\|ACCOUNT_ID/);
+    fails(["admin", "grant", "github:1", "--role", "owner"], /--role must be admin or support/);
   });
 
   it("rejects bad amounts and limits before calling the API", () => {

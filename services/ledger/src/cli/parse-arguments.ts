@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";
 import { parseYuan } from "../money.js";
 import { type CatalogueCommand, parseCatalogueArguments } from "./catalogue-arguments.js";
+import { type CodeCommand, parseCodeCommand } from "./code-commands.js";
 import { CommandLineError } from "./command-line-error.js";
 
 export type Command =
@@ -29,6 +30,9 @@ export type Command =
   | { kind: "key-list"; accountId: string; json: boolean }
   | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
   | { kind: "balance"; accountId: string; json: boolean }
+  | { kind: "admin-grant"; grantee: string; role: "admin" | "support"; json: boolean }
+  | { kind: "admin-revoke"; grantee: string; json: boolean }
+  | { kind: "admin-list"; json: boolean }
   | {
       kind: "usage";
       accountId: string;
@@ -38,7 +42,8 @@ export type Command =
       json: boolean;
     }
   | { kind: "catalogue-check"; file: string; json: boolean }
-  | { kind: "channel-test"; channel: string; model: string | undefined; json: boolean };
+  | { kind: "channel-test"; channel: string; model: string | undefined; json: boolean }
+  | CodeCommand;
 
 // What `catalogue` commands read when not given --file: the shipped catalogue, from the repository root.
 export const DEFAULT_CATALOGUE_FILE = "infra/catalogue/models.yaml";
@@ -49,14 +54,23 @@ type LogCaptureSetting = (typeof LOG_CAPTURE_SETTINGS)[number];
 
 export { CommandLineError };
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
-const json = { json: { type: "boolean" } } satisfies Options;
-const text = { type: "string" } as const;
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+export const json = { json: { type: "boolean" } } satisfies Options;
+export const text = { type: "string" } as const;
 const readLogs = { "read-logs": { type: "boolean" } } satisfies Options;
 
+export type ParsedCommand<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
+
 /** Parses one command's own arguments, naming the command in every error. */
-function parseCommand<T extends Options>(command: string, args: string[], options: T, positionals: string[]) {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+export function parseCommand<T extends Options>(
+  command: string,
+  args: string[],
+  options: T,
+  positionals: string[],
+): { values: ParsedCommand<T>["values"]; positionals: string[] } {
+  let parsed: ParsedCommand<T>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -69,22 +83,37 @@ function parseCommand<T extends Options>(command: string, args: string[], option
   return { values: parsed.values, positionals: parsed.positionals as string[] };
 }
 
-function checkYuan(command: string, value: string, minimumYuan: bigint): string {
+export function checkYuan(command: string, value: string, minimumYuan: bigint): string {
   const parsed = parseYuan(value, minimumYuan);
   if ("error" in parsed) throw new CommandLineError(`${command}: the amount ${parsed.error}`);
   return value;
 }
 
-function required(command: string, option: string, value: string | undefined): string {
+export function required(command: string, option: string, value: string | undefined): string {
   if (!value) throw new CommandLineError(`${command} needs --${option}`);
   return value;
+}
+
+/** A list's page options: `--limit N`, `--cursor C` (a page's next_cursor), `--all` (every page from there). */
+export const paging = { limit: text, cursor: text, all: { type: "boolean" } } as const;
+
+export function pagingOf(
+  command: string,
+  values: { limit?: string | undefined; cursor?: string | undefined; all?: boolean | undefined },
+  maxLimit: number,
+) {
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= maxLimit)) {
+    throw new CommandLineError(`${command}: --limit must be a whole number from 1 to ${maxLimit}, got ${values.limit}`);
+  }
+  return { limit, cursor: values.cursor, all: values.all === true };
 }
 
 /** Turns `pnpm gw ...` arguments into a command, or throws a CommandLineError saying what is wrong. */
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const twoWords = ["account", "key", "model", "group", "channel", "catalogue"].includes(first);
+  const twoWords = ["account", "key", "model", "group", "channel", "catalogue", "code", "admin"].includes(first);
   const word = twoWords ? `${first} ${second ?? ""}`.trim() : first;
   const args = twoWords ? rest : argv.slice(1);
   const catalogueCommand = parseCatalogueArguments(word, args);
@@ -153,21 +182,25 @@ export function parseArguments(argv: string[]): Command {
       const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID"]);
       return { kind: "balance", accountId: positionals[0]!, json: values.json === true };
     }
-    case "usage": {
-      const options = { ...json, limit: text, cursor: text, all: { type: "boolean" } } as const;
-      const { values, positionals } = parseCommand(word, args, options, ["ACCOUNT_ID"]);
-      const limit = values.limit === undefined ? undefined : Number(values.limit);
-      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
-        throw new CommandLineError(`usage: --limit must be a whole number from 1 to 1000, got ${values.limit}`);
+    case "admin grant": {
+      const { values, positionals } = parseCommand(word, args, { ...json, role: text }, ["IDENTITY|ACCOUNT_ID"]);
+      const role = values.role ?? "admin";
+      if (role !== "admin" && role !== "support") {
+        throw new CommandLineError(`${word}: --role must be admin or support, got ${role}`);
       }
-      return {
-        kind: "usage",
-        accountId: positionals[0]!,
-        limit,
-        cursor: values.cursor,
-        all: values.all === true,
-        json: values.json === true,
-      };
+      return { kind: "admin-grant", grantee: positionals[0]!, role, json: values.json === true };
+    }
+    case "admin revoke": {
+      const { values, positionals } = parseCommand(word, args, json, ["IDENTITY|ACCOUNT_ID"]);
+      return { kind: "admin-revoke", grantee: positionals[0]!, json: values.json === true };
+    }
+    case "admin list": {
+      const { values } = parseCommand(word, args, json, []);
+      return { kind: "admin-list", json: values.json === true };
+    }
+    case "usage": {
+      const { values, positionals } = parseCommand(word, args, { ...json, ...paging }, ["ACCOUNT_ID"]);
+      return { kind: "usage", accountId: positionals[0]!, ...pagingOf(word, values, 1000), json: values.json === true };
     }
     case "catalogue check": {
       const { values } = parseCommand(word, args, { ...json, file: text }, []);
@@ -177,6 +210,10 @@ export function parseArguments(argv: string[]): Command {
       const { values, positionals } = parseCommand(word, args, { ...json, model: text }, ["NAME"]);
       return { kind: "channel-test", channel: positionals[0]!, model: values.model, json: values.json === true };
     }
+    case "code create":
+    case "code list":
+    case "code revoke":
+      return parseCodeCommand(word, args);
     default:
       throw new CommandLineError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
   }

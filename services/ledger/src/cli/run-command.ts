@@ -4,6 +4,7 @@ import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";
 import { checkCatalogue } from "./catalogue-check.js";
 import { executeCatalogueCommand } from "./catalogue-commands.js";
+import { executeCodeCommand } from "./code-commands.js";
 import type { Command } from "./parse-arguments.js";
 import { table } from "./table.js";
 import { USAGE_TEXT } from "./usage-text.js";
@@ -42,16 +43,22 @@ interface UsageAnswer {
   outcome: string;
   started_at: string;
 }
-interface List<T> {
+interface RoleAnswer {
+  grantee: string;
+  role: string;
+  granted_by: string;
+  granted_at: string;
+}
+export interface List<T> {
   data: T[];
 }
-interface Page<T> extends List<T> {
+export interface Page<T> extends List<T> {
   has_more: boolean;
   next_cursor: string | null;
 }
 
 /** One page from `cursor` on, or with `all` every page from there to the end, as one list. */
-async function readPages<T>(
+export async function readPages<T>(
   request: AdminRequest,
   path: string,
   { limit, cursor, all }: { limit: number | undefined; cursor: string | undefined; all: boolean },
@@ -109,6 +116,10 @@ async function execute(
   request: AdminRequest,
 ): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {
+    case "code-create":
+    case "code-list":
+    case "code-revoke":
+      return executeCodeCommand(command, request);
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
     case "catalogue-check":
@@ -199,6 +210,30 @@ async function execute(
     case "balance": {
       const answer = (await request("GET", `/accounts/${encodeURIComponent(command.accountId)}`)) as AccountAnswer;
       return { answer, render: () => `${answer.account_id} (${answer.name}): ${yuan(answer.balance_micros)}` };
+    }
+    case "admin-grant": {
+      const answer = (await request("POST", "/roles", { grantee: command.grantee, role: command.role })) as RoleAnswer;
+      return { answer, render: () => `${answer.grantee} is ${answer.role} (granted ${answer.granted_at})` };
+    }
+    case "admin-revoke": {
+      const answer = (await request("POST", "/roles/revoke", { grantee: command.grantee })) as {
+        grantee: string;
+        revoked: RoleAnswer | null;
+      };
+      const render = () =>
+        answer.revoked ? `${answer.grantee} is no longer ${answer.revoked.role}` : `${answer.grantee} had no role`;
+      return { answer, render };
+    }
+    case "admin-list": {
+      const answer = (await request("GET", "/roles")) as List<RoleAnswer>;
+      const render = () =>
+        answer.data.length === 0
+          ? "No roles granted (CONSOLE_ADMIN_IDENTITIES still makes admins)."
+          : table([
+              ["GRANTEE", "ROLE", "GRANTED BY", "GRANTED"],
+              ...answer.data.map((grant) => [grant.grantee, grant.role, grant.granted_by, grant.granted_at]),
+            ]);
+      return { answer, render };
     }
     case "usage": {
       const path = `/accounts/${encodeURIComponent(command.accountId)}/usage`;

@@ -24,6 +24,20 @@ Commands:
   channel test NAME [--model MODEL] [--json]
       Send a minimal chat request through the channel with each of its keys (its first chat model unless
       --model): latency and the vendor's answer per key. Asks a router (GATEWAY_ROUTER_URL), bills no one.
+  code create --amount YUAN --count N [--expires DATE] [--note TEXT] [--json]
+      Make N prepaid codes worth YUAN each (at most 1000), good through DATE (2027-01-31) or forever.
+      The codes are printed once: ledger keeps only their hashes.
+  code list [BATCH_ID] [--limit N] [--cursor CURSOR | --all] [--json]
+      The batches, newest first, N (default 50, at most 500) a page, with how many codes were redeemed
+      or revoked; with BATCH_ID, that batch's codes.
+  code revoke CODE|CODE_ID|BATCH_ID [--json]
+      Revoke one unused code, or every unused code of a batch.
+  admin grant IDENTITY|ACCOUNT_ID [--role admin|support] [--json]
+      Make a console operator: a sign-in (github:123, oidc:google:abc) or an account id. admin (the
+      default) does everything; support reads everything, adjusts credit and disables accounts.
+  admin revoke IDENTITY|ACCOUNT_ID [--json]
+  admin list [--json]
+      Roles granted at run time; CONSOLE_ADMIN_IDENTITIES adds admins of its own at console start-up.
 
 The catalogue (live: a change reaches every router within seconds, or is refused whole with the
 reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b" or repeat.

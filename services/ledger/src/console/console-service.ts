@@ -243,8 +243,12 @@ export function consoleService({
     }),
     adjustCredit: unaryHandler(async (request: AdjustCreditRequest) => {
       const accountId = accountIdOf(request.accountId);
-      const input = parseInput(adjustCreditInput, request);
-      const { adjustment, balance, replayed } = await adjustCredit(database, { accountId, ...input });
+      const { actor, actorRole, actorAccountId, ...input } = parseInput(adjustCreditInput, request);
+      const { adjustment, balance, replayed } = await adjustCredit(database, {
+        accountId,
+        ...input,
+        actor: { identity: actor, role: actorRole, accountId: actorAccountId },
+      });
       await publishBalance(accountId, balance);
       return { adjustmentId: adjustment.id, balanceMicros: Number(balance.micros), replayed };
     }),

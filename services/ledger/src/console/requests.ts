@@ -1,6 +1,7 @@
 import { type ListFilter as ListFilterMessage, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
 import { storableText } from "@gateway/shared";
 import { z } from "zod";
+import { ROLES } from "../audit/record-audit.js";
 import { accountNotFound } from "../ledger-errors.js";
 import { OUT_TRADE_NO_PATTERN } from "../topups/out-trade-no.js";
 import type { PaymentProviderName } from "../topups/payment-provider.js";
@@ -149,5 +150,7 @@ export const adjustCreditInput = z.object({
     .transform((amount) => BigInt(amount)),
   reason: storableText.trim().min(1).max(500),
   actor: storableText.trim().min(1).max(255),
+  actorRole: z.enum(ROLES),
+  actorAccountId: z.union([z.literal(""), z.uuid()]).transform((id) => id || undefined),
   idempotencyKey: storableText.trim().min(1).max(200),
 });

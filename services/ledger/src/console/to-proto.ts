@@ -20,7 +20,12 @@ import type {
   UsageRecord,
 } from "../generated/prisma/client.js";
 import { keyStatusAnswer } from "../keys/resolve-key.js";
-import { MICROS_PER_FEN, type PaymentProviderName, type TopUpOrderStateName } from "../topups/payment-provider.js";
+import {
+  MICROS_PER_FEN,
+  type PaymentProviderName,
+  type TopUpMethodName,
+  type TopUpOrderStateName,
+} from "../topups/payment-provider.js";
 
 // Ledger rows as the console's messages: money in micro-yuan, times in Unix ms (0 = none).
 
@@ -29,6 +34,11 @@ const ms = (date: Date | null) => date?.getTime() ?? 0;
 export const PROVIDER_MESSAGES: Record<PaymentProviderName, PaymentProvider> = {
   wechat_pay: PaymentProvider.PAYMENT_PROVIDER_WECHAT_PAY,
   alipay: PaymentProvider.PAYMENT_PROVIDER_ALIPAY,
+};
+
+const METHOD_MESSAGES: Record<TopUpMethodName, PaymentProvider> = {
+  ...PROVIDER_MESSAGES,
+  prepaid_code: PaymentProvider.PAYMENT_PROVIDER_PREPAID_CODE,
 };
 
 const STATE_MESSAGES: Record<TopUpOrderStateName, TopUpOrderState> = {
@@ -63,7 +73,7 @@ export const identityMessage = (identity: SignInIdentity): SignInIdentityMessage
 export const topUpOrderMessage = (order: TopUpOrder): TopUpOrderMessage => ({
   outTradeNo: order.outTradeNo,
   accountId: order.accountId,
-  provider: PROVIDER_MESSAGES[order.provider as PaymentProviderName],
+  provider: METHOD_MESSAGES[order.provider as TopUpMethodName],
   merchantId: order.merchantId,
   amountFen: Number(order.amountMicros / MICROS_PER_FEN),
   amountMicros: Number(order.amountMicros),

@@ -18,7 +18,13 @@ interface StoredKey {
   spendCapMicros?: bigint | null;
   canReadLogs?: boolean;
   group?: { multiplierBasisPoints: number };
-  account?: { logCapture: string | null };
+  account?: {
+    logCapture: string | null;
+    disabledAt?: Date | null;
+    // An admin's group for the whole account, which its keys then serve in.
+    defaultGroup?: string | null;
+    group?: { multiplierBasisPoints: number } | null;
+  };
 }
 
 const LIST_PRICE_BASIS_POINTS = 10_000;
@@ -35,17 +41,22 @@ export function keyStatusAnswer(key: StoredKey | null, now: Date): ResolveKeyRes
       canReadLogs: false,
     };
   }
-  const status = key.revokedAt
-    ? KeyStatus.KEY_STATUS_REVOKED
-    : key.expiresAt && key.expiresAt <= now
-      ? KeyStatus.KEY_STATUS_EXPIRED
-      : KeyStatus.KEY_STATUS_ACTIVE;
+  // A disabled account's keys are refused like revoked ones, and work again once it is enabled.
+  const status =
+    key.revokedAt || key.account?.disabledAt
+      ? KeyStatus.KEY_STATUS_REVOKED
+      : key.expiresAt && key.expiresAt <= now
+        ? KeyStatus.KEY_STATUS_EXPIRED
+        : KeyStatus.KEY_STATUS_ACTIVE;
+  const accountGroup = key.account?.defaultGroup ?? undefined;
   return {
     status,
     keyId: key.id,
     accountId: key.accountId,
-    modelGroup: key.modelGroup,
-    multiplierBasisPoints: key.group?.multiplierBasisPoints ?? LIST_PRICE_BASIS_POINTS,
+    modelGroup: accountGroup ?? key.modelGroup,
+    multiplierBasisPoints:
+      (accountGroup ? key.account?.group?.multiplierBasisPoints : key.group?.multiplierBasisPoints) ??
+      LIST_PRICE_BASIS_POINTS,
     logCapture: logCaptureOf(key.account?.logCapture ?? null),
     spendCapMicros: key.spendCapMicros == null ? undefined : Number(key.spendCapMicros),
     canReadLogs: key.canReadLogs ?? false,
@@ -79,7 +90,14 @@ export function createKeyResolver(database: Database, cache: KeyCache) {
         spendCapMicros: true,
         canReadLogs: true,
         group: { select: { multiplierBasisPoints: true } },
-        account: { select: { logCapture: true } },
+        account: {
+          select: {
+            logCapture: true,
+            disabledAt: true,
+            defaultGroup: true,
+            group: { select: { multiplierBasisPoints: true } },
+          },
+        },
       },
     });
     const now = new Date();

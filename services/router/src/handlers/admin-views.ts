@@ -46,7 +46,7 @@ export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "h
     return {
       channels: Object.entries(catalogue.source.channels).map(([name, channel]) => {
         const snapshot = deps.health.snapshot(name);
-        const serving = served.get(name)?.channel;
+        const serving = served.get(name)?.channel ?? catalogue.heldChannels.get(name);
         const keys = serving ? keysHealth(serving, deps.keys.disabler) : [];
         return {
           name,

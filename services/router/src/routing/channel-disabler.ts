@@ -48,3 +48,22 @@ export class InMemoryChannelDisabler implements ChannelDisabler {
     return this.disabled.values();
   }
 }
+
+/**
+ * Leaves every key in service (ROUTER_DISABLE_REFUSED_KEYS=false, new-api's "disable channels
+ * automatically" turned off): a refusal reaches the client and is counted, and the next request
+ * tries the key again.
+ */
+export class KeepRefusedKeys implements ChannelDisabler {
+  disablement(): undefined {
+    return undefined;
+  }
+
+  disable(): void {}
+
+  enable(): void {}
+
+  disabledKeys(): Iterable<DisabledKey> {
+    return [];
+  }
+}

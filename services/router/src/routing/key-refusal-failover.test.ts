@@ -2,7 +2,7 @@ import type { Channel } from "@gateway/catalogue/catalogue";
 import { channelKey } from "@gateway/catalogue/channel-key";
 import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
 import { describe, expect, it } from "vitest";
-import { InMemoryChannelDisabler } from "./channel-disabler.js";
+import { type ChannelDisabler, InMemoryChannelDisabler, KeepRefusedKeys } from "./channel-disabler.js";
 import { ChannelHealth } from "./channel-health.js";
 import { KeyRotation } from "./channel-keys.js";
 import { type FailoverContext, type KeyRefused, runWithFailover } from "./run-with-failover.js";
@@ -28,8 +28,11 @@ const quotaSpent = () =>
   );
 const overloaded = () => mapVendorError(503, "", {});
 
-function setUp(channels: Channel[], health = new ChannelHealth({ failureThreshold: 2, cooldownMs: 10_000 })) {
-  const disabler = new InMemoryChannelDisabler();
+function setUp(
+  channels: Channel[],
+  health = new ChannelHealth({ failureThreshold: 2, cooldownMs: 10_000 }),
+  disabler: ChannelDisabler = new InMemoryChannelDisabler(),
+) {
   const refused: KeyRefused[] = [];
   const context: FailoverContext = {
     channels,
@@ -78,6 +81,15 @@ describe("a channel's keys", () => {
     // The refused key is not tried again.
     for (let turn = 0; turn < 3; turn += 1) {
       expect((await request(context, () => undefined)).tried).toEqual(["key-good"]);
+    }
+  });
+
+  it("stay in service when the operator keeps refused keys: the refusal is the answer, every time", async () => {
+    const { context } = setUp([channel("pool", 0, ["key-bad"])], undefined, new KeepRefusedKeys());
+    for (let turn = 0; turn < 2; turn += 1) {
+      const { tried, result } = await request(context, () => invalidKey());
+      expect(tried).toEqual(["key-bad"]);
+      expect(result).toMatchObject({ keyRefusal: "key_invalid" });
     }
   });
 

@@ -91,6 +91,8 @@ export async function runWithFailover<T>(
           vendorStatus: error.vendorStatus,
           vendorMessage: error.vendorMessage,
         });
+        // Kept in service by the operator's choice: the refusal is the answer, as any other vendor error.
+        if (!disabler.disablement(channel.name, keyed.key.id)) throw error;
         context.onKeyRefused?.({ channel: keyed, error, channelDisabled: !rotation.hasEnabledKey(channel) });
         lastError = error;
         continue;

@@ -1,8 +1,9 @@
 import dayjs from "dayjs";
-import type { RecordFilters } from "./types.js";
 
 /** Filters as API query parameters: picked days become the instants from the first day's start to the last day's end. */
-export function recordQuery(filters: RecordFilters): Record<string, string | undefined> {
+export function recordQuery<Filters extends object>(
+  filters: Filters & { from?: string; to?: string },
+): Record<string, string | undefined> {
   return {
     ...filters,
     from: filters.from && dayjs(filters.from).startOf("day").toISOString(),

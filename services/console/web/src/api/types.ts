@@ -22,10 +22,14 @@ export interface Provider {
   name: string;
 }
 
+export type OperatorRole = "admin" | "support";
+
 export interface Session {
   account: Account;
   identities: Identity[];
+  /** Sees the admin pages (as an admin or as support). */
   isAdmin: boolean;
+  role: OperatorRole | null;
   csrfToken: string;
 }
 
@@ -131,10 +135,12 @@ export interface NewKey {
 }
 
 export type PaymentProvider = "wechat" | "alipay";
+/** How an order was paid: a provider, or a prepaid code. */
+export type TopUpMethod = PaymentProvider | "code";
 
 export interface TopUpOrder {
   outTradeNo: string;
-  provider: PaymentProvider;
+  provider: TopUpMethod;
   amountFen: number;
   state: "created" | "paid" | "closed" | "failed";
   createdAt: string;
@@ -238,4 +244,57 @@ export interface PricedModel {
 /** The public price list: each group with the models its keys can use, at its prices. */
 export interface PriceList {
   groups: { name: string; description: string; multiplierBasisPoints: number; models: PricedModel[] }[];
+}
+
+export interface RedeemedCode {
+  order: TopUpOrder;
+  balanceMicros: number;
+}
+
+export interface CodeBatch {
+  batchId: string;
+  amountMicros: number;
+  count: number;
+  expiresAt: string | null;
+  note: string;
+  createdBy: string;
+  createdAt: string;
+  redeemed: number;
+  revoked: number;
+}
+
+export interface CreatedCodeBatch {
+  batch: CodeBatch;
+  codes: string[];
+  csv: string;
+}
+
+export interface PrepaidCode {
+  codeId: string;
+  codePrefix: string;
+  state: "unused" | "redeemed" | "revoked" | "expired";
+  redeemedAt: string | null;
+  redeemedBy: string | null;
+  revokedAt: string | null;
+  outTradeNo: string | null;
+}
+
+export interface AdminOrder extends TopUpOrder {
+  accountId: string;
+  merchantId: string;
+  providerTradeId: string | null;
+}
+
+export interface OrderCheck {
+  result: "no_provider" | "query_failed" | "waiting" | "recorded" | "unknown_to_provider" | "closed" | "final";
+  order: AdminOrder;
+}
+
+export interface OperationsOverview {
+  from: string;
+  to: string;
+  days: { day: string; topUpMicros: number; topUps: number; spendMicros: number; requests: number }[];
+  topAccounts: { accountId: string; name: string; spendMicros: number; requests: number }[];
+  topModels: { model: string; spendMicros: number; requests: number }[];
+  channels: { channel: string; requests: number; errors: number; errorRate: number }[];
 }

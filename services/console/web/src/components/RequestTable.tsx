@@ -9,8 +9,16 @@ import { TableHeader } from "./TableHeader.js";
 
 type Row = LogSummary & Partial<Pick<UsageRecord, "promptTokens" | "completionTokens">>;
 
-/** Requests one a row (usage records with their tokens, or request logs), each linking to its log. */
-export function RequestTable({ rows, withTokens = false }: { rows: Row[]; withTokens?: boolean }) {
+/** Requests one a row (usage records with their tokens, or request logs), each linking to its log unless `linked` is false (another account's). */
+export function RequestTable({
+  rows,
+  withTokens = false,
+  linked = true,
+}: {
+  rows: Row[];
+  withTokens?: boolean;
+  linked?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const tokens = (count: number | undefined) => formatNumber(count ?? 0, i18n.language);
   return (
@@ -44,9 +52,15 @@ export function RequestTable({ rows, withTokens = false }: { rows: Row[]; withTo
                   <OutcomeBadge outcome={row.outcome} />
                 </Table.Td>
                 <Table.Td>
-                  <Anchor component={Link} to={`/logs/${row.requestId}`} size="sm" ff="monospace">
-                    {row.requestId}
-                  </Anchor>
+                  {linked ? (
+                    <Anchor component={Link} to={`/logs/${row.requestId}`} size="sm" ff="monospace">
+                      {row.requestId}
+                    </Anchor>
+                  ) : (
+                    <Text size="sm" ff="monospace">
+                      {row.requestId}
+                    </Text>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}

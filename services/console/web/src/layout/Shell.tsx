@@ -27,7 +27,11 @@ export function Shell({ session, children }: { session: Session; children: React
   const { t, i18n } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
-  const pages = session.isAdmin ? [...PAGES, { to: "/admin", label: "nav.admin" } as const] : PAGES;
+  const adminPages = [
+    { to: "/admin", label: "nav.admin" } as const,
+    { to: "/operations", label: "nav.operations" } as const,
+  ];
+  const pages = session.isAdmin ? [...PAGES, ...adminPages] : PAGES;
   return (
     <AppShell
       header={{ height: 56 }}

@@ -22,6 +22,7 @@ import { useTranslation } from "react-i18next";
 import { api, apiPath } from "../api/client.js";
 import { SESSION_KEY } from "../api/session.js";
 import type { CreatedTopUp, PaymentProvider, TopUpOrder } from "../api/types.js";
+import { RedeemCodeCard } from "../components/RedeemCodeCard.js";
 import { TableHeader } from "../components/TableHeader.js";
 import { fenToMicros, formatYuan, yuanToFen } from "../format/money.js";
 import { formatDateTime } from "../format/time.js";
@@ -221,6 +222,7 @@ export default function TopUpPage() {
           <TopUpForm onCreated={setCreated} />
         </Card>
         {created && <PendingPayment key={created.order.outTradeNo} created={created} />}
+        <RedeemCodeCard />
       </Group>
       <Title order={3}>{t("topup.history")}</Title>
       <OrderHistory />

@@ -12,6 +12,7 @@ import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
 import { accountIdOf } from "../path-ids.js";
 import { accountJson } from "../serialize.js";
+import { TOKEN_HOLDER } from "../token-holder.js";
 
 const createAccountBody = z.object({
   name: label,
@@ -66,6 +67,6 @@ export function accountRoutes(router: Router, { database, forgetCachedKeys }: Ad
     const accountId = accountIdOf(request);
     const { log_capture } = parseInput(logCaptureBody, request.body);
     const level = log_capture === "default" ? null : log_capture;
-    response.json(accountJson(await setLogCapture(database, forgetCachedKeys, accountId, level)));
+    response.json(accountJson(await setLogCapture(database, forgetCachedKeys, accountId, level, TOKEN_HOLDER)));
   });
 }

@@ -6,6 +6,7 @@ import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
 import { accountIdOf } from "../path-ids.js";
 import { creditJson } from "../serialize.js";
+import { TOKEN_HOLDER } from "../token-holder.js";
 
 const creditBody = z.object({
   yuan: z.union([z.string(), z.number()]),
@@ -13,15 +14,15 @@ const creditBody = z.object({
 });
 
 export function creditRoutes(router: Router, { database, publishBalance }: AdminDependencies): void {
-  /** Tops up an account; 201 the first time, 200 with `replayed: true` for a retry. */
+  /** Tops up an account, audited as the CLI's; 201 the first time, 200 with `replayed: true` for a retry. */
   router.post("/accounts/:accountId/credits", async (request, response) => {
     const accountId = accountIdOf(request);
     const body = parseInput(creditBody, request.body);
-    const { credit, balance, replayed } = await addCredit(database, {
-      accountId,
-      amountMicros: yuanToMicros(body.yuan, "yuan", 1n),
-      idempotencyKey: body.idempotency_key,
-    });
+    const { credit, balance, replayed } = await addCredit(
+      database,
+      { accountId, amountMicros: yuanToMicros(body.yuan, "yuan", 1n), idempotencyKey: body.idempotency_key },
+      TOKEN_HOLDER,
+    );
     await publishBalance(accountId, balance);
     response
       .status(replayed ? 200 : 201)

@@ -1,0 +1,35 @@
+import type { Router } from "express";
+import { z } from "zod";
+import { ROLES } from "../../audit/record-audit.js";
+import { granteeInput } from "../../console/admin-requests.js";
+import { grantRole, listRoles, revokeRole } from "../../roles/admin-roles.js";
+import type { AdminDependencies } from "../dependencies.js";
+import { parseInput } from "../parse-input.js";
+import { TOKEN_HOLDER } from "../token-holder.js";
+
+const grantBody = z.object({ grantee: granteeInput, role: z.enum(ROLES).default("admin") });
+const revokeBody = z.object({ grantee: granteeInput });
+
+const roleJson = (grant: { grantee: string; role: string; grantedBy: string; grantedAt: Date }) => ({
+  grantee: grant.grantee,
+  role: grant.role,
+  granted_by: grant.grantedBy,
+  granted_at: grant.grantedAt.toISOString(),
+});
+
+/** Operators' roles: how the first console admin is made (`pnpm gw admin grant`). */
+export function roleRoutes(router: Router, { database }: AdminDependencies): void {
+  router.get("/roles", async (_request, response) => {
+    response.json({ object: "list", data: (await listRoles(database)).map(roleJson) });
+  });
+  router.post("/roles", async (request, response) => {
+    const { grantee, role } = parseInput(grantBody, request.body);
+    response.json(roleJson(await grantRole(database, TOKEN_HOLDER, grantee, role)));
+  });
+  /** Answers the grant that was revoked, or `revoked: null` when the grantee had none. */
+  router.post("/roles/revoke", async (request, response) => {
+    const { grantee } = parseInput(revokeBody, request.body);
+    const revoked = await revokeRole(database, TOKEN_HOLDER, grantee);
+    response.json({ grantee, revoked: revoked && roleJson(revoked) });
+  });
+}
