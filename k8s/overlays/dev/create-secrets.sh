@@ -19,6 +19,8 @@ secret gateway-database --from-literal=DATABASE_URL=postgresql://postgres@postgr
 secret gateway-redis --from-literal=REDIS_URL=redis://redis:6379
 secret gateway-nats --from-literal=NATS_URL=nats://nats:4222
 secret gateway-admin --from-literal=GATEWAY_ADMIN_TOKEN="$(random)"
+# Seals the vendor keys the catalogue store holds: keep it, or the stored keys cannot be opened again.
+secret gateway-catalogue-key --from-literal=CATALOGUE_ENCRYPTION_KEY="$(random)"
 secret gateway-edge --from-literal=FILE_URL_SIGNING_KEY="$(random)"
 secret gateway-video \
   --from-literal=VIDEO_URL_SIGNING_KEY="$(random)" \

@@ -1,17 +1,24 @@
 import type { Logger } from "@gateway/shared";
 import { Catalogue, type CatalogueSources } from "./catalogue.js";
 
-/** Keeps the catalogue in force and swaps it on reload only when the new file is valid. */
+/**
+ * Keeps the catalogue in force. A request reads `current` once and keeps that object, so a
+ * swap never changes the catalogue of a request already admitted.
+ */
 export class CatalogueHolder {
-  current: Catalogue;
+  // The store's revision in force; undefined while the catalogue comes from a file.
+  revision: number | undefined;
 
   constructor(
-    private readonly path: string,
-    private readonly sources: CatalogueSources,
+    public current: Catalogue,
     private readonly logger: Logger,
+    private readonly file?: { path: string; sources: CatalogueSources },
   ) {
-    this.current = Catalogue.fromFile(path, sources);
     this.reportDisabled();
+  }
+
+  static fromFile(path: string, sources: CatalogueSources, logger: Logger): CatalogueHolder {
+    return new CatalogueHolder(Catalogue.fromFile(path, sources), logger, { path, sources });
   }
 
   // One line an operator sees at start-up and on each reload: what production will not serve, and why.
@@ -24,18 +31,26 @@ export class CatalogueHolder {
     );
   }
 
+  /** Re-reads the file; a broken one is refused and the old catalogue stays. */
   reload(): boolean {
+    if (!this.file) return false;
+    const { path, sources } = this.file;
     try {
-      this.current = Catalogue.fromFile(this.path, this.sources);
-      this.logger.info({ path: this.path }, "catalogue reloaded");
+      this.current = Catalogue.fromFile(path, sources);
+      this.logger.info({ path }, "catalogue reloaded");
       this.reportDisabled();
       return true;
     } catch (error) {
-      this.logger.error(
-        { err: error, path: this.path },
-        "catalogue reload refused; the previous catalogue stays in force",
-      );
+      this.logger.error({ err: error, path }, "catalogue reload refused; the previous catalogue stays in force");
       return false;
     }
+  }
+
+  /** Puts the store's catalogue of `revision` in force. */
+  swap(next: Catalogue, revision: number): void {
+    this.current = next;
+    this.revision = revision;
+    this.logger.info({ revision }, "catalogue reloaded");
+    this.reportDisabled();
   }
 }

@@ -17,17 +17,27 @@ export const vendorSchema = z.object({
   profile: z.enum(["openai", "xai", "deepseek", "qwen", "moonshot"]).optional(),
 });
 
+const modelIdSchema = z.string().min(1).max(128);
+
 export const channelSchema = z.object({
   vendor: name,
   // Overrides of the vendor's defaults for this one endpoint and credential.
   base_url: z.string().url().optional(),
   api_key_env: envName.optional(),
+  // Keys held by the catalogue store (encrypted there, decrypted only in memory); they win over
+  // the environment's. An exported file never carries them.
+  api_keys: z.array(z.string().min(1)).min(1).optional(),
   // Several keys of the same vendor account or of several accounts: requests take turns over them.
   api_keys_env: z.array(envName).min(1).optional(),
-  // Public model id -> the id this channel's vendor knows it by (a deployment name, a dated id).
-  model_map: z.record(z.string().min(1), z.string().min(1)).optional(),
   priority: z.number().int().min(0).default(0),
   weight: z.number().int().positive().default(1),
+  // The models this channel serves (absent: every model of its vendor that names no channels).
+  models: z.array(modelIdSchema).optional(),
+  // Public model id -> the id this channel's vendor knows it by (a deployment name, a dated id).
+  model_map: z.record(modelIdSchema, z.string().min(1)).optional(),
+  // A disabled channel serves nothing until enabled again; the reason tells the operator why.
+  disabled: z.boolean().optional(),
+  disabled_reason: z.string().optional(),
 });
 
 const imageSize = z.string().regex(/^\d+x\d+$/, "WIDTHxHEIGHT");
@@ -94,6 +104,14 @@ export const groupLimitsSchema = z.object({
   concurrent_requests: z.number().int().positive().optional(),
 });
 
+export const groupSchema = z.object({
+  description: z.string(),
+  limits: groupLimitsSchema.optional(),
+  // What the group's keys pay over the catalogue's prices, as ledger bills it (ledger.model_groups,
+  // kept in step from the catalogue: docs/live-catalogue.md).
+  multiplier_basis_points: z.number().int().positive().default(10_000),
+});
+
 // How the vendor counts an input image, when its protocol's rule does not fit (see usage/image-tokens.ts).
 const imageTokenRuleSchema = z.discriminatedUnion("rule", [
   z.object({ rule: z.literal("tiles"), base: z.number().int().positive(), per_tile: z.number().int().positive() }),
@@ -106,8 +124,6 @@ const imageTokenRuleSchema = z.discriminatedUnion("rule", [
 ]);
 
 export const DEFAULT_MAX_IMAGES_PER_REQUEST = 16;
-
-const modelIdSchema = z.string().min(1).max(128);
 
 // A model its vendor no longer serves. With `serve`, requests for it are answered by the successor
 // (its price, its groups, its answer's `model`; the response header x-gateway-served-model names it);
@@ -208,15 +224,7 @@ export const exchangeRateSchema = z.object({
 export const catalogueFileSchema = z.object({
   // Required once any model takes its prices from the dataset.
   exchange_rate: exchangeRateSchema.optional(),
-  groups: z.record(
-    name,
-    z.object({
-      description: z.string(),
-      limits: groupLimitsSchema.optional(),
-      // What the group's keys pay over the catalogue's prices, as ledger bills it (ledger.model_groups).
-      multiplier_basis_points: z.number().int().positive().default(10_000),
-    }),
-  ),
+  groups: z.record(name, groupSchema),
   vendors: z.record(name, vendorSchema),
   channels: z.record(name, channelSchema),
   models: z.array(modelSchema).min(1),
@@ -233,3 +241,5 @@ export type AudioRules = z.infer<typeof audioRulesSchema>;
 export type VideoRules = z.infer<typeof videoRulesSchema>;
 export type EmbeddingRules = z.infer<typeof embeddingRulesSchema>;
 export type GroupLimits = z.infer<typeof groupLimitsSchema>;
+export type GroupEntry = z.infer<typeof groupSchema>;
+export type ChannelEntry = z.infer<typeof channelSchema>;

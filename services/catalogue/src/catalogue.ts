@@ -84,6 +84,9 @@ export class Catalogue {
     readonly source: CatalogueFile,
     // Every entry's token prices, retired ones included, as resolved when the catalogue loaded.
     private readonly prices: ReadonlyMap<string, TokenPrices>,
+    // Disabled channels (by an operator, or by a router whose every key was refused) as they would
+    // serve: they route nothing, but views still show their keys.
+    readonly heldChannels: ReadonlyMap<string, Channel>,
   ) {}
 
   /** The token prices of any entry of the file, its own or the dataset's. */
@@ -116,22 +119,15 @@ export class Catalogue {
 
   /** The catalogue the file describes, with prices from the dataset in force on `pricesOn` where an entry sets none. */
   static fromData(data: CatalogueFile, sources: CatalogueSources, pricesOn = new Date()): Catalogue {
-    const problems = crossReferenceProblems(data);
-    const prices = new Map<string, TokenPrices>();
-    // An unknown vendor is already a problem, and its prices cannot be looked up.
-    for (const entry of data.models.filter((model) => data.vendors[model.vendor])) {
-      const resolved = resolveModelPrices(entry, data, pricesOn);
-      if ("problem" in resolved) problems.push(`models.${entry.id}: ${resolved.problem}`);
-      else prices.set(entry.id, resolved.prices);
-    }
+    const { problems, prices } = consistency(data, pricesOn);
     if (problems.length > 0) throw new Error(`catalogue is inconsistent:\n  ${problems.join("\n  ")}`);
     const models = new Map<string, CatalogueModel>();
     for (const entry of data.models) {
       if (entry.retired) continue;
       const vendorEntry = data.vendors[entry.vendor]!;
-      const channelNames =
-        entry.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === entry.vendor);
-      const channels = channelNames.flatMap((name) => resolveChannel(name, data, sources) ?? []);
+      const channels = channelsOf(entry, data)
+        .filter((name) => !data.channels[name]!.disabled)
+        .flatMap((name) => resolveChannel(name, data, sources) ?? []);
       const price = prices.get(entry.id)!;
       models.set(entry.id, { ...entry, price, ownedBy: vendorEntry.owned_by, channels });
     }
@@ -146,9 +142,20 @@ export class Catalogue {
       ),
     );
     const limits = new Map(Object.entries(data.groups).map(([group, entry]) => [group, entry.limits ?? {}]));
-    const disabled = Object.keys(data.channels).filter((name) => !resolveChannel(name, data, sources));
+    // Operator-disabled channels are left out on purpose; these lack credentials.
+    const disabled = Object.keys(data.channels).filter(
+      (name) => !data.channels[name]!.disabled && !resolveChannel(name, data, sources),
+    );
     const groups = new Set(Object.keys(data.groups));
-    return new Catalogue(models, aliases, retirements, groups, limits, disabled, data, prices);
+    const held = new Map(
+      Object.keys(data.channels)
+        .filter((name) => data.channels[name]!.disabled)
+        .flatMap((name) => {
+          const channel = resolveChannel(name, data, sources);
+          return channel ? [[name, channel] as const] : [];
+        }),
+    );
+    return new Catalogue(models, aliases, retirements, groups, limits, disabled, data, prices, held);
   }
 
   /** The entry an id or one of its aliases names. */
@@ -184,6 +191,43 @@ export class Catalogue {
   }
 }
 
+/** What is wrong in a schema-valid catalogue (references, prices), and the prices resolved on `pricesOn`. */
+function consistency(data: CatalogueFile, pricesOn: Date) {
+  const problems = crossReferenceProblems(data);
+  const prices = new Map<string, TokenPrices>();
+  // An unknown vendor is already a problem, and its prices cannot be looked up.
+  for (const entry of data.models.filter((model) => data.vendors[model.vendor])) {
+    const resolved = resolveModelPrices(entry, data, pricesOn);
+    if ("problem" in resolved) problems.push(`models.${entry.id}: ${resolved.problem}`);
+    else prices.set(entry.id, resolved.prices);
+  }
+  return { problems, prices };
+}
+
+/** A whole catalogue document checked by the schema and for cross-references, or every problem found. */
+export function checkCatalogue(
+  raw: unknown,
+  pricesOn = new Date(),
+): { ok: true; data: CatalogueFile } | { ok: false; problems: string[] } {
+  const parsed = catalogueFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) };
+  }
+  const { problems } = consistency(parsed.data, pricesOn);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, data: parsed.data };
+}
+
+/** The channels that may serve a model: those it names, else its vendor's that list it or list no models. */
+function channelsOf(model: ModelEntry, data: CatalogueFile): string[] {
+  return (
+    model.channels ??
+    Object.keys(data.channels).filter((name) => {
+      const channel = data.channels[name]!;
+      return channel.vendor === model.vendor && (channel.models?.includes(model.id) ?? true);
+    })
+  );
+}
+
 /** The catalogue file as written, checked against its schema (not yet against itself). */
 export function readCatalogueFile(path: string): CatalogueFile {
   let raw: unknown;
@@ -209,7 +253,8 @@ function resolveChannel(
   const channel = data.channels[name]!;
   const vendorEntry = data.vendors[channel.vendor]!;
   const keyVariables = channelKeyVariables(channel, vendorEntry);
-  const secrets = [...new Set(keyVariables.flatMap((variable) => env[variable] || []))];
+  // Keys the catalogue store holds win over the environment's.
+  const secrets = channel.api_keys ?? [...new Set(keyVariables.flatMap((variable) => env[variable] || []))];
   const common = {
     name,
     vendor: channel.vendor,
@@ -240,13 +285,18 @@ export function channelKeyVariables(channel: CatalogueFile["channels"][string], 
 function crossReferenceProblems(data: CatalogueFile): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  const models = new Map(data.models.map((model) => [model.id, model]));
   for (const [name, channel] of Object.entries(data.channels)) {
     if (!data.vendors[channel.vendor]) problems.push(`channels.${name}: unknown vendor ${channel.vendor}`);
-    for (const modelId of Object.keys(channel.model_map ?? {})) {
-      const model = data.models.find((entry) => entry.id === modelId);
-      if (!model) problems.push(`channels.${name}.model_map: unknown model ${modelId}`);
-      else if (model.vendor !== channel.vendor)
-        problems.push(`channels.${name}.model_map: ${modelId} is not a ${channel.vendor} model`);
+    const named = { models: channel.models ?? [], model_map: Object.keys(channel.model_map ?? {}) };
+    for (const [field, ids] of Object.entries(named)) {
+      for (const id of ids) {
+        const model = models.get(id);
+        if (!model) problems.push(`channels.${name}.${field}: unknown model ${id}`);
+        else if (model.vendor !== channel.vendor) {
+          problems.push(`channels.${name}.${field}: ${id} is not a ${channel.vendor} model`);
+        }
+      }
     }
   }
   for (const [name, vendor] of Object.entries(data.vendors)) {
@@ -268,8 +318,7 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     for (const group of model.groups) {
       if (!data.groups[group]) problems.push(`models.${model.id}: unknown group ${group}`);
     }
-    const channels =
-      model.channels ?? Object.keys(data.channels).filter((name) => data.channels[name]!.vendor === model.vendor);
+    const channels = channelsOf(model, data);
     if (channels.length === 0) problems.push(`models.${model.id}: no channel serves vendor ${model.vendor}`);
     for (const name of channels) {
       const channel = data.channels[name];

@@ -41,7 +41,7 @@ describe("watching the catalogue file", () => {
 
   const watched = (content: string) => {
     const volume = configMapVolume(content);
-    const holder = new CatalogueHolder(volume.path, sources, logger);
+    const holder = CatalogueHolder.fromFile(volume.path, sources, logger);
     // What each reload answered: true for a catalogue taken, false for one refused.
     const reloads: boolean[] = [];
     const recorded = {

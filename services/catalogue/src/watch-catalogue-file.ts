@@ -25,7 +25,7 @@ const fingerprint = (path: string): string | undefined => {
  * is refused by `reload()` (logged; the old catalogue stays in force).
  */
 export function watchCatalogueFile(
-  catalogue: { reload(): boolean },
+  catalogue: { reload(): unknown },
   path: string,
   logger: Logger,
   debounceMs = 500,

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { Redis } from "@gateway/shared";
 import {
   connectTestRedis,
+  eventually,
   natsAuthorizationBlock,
+  queryRows,
   redisAclRules,
   startTestStack,
   TestNats,
@@ -82,6 +84,22 @@ describe("with per-service NATS users and a namespace-bound Redis user", () => {
     expect(revoke.status).toBe(200);
     await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
   }, 60_000);
+
+  it("carries a catalogue change from router to ledger as their own NATS users", async () => {
+    const change = await fetch(`${stack.catalogueAdminUrl}/catalogue/changes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ action: "group.update", name: "default", patch: { multiplier_basis_points: 12_500 } }),
+    });
+    expect(change.status).toBe(200);
+    await eventually(async () => {
+      const [group] = await queryRows<{ multiplier_basis_points: number }>(
+        stack.databaseUrl,
+        "SELECT multiplier_basis_points FROM ledger.model_groups WHERE name = 'default'",
+      );
+      return group?.multiplier_basis_points === 12_500 ? true : undefined;
+    });
+  });
 
   it("is ready in development with every channel enabled", async () => {
     const response = await fetch(new URL("/readyz", stack.baseUrl));

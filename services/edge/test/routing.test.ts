@@ -156,7 +156,9 @@ describe("catalogue reload", () => {
     };
     writeCatalogueWithChannels(cataloguePath, backupChannel.extraChannels);
     const shipped = readFileSync(cataloguePath, "utf8");
-    writeFileSync(cataloguePath, shipped.replace("  - id: gpt-4o-mini\n", "  - id: gpt-4o-mini-reloaded\n"));
+    // Renamed, the entry still names its prices in the dataset (gpt-4o-mini's).
+    const renamed = "  - id: gpt-4o-mini-reloaded\n    dataset_id: gpt-4o-mini\n";
+    writeFileSync(cataloguePath, shipped.replace("  - id: gpt-4o-mini\n", renamed));
     stack.processes.router.child.kill("SIGHUP");
     await eventually(async () => ((await models()).includes("gpt-4o-mini-reloaded") ? true : undefined));
 

@@ -23,6 +23,7 @@ import { loadLedgerConfig } from "./config.js";
 import { adminService } from "./console/admin-service.js";
 import { consoleService } from "./console/console-service.js";
 import { connectDatabase } from "./database.js";
+import { copyCatalogueGroupsOnChange } from "./groups/copy-catalogue-groups.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { createRevocationAnnouncer } from "./keys/announce-revocation.js";
 import { KeyCache } from "./keys/key-cache.js";
@@ -58,6 +59,7 @@ const cache = new KeyCache(redis, config.GATEWAY_NAMESPACE, logger);
 const resolveKey = createKeyResolver(database, cache);
 
 const announceRevocation = createRevocationAnnouncer(cache, nats, config.GATEWAY_NAMESPACE);
+copyCatalogueGroupsOnChange(nats, config.GATEWAY_NAMESPACE, usagePool, cache, logger);
 const forgetCachedKeys = (keyHashes: string[]) => cache.delete(...keyHashes);
 const publishBalance = (accountId: string, balance: CommittedBalance) =>
   settleReservations(redis, config.GATEWAY_NAMESPACE, [], { balances: new Map([[accountId, balance]]) }, logger);

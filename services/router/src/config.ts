@@ -42,6 +42,15 @@ export const routerConfigSchema = z.object({
     .default(10 * 60_000),
   ...usageSpoolConfig(256 * 1024 * 1024),
   CATALOGUE_PATH: z.string().default(defaultCataloguePath),
+  // The catalogue store (schema `catalogue`): the file above is imported into it at start when the
+  // store lacks it and whenever the file changes. Unset, the file alone is the catalogue, unchangeable at run time.
+  DATABASE_URL: z.string().min(1).optional(),
+  // 32 bytes (64 hex digits or base64) sealing the channel API keys the store holds (AES-256-GCM).
+  CATALOGUE_ENCRYPTION_KEY: z.string().min(1).optional(),
+  // How often the store's revision is checked, should a `catalogue.changed` message be missed.
+  CATALOGUE_POLL_MS: z.coerce.number().int().positive().default(5_000),
+  // Guards the catalogue admin API on the admin port; unset, that API is off.
+  GATEWAY_ADMIN_TOKEN: z.string().min(16).optional(),
   // Where channels without a vendor key send their requests.
   SIMULATOR_URL: z.string().url().default("http://127.0.0.1:8090"),
   // Image URLs an adapter must download (Gemini takes inline data) may not point at private,

@@ -1,10 +1,11 @@
-import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { openCatalogue } from "@gateway/catalogue/store/open-catalogue";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
+  type AdminRoute,
   configuredUsageDefinition,
   connectNats,
   createLogger,
@@ -25,6 +26,9 @@ import {
   watchProcessErrors,
 } from "@gateway/shared";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
+import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
+import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";
+import { StoreChannelDisabler } from "./catalogue-admin/store-channel-disabler.js";
 import { loadRouterConfig } from "./config.js";
 import { FileStore } from "./media/file-store.js";
 import { RouterMetrics } from "./metrics/router-metrics.js";
@@ -43,12 +47,29 @@ const tokenSecret = serviceTokenSecret(config, logger);
 // Production never answers from the simulator, nor lets image downloads reach its private address.
 const simulatorAllowed = config.GATEWAY_ENV === "development";
 
-const catalogue = new CatalogueHolder(
-  config.CATALOGUE_PATH,
-  { env: process.env, simulatorUrl: simulatorAllowed ? config.SIMULATOR_URL : undefined },
-  logger,
-);
 const nats = await connectNats(config, "router");
+// Set once the catalogue admin exists; catalogue swaps before then have no refusals to clear.
+let storeDisabler: StoreChannelDisabler | undefined;
+const catalogueTokenizers = (models: { tokenizer?: "o200k_base" | "cl100k_base" }[]) =>
+  models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : []));
+const opened = await openCatalogue({
+  path: config.CATALOGUE_PATH,
+  sources: { env: process.env, simulatorUrl: simulatorAllowed ? config.SIMULATOR_URL : undefined },
+  logger,
+  nats,
+  namespace: config.GATEWAY_NAMESPACE,
+  databaseUrl: config.DATABASE_URL,
+  encryptionKey: config.CATALOGUE_ENCRYPTION_KEY,
+  pollMs: config.CATALOGUE_POLL_MS,
+  owner: true,
+  onSwap: (next) => {
+    // A model added at run time may count its prompts with an encoding not loaded yet.
+    loadEncodings(catalogueTokenizers(next.source.models));
+    storeDisabler?.catalogueSwapped(next);
+  },
+});
+const catalogue = opened.holder;
+const catalogueAdmin = opened.live && new CatalogueAdmin(opened.live, logger);
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
 const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
@@ -82,12 +103,18 @@ const channelHealth = new ChannelHealth({
   failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
   cooldownMs: config.CIRCUIT_COOLDOWN_MS,
 });
-// The seam for the catalogue store: a Postgres-backed disabler keeps refusals across restarts and routers.
-const disabler = config.ROUTER_DISABLE_REFUSED_KEYS ? new InMemoryChannelDisabler() : new KeepRefusedKeys();
-loadEncodings(catalogue.current.source.models.flatMap((model) => (model.tokenizer ? [model.tokenizer] : [])));
+// With the catalogue store, a channel whose every key was refused is disabled there, for every router.
+storeDisabler =
+  config.ROUTER_DISABLE_REFUSED_KEYS && catalogueAdmin
+    ? new StoreChannelDisabler(catalogue, catalogueAdmin, logger)
+    : undefined;
+const disabler =
+  storeDisabler ?? (config.ROUTER_DISABLE_REFUSED_KEYS ? new InMemoryChannelDisabler() : new KeepRefusedKeys());
+loadEncodings(catalogueTokenizers(catalogue.current.source.models));
 const { server, port, health, calls } = await startRouterServer(
   {
     catalogue,
+    catalogueAdmin,
     usage,
     logger,
     files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
@@ -119,10 +146,16 @@ const { server, port, health, calls } = await startRouterServer(
   config.ROUTER_BODY_BYTES_IN_FLIGHT,
 );
 // Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
-// ConfigMap update does); a broken file keeps the old one.
-process.on("SIGHUP", () => catalogue.reload());
-watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
-const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT);
+// ConfigMap update does; with a store, the file is imported into it); a broken file keeps the old one.
+const reloadCatalogue = () => void opened.reload();
+process.on("SIGHUP", reloadCatalogue);
+const fileWatch = watchCatalogueFile({ reload: reloadCatalogue }, config.CATALOGUE_PATH, logger);
+// `pnpm gw` changes the catalogue here, behind the admin token; the console through gRPC.
+const catalogueAdminApi: Record<string, AdminRoute> =
+  catalogueAdmin && config.GATEWAY_ADMIN_TOKEN
+    ? { "/admin/catalogue": catalogueAdminRoute(catalogueAdmin, config.GATEWAY_ADMIN_TOKEN, logger) }
+    : {};
+const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT, {}, catalogueAdminApi);
 health.serving();
 logger.info({ ports: { grpc: port, admin: admin.port } }, "ready");
 processErrors.serving();
@@ -132,6 +165,8 @@ stopOnSignal(logger, async () => {
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);
   await admin.close();
+  fileWatch.close();
+  await opened.close();
   await usage.close();
   await nats.drain();
   ledger.close();

@@ -1,4 +1,5 @@
 import { AudioServiceService } from "@gateway/proto/router/v1/audio";
+import { CatalogueAdminServiceService } from "@gateway/proto/router/v1/catalogue_admin";
 import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
@@ -16,6 +17,8 @@ import {
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { bodyBudgetInterceptor } from "./body-budget-interceptor.js";
 import { CallsInFlight } from "./calls-in-flight.js";
+import type { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
+import { catalogueAdminHandlers } from "./catalogue-admin/catalogue-admin-grpc.js";
 import { describeCatalogue, getChannelHealth } from "./handlers/admin-views.js";
 import { countChatTokens } from "./handlers/count-chat-tokens.js";
 import { createChatCompletion } from "./handlers/create-chat-completion.js";
@@ -43,11 +46,14 @@ const callers: CallerPolicy = {
   [RouterServiceService.listModels.path]: ["edge", "console"],
   // Operators (the CLI signs as tools) test a channel: it calls the vendor but bills no one.
   [RouterServiceService.testChannel.path]: ["console", "tools"],
+  // The console's catalogue pages change models, groups and channels (audited with the operator's name).
+  ...callersOfEveryMethod(CatalogueAdminServiceService, ["console"]),
 };
 
 /** Binds the router's gRPC service and resolves with the port actually bound. */
 export async function startRouterServer(
-  deps: RouterDependencies & MediaDependencies,
+  // catalogueAdmin: present when the catalogue lives in the store (it can be changed at run time).
+  deps: RouterDependencies & MediaDependencies & { catalogueAdmin?: CatalogueAdmin },
   host: string,
   port: number,
   serviceTokenSecret: string | undefined,
@@ -107,6 +113,12 @@ export async function startRouterServer(
     AudioServiceService,
     logHandlerErrors(deps.logger, calls.track({ createTranscription: unaryHandler(createTranscription(deps)) })),
   );
+  if (deps.catalogueAdmin) {
+    server.addService(
+      CatalogueAdminServiceService,
+      logHandlerErrors(deps.logger, catalogueAdminHandlers(deps.catalogueAdmin)),
+    );
+  }
   const health = serveHealth(server, [
     RouterServiceService,
     CompletionServiceService,

@@ -42,6 +42,7 @@ export function natsNames(namespace: string) {
   return {
     usageSubject: (vendor: string) => `${namespace}.usage.${vendor}`,
     keyRevokedSubject: `${namespace}.keys.revoked`,
+    catalogueChangedSubject: `${namespace}.catalogue.changed`,
   };
 }
 

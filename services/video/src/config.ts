@@ -43,6 +43,8 @@ const storageSchema = z.discriminatedUnion("VIDEO_STORAGE", [
 const serviceSchema = z.object({
   ...commonConfig,
   DATABASE_URL: z.string({ error: databaseUrlHint }).min(1, databaseUrlHint),
+  // Opens the vendor keys the catalogue store holds (router's CATALOGUE_ENCRYPTION_KEY, the same Secret).
+  CATALOGUE_ENCRYPTION_KEY: z.string().min(1).optional(),
   VIDEO_HOST: z.string().default("127.0.0.1"),
   // 0 asks the system for any free port; the real one is printed in the "ready" line.
   VIDEO_GRPC_PORT: port(50053),

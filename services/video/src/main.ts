@@ -1,4 +1,4 @@
-import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store/open-catalogue";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
@@ -40,6 +40,8 @@ const REQUEST_CONNECTIONS = 4;
 // On top, for the workers' leases, sweeps and callbacks (one statement each too), so a burst of
 // them does not hold up submits.
 const WORKER_CONNECTIONS = 10;
+// How often the catalogue store's revision is checked, should a change message be missed.
+const CATALOGUE_POLL_MS = 5_000;
 
 const start = beginService("video", loadVideoConfig);
 const { config, logger } = start;
@@ -53,17 +55,6 @@ try {
 }
 await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/video migrate");
 
-let catalogue: CatalogueHolder;
-try {
-  catalogue = new CatalogueHolder(
-    config.CATALOGUE_PATH,
-    // Production never answers from the simulator: channels without a vendor key are disabled.
-    { env: process.env, simulatorUrl: config.GATEWAY_ENV === "development" ? config.SIMULATOR_URL : undefined },
-    logger,
-  );
-} catch (error) {
-  fail("cannot load the catalogue", error);
-}
 const clock = new Clock(config.VIDEO_CLOCK_OFFSET_MS);
 const pool = createSqlPool(
   config.DATABASE_URL,
@@ -75,6 +66,28 @@ const storage = await openVideoStorage(config).catch((error: unknown) =>
 );
 const links = { signingKey: config.VIDEO_URL_SIGNING_KEY, ttlSeconds: config.VIDEO_URL_TTL_SECONDS };
 const nats = await connectNats(config, "video").catch((error: unknown) => fail("cannot reach NATS at NATS_URL", error));
+// Router owns the catalogue store; video follows it (the file alone until the store is migrated).
+let opened: OpenedCatalogue;
+try {
+  opened = await openCatalogue({
+    path: config.CATALOGUE_PATH,
+    // Production never answers from the simulator: channels without a vendor key are disabled.
+    sources: {
+      env: process.env,
+      simulatorUrl: config.GATEWAY_ENV === "development" ? config.SIMULATOR_URL : undefined,
+    },
+    logger,
+    nats,
+    namespace: config.GATEWAY_NAMESPACE,
+    databaseUrl: config.DATABASE_URL,
+    encryptionKey: config.CATALOGUE_ENCRYPTION_KEY,
+    pollMs: CATALOGUE_POLL_MS,
+    owner: false,
+  });
+} catch (error) {
+  fail("cannot load the catalogue", error);
+}
+const catalogue = opened.holder;
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
 const usage = new UsagePublisher(
   nats.jetstream(),
@@ -164,8 +177,9 @@ const admin = await startAdminServer(config.VIDEO_HOST, config.VIDEO_ADMIN_PORT)
 
 // Operators reload the catalogue without a restart (SIGHUP, or by changing the file, as a
 // ConfigMap update does); a broken file keeps the old one.
-process.on("SIGHUP", () => catalogue.reload());
-watchCatalogueFile(catalogue, config.CATALOGUE_PATH, logger);
+const reloadCatalogue = () => void opened.reload();
+process.on("SIGHUP", reloadCatalogue);
+watchCatalogueFile({ reload: reloadCatalogue }, config.CATALOGUE_PATH, logger);
 grpc.health.serving();
 logger.info(
   { ports: { grpc: grpc.port, admin: admin.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null },

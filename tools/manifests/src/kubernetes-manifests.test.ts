@@ -77,7 +77,7 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
       );
       expect(arrows).toEqual({
         edge: ["nats"],
-        router: ["nats", "redis", "vendor"],
+        router: ["nats", "postgres", "redis", "vendor"],
         ledger: ["nats", "postgres", "redis"],
         video: ["nats", "postgres", "redis", "vendor"],
       });
@@ -125,6 +125,7 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
         "edge → video:50053",
         "edge → nats:4222",
         "router → ledger:50052",
+        "router → postgres:5432",
         "router → redis:6379",
         "router → nats:4222",
         "router → simulator:8090",

@@ -23,14 +23,15 @@ export function natsPermissions(namespace: string): Record<NatsServiceUser, Perm
     `${api}.STREAM.UPDATE.${stream.name}`,
   ];
   const replies = ["_INBOX.>"];
-  const usagePublisher: Permissions = {
-    publish: { allow: [names.usageSubject(">"), ...streamSetUp] },
-    subscribe: { allow: replies },
-  };
+  const usagePublisher = (catalogue: string[]): Permissions => ({
+    publish: { allow: [names.usageSubject(">"), ...streamSetUp, ...catalogue] },
+    subscribe: { allow: [names.catalogueChangedSubject, ...replies] },
+  });
   return {
     edge: { publish: { deny: [">"] }, subscribe: { allow: [names.keyRevokedSubject, ...replies] } },
-    router: usagePublisher,
-    video: usagePublisher,
+    // Router announces catalogue changes; video only follows them.
+    router: usagePublisher([names.catalogueChangedSubject]),
+    video: usagePublisher([]),
     ledger: {
       publish: {
         allow: [
@@ -45,7 +46,7 @@ export function natsPermissions(namespace: string): Record<NatsServiceUser, Perm
           `$JS.ACK.${stream.name}.${consumer.durable_name}.>`,
         ],
       },
-      subscribe: { allow: replies },
+      subscribe: { allow: [names.catalogueChangedSubject, ...replies] },
     },
   };
 }

@@ -8,6 +8,7 @@ export const serviceEntry = {
   ledger: `${repoRoot}services/ledger/dist/main.js`,
   ledgerMigrate: `${repoRoot}services/ledger/dist/migrate-main.js`,
   router: `${repoRoot}services/router/dist/main.js`,
+  routerMigrate: `${repoRoot}services/router/dist/migrate-main.js`,
   edge: `${repoRoot}services/edge/dist/main.js`,
   console: `${repoRoot}services/console/dist/main.js`,
   devOidcProvider: `${repoRoot}tools/stack/dist/dev-oidc-provider-main.js`,

@@ -18,6 +18,8 @@ export interface StackOptions {
   natsUrl: string;
   namespace: string;
   adminToken: string;
+  // Seals the channel keys the catalogue store holds; random per start unless given (keep it to reopen them).
+  catalogueEncryptionKey?: string;
   host?: string;
   // 0 (the default) lets each service pick a free port and report it.
   ports?: Partial<
@@ -85,6 +87,8 @@ export interface DemoAccount {
 
 export interface RunningStack extends LedgerAdmin {
   baseUrl: string;
+  /** Router's catalogue admin API (`pnpm gw` model/group/channel/catalogue commands), admin token required. */
+  catalogueAdminUrl: string;
   // The router's gRPC address (host:port), for operator tools that ask it directly.
   routerUrl: string;
   // Absent when the stack calls the real vendors.
@@ -104,6 +108,11 @@ export interface RunningStack extends LedgerAdmin {
 /** Applies the video service's migrations (schema `video`) the same way. */
 export async function migrateVideo(databaseUrl: string): Promise<void> {
   await run(serviceNode, [serviceEntry.videoMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+}
+
+/** Applies the catalogue store's migrations (schema `catalogue`, owned by router) the same way. */
+export async function migrateCatalogue(databaseUrl: string): Promise<void> {
+  await run(serviceNode, [serviceEntry.routerMigrate], { env: { ...process.env, DATABASE_URL: databaseUrl } });
 }
 
 /** Applies ledger's migrations through the same entry point the Kubernetes Job uses. */
@@ -136,6 +145,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // Internal gRPC calls are signed with it; random per start unless given.
     GATEWAY_SERVICE_TOKEN_SECRET: options.env?.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex"),
   };
+  // Router seals the catalogue's vendor keys with it; video opens them.
+  const catalogueEncryptionKey =
+    options.catalogueEncryptionKey ?? options.env?.CATALOGUE_ENCRYPTION_KEY ?? randomBytes(32).toString("base64");
   const envOf = (service: StackService, env: NodeJS.ProcessEnv) => ({ ...env, ...options.serviceEnv?.[service] });
   const entryOf = (service: CoreService) => options.entries?.[service] ?? serviceEntry[service];
   // Every start begun, so a failed stack stops the ones still starting too (a sibling's failure
@@ -196,6 +208,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const videoEnv = envOf("video", {
       ...common,
       DATABASE_URL: options.databaseUrl,
+      CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
       ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
       REDIS_URL: options.redisUrl,
       LEDGER_URL: `${host}:${ledger.ports.grpc}`,
@@ -216,6 +229,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           ...common,
           ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
           REDIS_URL: options.redisUrl,
+          DATABASE_URL: options.databaseUrl,
+          GATEWAY_ADMIN_TOKEN: options.adminToken,
+          CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
           LEDGER_URL: `${host}:${ledger.ports.grpc}`,
           ROUTER_HOST: host,
           ROUTER_PORT: String(ports.router ?? 0),
@@ -269,6 +285,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return {
       ...ledgerAdmin,
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
+      catalogueAdminUrl: `http://${host}:${router.ports.admin}/admin`,
       routerUrl: `${host}:${router.ports.grpc}`,
       simulatorUrl,
       processes,

@@ -3,7 +3,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDatabase, unreachableServers } from "./check-servers.js";
 import { devOidcTestUser } from "./dev-oidc-provider.js";
-import { type DemoAccount, type LedgerAdmin, migrateLedger, migrateVideo, startStack } from "./stack.js";
+import {
+  type DemoAccount,
+  type LedgerAdmin,
+  migrateCatalogue,
+  migrateLedger,
+  migrateVideo,
+  startStack,
+} from "./stack.js";
 import { superviseStack } from "./supervisor.js";
 import { describeVendorChannels, type VendorChannels, vendorChannels } from "./vendor-channels.js";
 
@@ -13,6 +20,10 @@ import { describeVendorChannels, type VendorChannels, vendorChannels } from "./v
 interface StackFile {
   adminUrl: string;
   adminToken: string;
+  // Router's catalogue admin API, and the key sealing the vendor keys the catalogue store holds
+  // (kept across starts, or the stored keys could not be opened again).
+  catalogueAdminUrl: string;
+  catalogueEncryptionKey: string;
   baseUrl: string;
   // For `pnpm gw channel test`, which asks a router directly.
   routerUrl: string;
@@ -110,8 +121,11 @@ async function main() {
   await ensureDatabase(databaseUrl, postgresAdminUrl);
   await migrateLedger(databaseUrl);
   await migrateVideo(databaseUrl);
+  await migrateCatalogue(databaseUrl);
   const previous = previousState();
   const adminToken = env.GATEWAY_ADMIN_TOKEN ?? previous.adminToken ?? randomBytes(24).toString("hex");
+  const catalogueEncryptionKey =
+    env.CATALOGUE_ENCRYPTION_KEY ?? previous.catalogueEncryptionKey ?? randomBytes(32).toString("base64");
   const serviceTokenSecret = env.GATEWAY_SERVICE_TOKEN_SECRET ?? randomBytes(32).toString("hex");
   let demo: DemoAccount | undefined;
   const stack = await startStack({
@@ -120,6 +134,7 @@ async function main() {
     natsUrl,
     namespace: env.GATEWAY_NAMESPACE ?? "gw",
     adminToken,
+    catalogueEncryptionKey,
     host,
     ports: {
       edge: numberFrom(env.GATEWAY_PORT, 8080),
@@ -166,6 +181,8 @@ async function main() {
   const state: StackFile = {
     adminUrl: stack.adminUrl,
     adminToken,
+    catalogueAdminUrl: stack.catalogueAdminUrl,
+    catalogueEncryptionKey,
     baseUrl: stack.baseUrl,
     routerUrl: stack.routerUrl,
     serviceTokenSecret,

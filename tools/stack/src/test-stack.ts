@@ -4,7 +4,14 @@ import { natsConnectOptions } from "@gateway/shared";
 import { connect } from "nats";
 import { repoRoot } from "./repo-paths.js";
 import type { ServiceProcess } from "./service-process.js";
-import { migrateLedger, migrateVideo, type RunningStack, type StackOptions, startStack } from "./stack.js";
+import {
+  migrateCatalogue,
+  migrateLedger,
+  migrateVideo,
+  type RunningStack,
+  type StackOptions,
+  startStack,
+} from "./stack.js";
 import { createTemporaryDatabase, testServers, testServiceTokenSecret, uniqueNamespace } from "./test-resources.js";
 
 export interface TestStack extends RunningStack {
@@ -50,7 +57,7 @@ export async function startTestStack(
   const namespace = options.namespace ?? uniqueNamespace();
   const adminToken = randomBytes(24).toString("hex");
   try {
-    await Promise.all([migrateLedger(database.url), migrateVideo(database.url)]);
+    await Promise.all([migrateLedger(database.url), migrateVideo(database.url), migrateCatalogue(database.url)]);
     const videoDirectory = `${repoRoot}.gateway/test-videos/${namespace}`;
     const videoS3OnSimulator = options.env?.VIDEO_STORAGE === "s3" && !options.env.VIDEO_S3_ENDPOINT;
     const stack = await startStack({

@@ -25,7 +25,10 @@ function withHandPricedHaiku(): string {
 describe("gw catalogue check", () => {
   it("lists each price apart from the dataset's with the entry's reason, as JSON with --json", async () => {
     const answer = JSON.parse(
-      await runCommand({ kind: "catalogue-check", file: withHandPricedHaiku(), json: true }, noApi),
+      await runCommand(
+        { kind: "catalogue-check", file: withHandPricedHaiku(), json: true },
+        { ledger: noApi, catalogue: noApi },
+      ),
     );
     expect(answer.exchange_rate).toEqual({ yuan_per_usd: 7.2, on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
     const haiku = answer.differences.filter((difference: { model: string }) => difference.model === "claude-haiku-4-5");
@@ -45,13 +48,18 @@ describe("gw catalogue check", () => {
   });
 
   it("prints the differences as a table in yuan per million tokens", async () => {
-    const text = await runCommand({ kind: "catalogue-check", file: withHandPricedHaiku(), json: false }, noApi);
+    const text = await runCommand(
+      { kind: "catalogue-check", file: withHandPricedHaiku(), json: false },
+      { ledger: noApi, catalogue: noApi },
+    );
     expect(text).toMatch(/prices differ from the dataset's at 7\.2 yuan per US dollar/);
     expect(text).toMatch(/claude-haiku-4-5\s+output\s+40\.000000\s+36\.000000\s+\(none given\)/);
   });
 
   it("names the file it cannot read", async () => {
     const missing = join(directory, "absent.yaml");
-    await expect(runCommand({ kind: "catalogue-check", file: missing, json: false }, noApi)).rejects.toThrow(missing);
+    await expect(
+      runCommand({ kind: "catalogue-check", file: missing, json: false }, { ledger: noApi, catalogue: noApi }),
+    ).rejects.toThrow(missing);
   });
 });

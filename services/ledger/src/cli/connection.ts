@@ -4,6 +4,8 @@ import { join } from "node:path";
 export interface AdminConnection {
   adminUrl: string;
   adminToken: string;
+  // Router's catalogue admin API (its admin port), guarded by the same admin token.
+  catalogueUrl?: string;
 }
 
 /** Written by the stack launcher (`pnpm start`) so the CLI finds a local stack unaided. */
@@ -15,15 +17,17 @@ function readStackFile(directory: string): Partial<AdminConnection> {
     return {
       adminUrl: typeof parsed.adminUrl === "string" ? parsed.adminUrl : undefined,
       adminToken: typeof parsed.adminToken === "string" ? parsed.adminToken : undefined,
+      catalogueUrl: typeof parsed.catalogueAdminUrl === "string" ? parsed.catalogueAdminUrl : undefined,
     } as Partial<AdminConnection>;
   } catch {
     return {};
   }
 }
 
-/** Where the admin API is: the environment first, then .gateway/stack.json in `directory`. */
+/** Where the admin APIs are: the environment first, then .gateway/stack.json in `directory`. */
 export function resolveConnection(env: NodeJS.ProcessEnv, directory: string): AdminConnection {
-  const stack = env.GATEWAY_ADMIN_URL && env.GATEWAY_ADMIN_TOKEN ? {} : readStackFile(directory);
+  const stack =
+    env.GATEWAY_ADMIN_URL && env.GATEWAY_ADMIN_TOKEN && env.GATEWAY_CATALOGUE_URL ? {} : readStackFile(directory);
   const adminUrl = env.GATEWAY_ADMIN_URL || stack.adminUrl;
   const adminToken = env.GATEWAY_ADMIN_TOKEN || stack.adminToken;
   if (!adminUrl || !adminToken) {
@@ -31,5 +35,5 @@ export function resolveConnection(env: NodeJS.ProcessEnv, directory: string): Ad
       `cannot find the admin API: set GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or run from the directory where \`pnpm start\` wrote ${STACK_FILE}`,
     );
   }
-  return { adminUrl, adminToken };
+  return { adminUrl, adminToken, catalogueUrl: env.GATEWAY_CATALOGUE_URL || stack.catalogueUrl };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The operator CLI, run as `./scripts/gw ...` (or `pnpm gw ...` from the repository root). It only talks to the
-// ledger's admin HTTP API (and, to test a channel, a router); it never touches the database itself.
-import { AdminApiError, createAdminClient } from "./admin-client.js";
+// The operator CLI, run as `./scripts/gw ...` (or `pnpm gw ...` from the repository root). It only
+// talks to the ledger's admin HTTP API, router's catalogue admin API and, to test a channel, a
+// router's gRPC; it never touches a database itself.
+import { AdminApiError, type AdminRequest, createAdminClient } from "./admin-client.js";
 import { resolveRouterConnection, runChannelTest } from "./channel-test.js";
 import { resolveConnection } from "./connection.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
@@ -14,10 +15,17 @@ try {
   if (command.kind === "channel-test") {
     console.log(await runChannelTest(command, resolveRouterConnection(process.env, home)));
   } else {
-    const request = needsAdminApi(command)
-      ? createAdminClient(resolveConnection(process.env, home))
-      : () => Promise.reject(new Error(`${command.kind} needs no API`));
-    console.log(await runCommand(command, request));
+    const connection = needsAdminApi(command) ? resolveConnection(process.env, home) : undefined;
+    const noApi: AdminRequest = () => Promise.reject(new Error(`${command.kind} needs no API`));
+    const catalogueUrl = connection?.catalogueUrl;
+    const catalogue: AdminRequest = catalogueUrl
+      ? createAdminClient({ adminUrl: catalogueUrl, adminToken: connection.adminToken })
+      : () =>
+          Promise.reject(
+            new Error("cannot find the catalogue admin API: set GATEWAY_CATALOGUE_URL (router's admin port, /admin)"),
+          );
+    const ledger = connection ? createAdminClient(connection) : noApi;
+    console.log(await runCommand(command, { ledger, catalogue }));
   }
 } catch (error) {
   if (error instanceof CommandLineError) {

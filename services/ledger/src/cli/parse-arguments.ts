@@ -1,10 +1,13 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";
 import { parseYuan } from "../money.js";
+import { type CatalogueCommand, parseCatalogueArguments } from "./catalogue-arguments.js";
 import { type CodeCommand, parseCodeCommand } from "./code-commands.js";
+import { CommandLineError } from "./command-line-error.js";
 
 export type Command =
   | { kind: "help" }
+  | CatalogueCommand
   | {
       kind: "account-create";
       name: string;
@@ -49,10 +52,7 @@ export const DEFAULT_CATALOGUE_FILE = "infra/catalogue/models.yaml";
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
 type LogCaptureSetting = (typeof LOG_CAPTURE_SETTINGS)[number];
 
-/** A mistake in the command line: the CLI prints it with the usage text and exits 2. */
-export class CommandLineError extends Error {
-  override name = "CommandLineError";
-}
+export { CommandLineError };
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 export const json = { json: { type: "boolean" } } satisfies Options;
@@ -113,15 +113,11 @@ export function pagingOf(
 export function parseArguments(argv: string[]): Command {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") return { kind: "help" };
-  const twoWords =
-    first === "account" ||
-    first === "key" ||
-    first === "catalogue" ||
-    first === "channel" ||
-    first === "code" ||
-    first === "admin";
+  const twoWords = ["account", "key", "model", "group", "channel", "catalogue", "code", "admin"].includes(first);
   const word = twoWords ? `${first} ${second ?? ""}`.trim() : first;
   const args = twoWords ? rest : argv.slice(1);
+  const catalogueCommand = parseCatalogueArguments(word, args);
+  if (catalogueCommand) return catalogueCommand;
 
   switch (word) {
     case "account create": {

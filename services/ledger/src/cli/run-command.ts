@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
+import type { CatalogueCommand } from "./catalogue-arguments.js";
 import { checkCatalogue } from "./catalogue-check.js";
+import { executeCatalogueCommand } from "./catalogue-commands.js";
 import { executeCodeCommand } from "./code-commands.js";
 import type { Command } from "./parse-arguments.js";
 import { table } from "./table.js";
@@ -82,17 +84,35 @@ const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it
 /** Whether the command talks to the admin API (the others read local files). */
 export const needsAdminApi = (command: Command) => command.kind !== "help" && command.kind !== "catalogue-check";
 
+export interface AdminApis {
+  // Ledger's admin API: accounts, keys, credits, usage.
+  ledger: AdminRequest;
+  // Router's catalogue admin API: models, groups, channels, import and export.
+  catalogue: AdminRequest;
+}
+
 // Every command but `channel test`, which asks a router (channel-test.ts).
 type AdminCommand = Exclude<Command, { kind: "channel-test" }>;
 
-/** Runs one command against the admin API and returns what to print. */
-export async function runCommand(command: AdminCommand, request: AdminRequest): Promise<string> {
-  const { answer, render } = await execute(command, request);
+/** Runs one command against its admin API and returns what to print. */
+export async function runCommand(command: AdminCommand, apis: AdminApis): Promise<string> {
+  const { answer, render } = isCatalogueCommand(command)
+    ? await executeCatalogueCommand(command, apis.catalogue)
+    : await execute(command, apis.ledger);
   return "json" in command && command.json ? JSON.stringify(answer) : render();
 }
 
+const STORE_COMMANDS: ReadonlySet<string> = new Set([
+  "catalogue-list",
+  "catalogue-change",
+  "catalogue-import",
+  "catalogue-export",
+  "catalogue-history",
+] satisfies CatalogueCommand["kind"][]);
+const isCatalogueCommand = (command: AdminCommand): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
+
 async function execute(
-  command: AdminCommand,
+  command: Exclude<AdminCommand, CatalogueCommand>,
   request: AdminRequest,
 ): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {

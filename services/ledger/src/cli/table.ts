@@ -1,4 +1,4 @@
-/** Rows as aligned columns, the first row being the headings. */
+/** Rows as aligned columns, the first row the header. */
 export const table = (rows: string[][]) => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows

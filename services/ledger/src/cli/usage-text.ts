@@ -39,9 +39,40 @@ Commands:
   admin list [--json]
       Roles granted at run time; CONSOLE_ADMIN_IDENTITIES adds admins of its own at console start-up.
 
-The admin API is found through GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or else through
-.gateway/stack.json in the current directory (written by \`pnpm start\`). \`catalogue check\` reads
-the file alone; \`channel test\` asks a router instead: GATEWAY_ROUTER_URL (host:port), signed with
-GATEWAY_SERVICE_TOKEN_SECRET when the router requires service tokens; or the router and secret
-that \`pnpm start\` wrote to the same file.
+The catalogue (live: a change reaches every router within seconds, or is refused whole with the
+reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b" or repeat.
+  model list [--group GROUP] [--json]
+  model add MODEL_ID --vendor VENDOR --context-window N [--input YUAN --output YUAN]
+      [--max-output N] [--cache-read YUAN] [--cache-write YUAN] [--price-reason TEXT] [--endpoints PATH,...]
+      [--groups GROUP,...] [--capabilities vision,tools,...] [--source URL] [--from ENTRY.yaml] [--json]
+      Defaults: /v1/chat/completions, group default, the price dataset's prices. A set price needs
+      --price-reason where the vendor lists yuan prices or the dataset lacks the model.
+      --from reads a whole entry the options override.
+  model update MODEL_ID [any option of model add but --from] [--json]
+  model retire MODEL_ID --successor MODEL_ID [--serve] [--on YYYY-MM-DD] [--json]
+      --serve answers the retired id with its successor; without it, requests get a 404 naming it.
+  group list [--json]
+  group add GROUP --description TEXT [--multiplier 1.5] [--rpm N] [--tpm N] [--concurrent N]
+      [--add-models ID,...] [--json]
+  group update GROUP [--description TEXT] [--multiplier X] [--rpm N] [--tpm N] [--concurrent N]
+      [--add-models ID,...] [--remove-models ID,...] [--json]
+  channel list [--json]
+      Keys are shown masked (sk-…abcd); the store keeps them encrypted.
+  channel add CHANNEL --vendor VENDOR [--base-url URL] [--key KEY]... [--key-env ENV]
+      [--models ID,...] [--map PUBLIC_ID=VENDOR_ID,...] [--weight N] [--priority N] [--json]
+  channel update CHANNEL [any option of channel add; --key replaces every key] [--json]
+  channel disable CHANNEL [--reason TEXT] [--json]
+  channel enable CHANNEL [--json]
+  catalogue import FILE [--json]
+      Replace the catalogue with a YAML file (keys stored for a channel the file names stay).
+  catalogue export [FILE] [--json]
+      The catalogue as YAML (channel keys are never exported), to FILE or standard output.
+  catalogue history [--limit N] [--json]
+      Who changed what and when, newest first (with --json, each object before and after, keys masked).
+
+The admin APIs are found through GATEWAY_ADMIN_URL (ledger), GATEWAY_CATALOGUE_URL (router's admin
+port, /admin) and GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory
+(written by \`pnpm start\`). \`catalogue check\` reads the file alone; \`channel test\` asks a router
+instead: GATEWAY_ROUTER_URL (host:port), signed with GATEWAY_SERVICE_TOKEN_SECRET when the router
+requires service tokens; or the router and secret that \`pnpm start\` wrote to the same file.
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;

@@ -46,7 +46,7 @@ export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "h
     return {
       channels: Object.entries(catalogue.source.channels).map(([name, channel]) => {
         const snapshot = deps.health.snapshot(name);
-        const serving = served.get(name)?.channel;
+        const serving = served.get(name)?.channel ?? catalogue.heldChannels.get(name);
         const keys = serving ? keysHealth(serving, deps.keys.disabler) : [];
         return {
           name,
@@ -55,7 +55,8 @@ export function getChannelHealth(deps: Pick<RouterDependencies, "catalogue" | "h
           circuit: circuitStates[snapshot.circuit]!,
           consecutiveFailures: snapshot.consecutiveFailures,
           reopensInMs: snapshot.circuit === 1 ? deps.health.waitMs(name) : 0,
-          disabled: catalogue.disabledChannels.includes(name),
+          // Without vendor credentials in production, or disabled by an operator.
+          disabled: catalogue.disabledChannels.includes(name) || channel.disabled === true,
           simulated: serving?.simulated ?? false,
           keys,
           keysExhausted: keys.length > 0 && keys.every((key) => key.disabled),

@@ -37,12 +37,14 @@ export function servingChannels(models: Iterable<{ channels: readonly Channel[] 
   return [...byName.values()];
 }
 
-/** Each serving channel's key count and how many of its keys are disabled, for metrics. */
+/** Each serving or held channel's key count and how many of its keys are disabled, for metrics. */
 export function channelKeyStates(
-  catalogue: { all(): Iterable<{ channels: readonly Channel[] }> },
+  catalogue: { all(): Iterable<{ channels: readonly Channel[] }>; heldChannels?: ReadonlyMap<string, Channel> },
   disabler: ChannelDisabler,
 ) {
-  return servingChannels(catalogue.all()).map((channel) => ({
+  // A channel disabled in the catalogue for its refused keys still counts, as it did before.
+  const held = { channels: [...(catalogue.heldChannels?.values() ?? [])] };
+  return servingChannels([...catalogue.all(), held]).map((channel) => ({
     channel: channel.name,
     keys: channel.keys.length,
     disabledKeys: channel.keys.length - enabledKeys(channel, disabler).length,
