@@ -175,6 +175,15 @@ describe("a live catalogue", () => {
     }
     const groups = await gwJson<{ data: Array<{ name: string; multiplier_basis_points: number }> }>("group", "list");
     expect(groups.data.find((group) => group.name === "premium")?.multiplier_basis_points).toBe(25_000);
+    // `catalogue check` reads the live catalogue: the hand-set price now differs from the dataset's.
+    const check = await gwJson<{ source: string; differences: Array<{ model: string; field: string; ours: number }> }>(
+      "catalogue",
+      "check",
+    );
+    expect(check.source).toMatch(/^the live catalogue \(revision \d+\)$/);
+    expect(check.differences).toContainEqual(
+      expect.objectContaining({ model: "gpt-4o-mini", field: "input", ours: 7_000_000 }),
+    );
   });
 
   it("serves from a channel with two keys added through the CLI, keys encrypted and shown masked", async () => {

@@ -1,4 +1,5 @@
 import { readCatalogueFile } from "@gateway/catalogue/catalogue";
+import { type CatalogueFile, catalogueFileSchema } from "@gateway/catalogue/catalogue-schema";
 import { type PriceDifference, priceDifferences } from "@gateway/catalogue/model-prices";
 import type { TokenPrice } from "@gateway/catalogue/token-prices";
 import { formatYuan } from "@gateway/shared";
@@ -12,20 +13,32 @@ const shown = (price: TokenPrice | null) => {
   return `${formatYuan(BigInt(price.base))} (${bands.join(", ")})`;
 };
 
+/** The catalogue a `catalogue check` reads: the file given, else the live one the store serves. */
+export async function catalogueToCheck(
+  path: string | undefined,
+  readLive: () => Promise<{ revision: number; catalogue: unknown }>,
+): Promise<{ source: string; file: CatalogueFile }> {
+  if (path) return { source: path, file: readCatalogueFile(path) };
+  const { revision, catalogue } = await readLive();
+  return { source: `the live catalogue (revision ${revision})`, file: catalogueFileSchema.parse(catalogue) };
+}
+
 /**
- * `catalogue check`: every price of the catalogue file that differs from the bundled price dataset's
- * (as of today, at the file's exchange rate), with the reason the entry states.
+ * `catalogue check`: every price of the catalogue that differs from the bundled price dataset's
+ * (as of today, at the catalogue's exchange rate), with the reason the entry states.
  */
-export function checkCatalogue(path: string): { answer: unknown; render: () => string } {
-  const file = readCatalogueFile(path);
+export function checkCatalogue({ source, file }: { source: string; file: CatalogueFile }): {
+  answer: unknown;
+  render: () => string;
+} {
   const differences: PriceDifference[] = priceDifferences(file);
   const rate = file.exchange_rate;
-  const answer = { file: path, exchange_rate: rate ?? null, differences };
+  const answer = { source, exchange_rate: rate ?? null, differences };
   const render = () => {
     const heading = rate
       ? `${differences.length} prices differ from the dataset's at ${rate.yuan_per_usd} yuan per US dollar (set ${rate.on}); yuan per million tokens:`
       : `${differences.length} prices differ from the dataset's (the catalogue sets no exchange_rate); yuan per million tokens:`;
-    if (differences.length === 0) return `Every price of ${path} is the dataset's.`;
+    if (differences.length === 0) return `Every price of ${source} is the dataset's.`;
     return `${heading}\n${table([
       ["MODEL", "FIELD", "OURS", "DATASET", "REASON"],
       ...differences.map((difference) => [

@@ -63,7 +63,7 @@ const changeLine = ({ revision, changed }: ChangeAnswer) =>
     ? `No change; the catalogue stays at revision ${revision}.`
     : `Catalogue revision ${revision}: ${changed.map((object) => `${object.kind} ${object.name}`).join(", ")}.`;
 
-async function readCatalogue(
+export async function readCatalogue(
   request: AdminRequest,
 ): Promise<CatalogueAnswer & { catalogue: NonNullable<CatalogueAnswer["catalogue"]> }> {
   const answer = (await request("GET", "/catalogue")) as CatalogueAnswer;

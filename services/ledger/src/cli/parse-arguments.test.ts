@@ -70,11 +70,7 @@ describe("parseArguments", () => {
       json: false,
     });
     expect(parseArguments(["usage", "a1", "--cursor", "c1", "--all"])).toMatchObject({ cursor: "c1", all: true });
-    expect(parseArguments(["catalogue", "check"])).toEqual({
-      kind: "catalogue-check",
-      file: "infra/catalogue/models.yaml",
-      json: false,
-    });
+    expect(parseArguments(["catalogue", "check"])).toEqual({ kind: "catalogue-check", file: undefined, json: false });
     expect(parseArguments(["catalogue", "check", "--file", "/tmp/m.yaml", "--json"])).toEqual({
       kind: "catalogue-check",
       file: "/tmp/m.yaml",

@@ -41,12 +41,9 @@ export type Command =
       all: boolean;
       json: boolean;
     }
-  | { kind: "catalogue-check"; file: string; json: boolean }
+  | { kind: "catalogue-check"; file: string | undefined; json: boolean }
   | { kind: "channel-test"; channel: string; model: string | undefined; json: boolean }
   | CodeCommand;
-
-// What `catalogue` commands read when not given --file: the shipped catalogue, from the repository root.
-export const DEFAULT_CATALOGUE_FILE = "infra/catalogue/models.yaml";
 
 // "default" follows the deployment's level.
 const LOG_CAPTURE_SETTINGS = [...LOG_CAPTURE_LEVELS, "default"] as const;
@@ -204,7 +201,7 @@ export function parseArguments(argv: string[]): Command {
     }
     case "catalogue check": {
       const { values } = parseCommand(word, args, { ...json, file: text }, []);
-      return { kind: "catalogue-check", file: values.file ?? DEFAULT_CATALOGUE_FILE, json: values.json === true };
+      return { kind: "catalogue-check", file: values.file, json: values.json === true };
     }
     case "channel test": {
       const { values, positionals } = parseCommand(word, args, { ...json, model: text }, ["NAME"]);

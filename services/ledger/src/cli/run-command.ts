@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { formatYuan } from "@gateway/shared";
 import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";
-import { checkCatalogue } from "./catalogue-check.js";
-import { executeCatalogueCommand } from "./catalogue-commands.js";
+import { catalogueToCheck, checkCatalogue } from "./catalogue-check.js";
+import { executeCatalogueCommand, readCatalogue } from "./catalogue-commands.js";
 import { executeCodeCommand } from "./code-commands.js";
 import type { Command } from "./parse-arguments.js";
 import { table } from "./table.js";
@@ -82,7 +82,8 @@ const logAccess = (readLogs: boolean) => (readLogs ? "reads request logs" : "can
 const shownOnce = (apiKey: string | undefined) => `API key (shown once, store it now): ${apiKey}`;
 
 /** Whether the command talks to the admin API (the others read local files). */
-export const needsAdminApi = (command: Command) => command.kind !== "help" && command.kind !== "catalogue-check";
+export const needsAdminApi = (command: Command) =>
+  command.kind !== "help" && !(command.kind === "catalogue-check" && command.file !== undefined);
 
 export interface AdminApis {
   // Ledger's admin API: accounts, keys, credits, usage.
@@ -98,7 +99,9 @@ type AdminCommand = Exclude<Command, { kind: "channel-test" }>;
 export async function runCommand(command: AdminCommand, apis: AdminApis): Promise<string> {
   const { answer, render } = isCatalogueCommand(command)
     ? await executeCatalogueCommand(command, apis.catalogue)
-    : await execute(command, apis.ledger);
+    : command.kind === "catalogue-check"
+      ? checkCatalogue(await catalogueToCheck(command.file, () => readCatalogue(apis.catalogue)))
+      : await execute(command, apis.ledger);
   return "json" in command && command.json ? JSON.stringify(answer) : render();
 }
 
@@ -112,7 +115,7 @@ const STORE_COMMANDS: ReadonlySet<string> = new Set([
 const isCatalogueCommand = (command: AdminCommand): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
 
 async function execute(
-  command: Exclude<AdminCommand, CatalogueCommand>,
+  command: Exclude<AdminCommand, CatalogueCommand | { kind: "catalogue-check" }>,
   request: AdminRequest,
 ): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {
@@ -122,8 +125,6 @@ async function execute(
       return executeCodeCommand(command, request);
     case "help":
       return { answer: null, render: () => USAGE_TEXT };
-    case "catalogue-check":
-      return checkCatalogue(command.file);
     case "account-create": {
       const answer = (await request("POST", "/accounts", {
         name: command.name,

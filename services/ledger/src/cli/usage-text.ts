@@ -19,8 +19,8 @@ Commands:
       Usage records, newest first, N (default 50, at most 1000) a page; --cursor continues after a
       page (its next_cursor), --all reads every page to the end.
   catalogue check [--file PATH] [--json]
-      List every price of the catalogue (default infra/catalogue/models.yaml) that differs from the
-      price dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
+      List every price of the live catalogue (or of the file PATH) that differs from the price
+      dataset's (@pydantic/genai-prices, bundled), with the reason the entry states.
   channel test NAME [--model MODEL] [--json]
       Send a minimal chat request through the channel with each of its keys (its first chat model unless
       --model): latency and the vendor's answer per key. Asks a router (GATEWAY_ROUTER_URL), bills no one.
@@ -72,7 +72,7 @@ reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b
 
 The admin APIs are found through GATEWAY_ADMIN_URL (ledger), GATEWAY_CATALOGUE_URL (router's admin
 port, /admin) and GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory
-(written by \`pnpm start\`). \`catalogue check\` reads the file alone; \`channel test\` asks a router
+(written by \`pnpm start\`). \`catalogue check --file\` reads the file alone; \`channel test\` asks a router
 instead: GATEWAY_ROUTER_URL (host:port), signed with GATEWAY_SERVICE_TOKEN_SECRET when the router
 requires service tokens; or the router and secret that \`pnpm start\` wrote to the same file.
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;
