@@ -258,9 +258,11 @@ describe("an operator's order check", () => {
     const quiet = await placeOrder(accountId);
     await accounts.closeTopUpOrder({ outTradeNo: quiet.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
     expect(await auditOf([quiet.outTradeNo])).toEqual([]);
-    await expect(
-      operations.recordOrderCheck({ actor: operator, outTradeNo: waiting.outTradeNo, result: "guessed" }),
-    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+    for (const result of ["guessed", "recorded"]) {
+      await expect(
+        operations.recordOrderCheck({ actor: operator, outTradeNo: waiting.outTradeNo, result }),
+      ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+    }
   });
 });
 

@@ -33,7 +33,11 @@ export const codeBatchInput = z.object({
 });
 
 export const revokeInput = z.object({ target: z.string().max(100), actor: actorInput });
-export const orderCheckInput = z.object({ actor: actorInput, result: z.enum(ORDER_CHECK_RESULTS) });
+// A check that recorded an answer or closed the order was audited with that change.
+export const orderCheckInput = z.object({
+  actor: actorInput,
+  result: z.enum(ORDER_CHECK_RESULTS).exclude(["recorded", "closed"]),
+});
 
 export const batchPageInput = z.object({ limit: pageLimit, cursor: cursorParam(z.uuid()).optional() });
 
