@@ -135,8 +135,8 @@ export function createApp(deps: ConsoleDependencies): Express {
   const { operations, logger } = deps;
   const throttle = new RedeemThrottle(deps.redis, deps.namespace, deps.redeemLimits);
   // Support reads and checks orders; making and revoking codes is for admins (http/admin-guards.ts).
-  const operationGuards = { staff: guards.requireOperator, admin: guards.requireAdmin };
-  codeRoutes(api, { operations, throttle, logger }, operationGuards);
+  const operationGuards = { staff: guards.requireOperator, admin: guards.requireAdmin, actorOf: guards.actorOf };
+  codeRoutes(api, { operations, throttle }, operationGuards);
   const orders = { ledger: deps.ledger, operations, methods: deps.paymentMethods, reconcile: deps.reconcile, logger };
   orderRoutes(api, orders, operationGuards);
   operationsRoutes(api, operations, operationGuards);

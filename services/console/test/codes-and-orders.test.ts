@@ -28,6 +28,18 @@ async function newCustomer(name: string) {
   return browser;
 }
 
+/** The audit log's entries for an action, newest first, as the console's audit page reads them. */
+async function audited(action: string, filter = "") {
+  const page = await api(admin, `/admin/audit?action=${action}${filter}`);
+  expect(page.status).toBe(200);
+  return page.body.entries as { actor: string; actorAccountId: string; actorRole: string; target: string }[];
+}
+const byAdmin = async () => ({
+  actor: `oidc:${adminLogin}`,
+  actorAccountId: (await api(admin, "/session")).body.account.id,
+  actorRole: "admin",
+});
+
 async function createBatch(amountFen: number, count: number, note = "test") {
   const created = await api(admin, "/admin/codes", "POST", { amountFen, count, note });
   expect(created.status).toBe(201);
@@ -92,6 +104,19 @@ describe("prepaid codes in the console", () => {
     expect(listed.body.batch).toMatchObject({ redeemed: 1, revoked: 0 });
     const revoked = await api(admin, "/admin/codes/revoke", "POST", { target: batch.batchId });
     expect(revoked.body.revokedCodeIds).toHaveLength(2);
+    // Both changes are in the audit log under the admin who made them, with what changed.
+    const operator = await byAdmin();
+    expect((await audited("code.create")).find((entry) => entry.target === batch.batchId)).toMatchObject({
+      ...operator,
+      before: null,
+      after: { amountMicros: "5000000", count: 3, expiresAt: null, note: "launch" },
+    });
+    expect((await audited("code.revoke", `&actor=${operator.actor}`))[0]).toMatchObject({
+      ...operator,
+      target: batch.batchId,
+      before: { unused: revoked.body.revokedCodeIds },
+      after: { revoked: revoked.body.revokedCodeIds },
+    });
     const exported = await admin.request(`${consoleUrl}/api/admin/codes/${batch.batchId}/csv`);
     expect(exported.headers.get("content-type")).toContain("text/csv");
     const lines = (await exported.text()).trim().split("\r\n");
@@ -197,6 +222,22 @@ describe("every order in the console", () => {
     expect(checked.body).toMatchObject({ result: "recorded", order: { state: "paid" } });
     expect((await api(admin, `/admin/orders/${order.outTradeNo}/check`, "POST")).body.result).toBe("final");
     expect(await balance(buyer)).toBe(5_000_000);
+    // Each check audited, newest first: the one that recorded the payment with the order's state before and after.
+    const operator = await byAdmin();
+    expect(await audited("order.check", `&accountId=${accountId}`)).toEqual([
+      expect.objectContaining({ ...operator, before: { state: "paid" }, after: { state: "paid", result: "final" } }),
+      expect.objectContaining({
+        ...operator,
+        target: order.outTradeNo,
+        before: { state: "created" },
+        after: { state: "paid", result: "recorded", outcome: "credited" },
+      }),
+      expect.objectContaining({
+        ...operator,
+        before: { state: "created" },
+        after: { state: "created", result: "waiting" },
+      }),
+    ]);
   });
 });
 

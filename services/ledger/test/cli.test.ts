@@ -243,6 +243,44 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect(listed.stdout.match(/revoked/g)).toHaveLength(3);
     expect(listed.stdout).not.toContain(codes[1]);
 
+    // Audited as the CLI's, with what changed; a revoked code is named by its prefix, never in clear.
+    const audit = await queryRows<{
+      action: string;
+      actor: string;
+      actor_role: string;
+      target: string;
+      after: unknown;
+    }>(
+      ledger.database.url,
+      "SELECT action, actor, actor_role, target, before, after FROM ledger.audit_log WHERE target = ANY($1) ORDER BY at, id",
+      [[fair.batch_id, codes[0]!.slice(0, 8)]],
+    );
+    const cli = { actor: "cli", actor_role: "admin" };
+    expect(audit).toEqual([
+      {
+        ...cli,
+        action: "code.create",
+        target: fair.batch_id,
+        before: null,
+        after: { amountMicros: "12500000", count: 3, expiresAt: "2099-12-31T23:59:59.999Z", note: "fair" },
+      },
+      {
+        ...cli,
+        action: "code.revoke",
+        target: codes[0]!.slice(0, 8),
+        before: { unused: revokedOne.revoked_code_ids },
+        after: { revoked: revokedOne.revoked_code_ids },
+      },
+      {
+        ...cli,
+        action: "code.revoke",
+        target: fair.batch_id,
+        before: { unused: expect.any(Array) },
+        after: { revoked: expect.any(Array) },
+      },
+    ]);
+    expect((audit[2]!.after as { revoked: string[] }).revoked).toHaveLength(2);
+
     // Two batches so far, newest first: paged one at a time, or all at once.
     const first = JSON.parse((await gw("code", "list", "--limit", "1", "--json")).stdout);
     expect(first.data[0].batch_id).toBe(json.batch_id);

@@ -14,6 +14,7 @@ let accountsClient: ConsoleServiceClient;
 let operations: Promised<OperationsServiceClient>;
 let accounts: Promised<ConsoleServiceClient>;
 
+const operator = { accountId: randomUUID(), identity: "github:operator", role: "admin" };
 const ops = {
   createBatch: (amountYuan: number, count: number, expiresAtMs = 0) =>
     operations.createCodeBatch({
@@ -21,10 +22,10 @@ const ops = {
       count,
       expiresAtMs,
       note: "test",
-      actor: "test",
+      actor: operator,
     }),
   redeem: (accountId: string, code: string) => operations.redeemCode({ accountId, code }),
-  revoke: (target: string) => operations.revokeCodes({ target, actor: "test" }),
+  revoke: (target: string) => operations.revokeCodes({ target, actor: operator }),
   codes: (batchId: string) => operations.listBatchCodes({ batchId }),
 };
 
@@ -37,6 +38,14 @@ async function newAccount(name: string) {
   return answer.account!.accountId;
 }
 const balanceOf = async (accountId: string) => (await accounts.getBalance({ accountId })).balanceMicros;
+const auditOf = (targets: string[]) =>
+  queryRows<{ action: string; actor_account_id: string | null; actor: string; actor_role: string }>(
+    ledger.database.url,
+    `SELECT action, actor_account_id, actor, actor_role, account_id, target, before, after
+     FROM ledger.audit_log WHERE target = ANY($1) ORDER BY at, id`,
+    [targets],
+  );
+const byOperator = { actor_account_id: operator.accountId, actor: "github:operator", actor_role: "admin" };
 
 beforeAll(async () => {
   ledger = await startLedger();
@@ -119,6 +128,32 @@ describe("prepaid codes", () => {
       "revoked",
       "revoked",
     ]);
+    // Each change audited with its operator: the batch made, then the codes unused before and revoked after.
+    const [secondId] = (await ops.codes(batch!.batchId)).codes.filter((code) => code.codePrefix === second.slice(0, 8));
+    expect(await auditOf([batch!.batchId, second.slice(0, 8)])).toEqual([
+      expect.objectContaining({
+        ...byOperator,
+        action: "code.create",
+        target: batch!.batchId,
+        before: null,
+        after: { amountMicros: "3000000", count: 3, expiresAt: null, note: "test" },
+      }),
+      expect.objectContaining({
+        ...byOperator,
+        action: "code.revoke",
+        target: second.slice(0, 8),
+        before: { unused: [secondId!.codeId] },
+        after: { revoked: [secondId!.codeId] },
+      }),
+      expect.objectContaining({
+        action: "code.revoke",
+        target: batch!.batchId,
+        after: { revoked: [expect.any(String)] },
+      }),
+    ]);
+    expect(
+      (await queryRows(ledger.database.url, "SELECT 1 FROM ledger.audit_log WHERE target = $1", [second])).length,
+    ).toBe(0);
 
     const soon = await ops.createBatch(1, 1, Date.now() + 1_500);
     await new Promise((resolve) => setTimeout(resolve, 1_600));
@@ -138,6 +173,95 @@ describe("prepaid codes", () => {
       expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(codes.some((code) => code.startsWith(row.code_prefix))).toBe(true);
       expect(codes).not.toContain(row.code_hash);
+    }
+  });
+
+  it("refuses a change without a valid operator, and makes nothing", async () => {
+    const before = await queryRows(ledger.database.url, "SELECT id FROM ledger.prepaid_code_batches");
+    for (const actor of [undefined, { accountId: "", identity: "", role: "admin" }, { ...operator, role: "owner" }]) {
+      await expect(
+        operations.createCodeBatch({ amountMicros: 1_000_000, count: 1, expiresAtMs: 0, note: "", actor }),
+      ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: expect.stringMatching(/actor/) });
+    }
+    await expect(operations.revokeCodes({ target: randomUUID(), actor: undefined })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+    });
+    expect(await queryRows(ledger.database.url, "SELECT id FROM ledger.prepaid_code_batches")).toHaveLength(
+      before.length,
+    );
+  });
+});
+
+describe("an operator's order check", () => {
+  const placeOrder = async (accountId: string, expiresInMs = 600_000) =>
+    accounts.createTopUpOrder({
+      accountId,
+      provider: PaymentProvider.PAYMENT_PROVIDER_ALIPAY,
+      amountFen: 300,
+      merchantId: "m1",
+      expiresInMs,
+    });
+
+  it("audits a payment it records, with the order's state before and after, in the payment's transaction", async () => {
+    const accountId = await newAccount("checked");
+    const order = await placeOrder(accountId);
+    const recorded = await accounts.recordPaymentNotification({
+      provider: PaymentProvider.PAYMENT_PROVIDER_ALIPAY,
+      headers: { source: "reconcile-query" },
+      body: "{}",
+      signatureVerified: true,
+      facts: {
+        outTradeNo: order.outTradeNo,
+        amountFen: 300,
+        currency: "CNY",
+        merchantId: "m1",
+        providerTradeId: `trade-${order.outTradeNo}`,
+        tradeStatus: "TRADE_SUCCESS",
+        paidAtMs: 0,
+      },
+      checkedBy: operator,
+    });
+    expect(recorded.order?.state).toBe(TopUpOrderState.TOP_UP_ORDER_STATE_PAID);
+    expect(await auditOf([order.outTradeNo])).toEqual([
+      expect.objectContaining({
+        ...byOperator,
+        action: "order.check",
+        account_id: accountId,
+        before: { state: "created" },
+        after: { state: "paid", result: "recorded", outcome: "credited" },
+      }),
+    ]);
+  });
+
+  it("audits closing an order the provider never saw, and a check that changed nothing", async () => {
+    const accountId = await newAccount("unseen");
+    const unseen = await placeOrder(accountId);
+    await accounts.closeTopUpOrder({
+      outTradeNo: unseen.outTradeNo,
+      state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED,
+      checkedBy: operator,
+    });
+    const waiting = await placeOrder(accountId);
+    const checked = await operations.recordOrderCheck({
+      actor: operator,
+      outTradeNo: waiting.outTradeNo,
+      result: "waiting",
+    });
+    expect(checked.state).toBe(TopUpOrderState.TOP_UP_ORDER_STATE_CREATED);
+    const checkOf = (target: string, after: object) =>
+      expect.objectContaining({ ...byOperator, action: "order.check", target, before: { state: "created" }, after });
+    expect(await auditOf([unseen.outTradeNo, waiting.outTradeNo])).toEqual([
+      checkOf(unseen.outTradeNo, { state: "closed", result: "closed" }),
+      checkOf(waiting.outTradeNo, { state: "created", result: "waiting" }),
+    ]);
+    // The reconcile job's own closing names no operator and is not an admin action.
+    const quiet = await placeOrder(accountId);
+    await accounts.closeTopUpOrder({ outTradeNo: quiet.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
+    expect(await auditOf([quiet.outTradeNo])).toEqual([]);
+    for (const result of ["guessed", "recorded"]) {
+      await expect(
+        operations.recordOrderCheck({ actor: operator, outTradeNo: waiting.outTradeNo, result }),
+      ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
     }
   });
 });

@@ -1,4 +1,5 @@
-import type { RequestHandler } from "express";
+import type { Actor } from "@gateway/proto/ledger/v1/actor";
+import type { RequestHandler, Response } from "express";
 
 /**
  * Who may reach an operator route: `staff` (reading, and checking an order at its provider,
@@ -8,4 +9,6 @@ import type { RequestHandler } from "express";
 export interface AdminGuards {
   staff: RequestHandler;
   admin: RequestHandler;
+  /** The operator acting, whom ledger's audit log records with the change. */
+  actorOf(response: Response): Actor;
 }

@@ -1,13 +1,11 @@
 import type { CodeBatch, PrepaidCode } from "@gateway/proto/ledger/v1/operations";
-import { GatewayError, type Logger } from "@gateway/shared";
+import { GatewayError } from "@gateway/shared";
 import type { Response, Router } from "express";
 import { z } from "zod";
 import type { RedeemThrottle } from "../codes/redeem-throttle.js";
-import { adminActor } from "../http/admin-actor.js";
 import type { AdminGuards } from "../http/admin-guards.js";
 import { ConsoleError, parseInput } from "../http/console-error.js";
 import { csvCell } from "../http/csv.js";
-import { recordAdminAction } from "../http/record-admin-action.js";
 import { isoTime, orderJson } from "../http/to-json.js";
 import type { Operations } from "../ledger-client.js";
 import { sessionOf } from "../sessions/require-session.js";
@@ -15,7 +13,6 @@ import { sessionOf } from "../sessions/require-session.js";
 export interface CodeRouteDependencies {
   operations: Operations;
   throttle: RedeemThrottle;
-  logger: Logger;
 }
 
 const MICROS_PER_FEN = 10_000;
@@ -68,7 +65,7 @@ function sendCsv(response: Response, filename: string, text: string) {
  * list them, export a batch's state as CSV and revoke unused codes.
  */
 export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, guards: AdminGuards): void {
-  const { operations, throttle, logger } = dependencies;
+  const { operations, throttle } = dependencies;
 
   router.post("/topups/redeem", async (request, response) => {
     const { code } = parseInput(redeemBody, request.body);
@@ -93,16 +90,15 @@ export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, 
 
   router.post("/admin/codes", guards.admin, async (request, response) => {
     const body = parseInput(batchBody, request.body);
-    const actor = adminActor(response);
+    // Ledger audits the batch (`code.create`) in the transaction that makes it.
     const { batch, codes } = await operations.createCodeBatch({
       amountMicros: body.amountFen * MICROS_PER_FEN,
       count: body.count,
       expiresAtMs: body.expiresAt ? Date.parse(body.expiresAt) : 0,
       note: body.note,
-      actor,
+      actor: guards.actorOf(response),
     });
     const created = batchJson(batch!);
-    await recordAdminAction(logger, { actor, action: "codes.create", target: created.batchId, after: created });
     const rows = codes.map((code) => [code, created.amountMicros / 1_000_000, created.expiresAt ?? "", created.note]);
     response.status(201).json({
       batch: created,
@@ -132,9 +128,7 @@ export function codeRoutes(router: Router, dependencies: CodeRouteDependencies, 
 
   router.post("/admin/codes/revoke", guards.admin, async (request, response) => {
     const { target } = parseInput(revokeBody, request.body);
-    const actor = adminActor(response);
-    const { revokedCodeIds } = await operations.revokeCodes({ target, actor });
-    await recordAdminAction(logger, { actor, action: "codes.revoke", target, after: { revokedCodeIds } });
+    const { revokedCodeIds } = await operations.revokeCodes({ target, actor: guards.actorOf(response) });
     response.json({ revokedCodeIds });
   });
 }

@@ -2,14 +2,12 @@ import { PaymentProvider, type TopUpOrder, TopUpOrderState } from "@gateway/prot
 import type { Logger } from "@gateway/shared";
 import type { Router } from "express";
 import { z } from "zod";
-import { adminActor } from "../http/admin-actor.js";
 import type { AdminGuards } from "../http/admin-guards.js";
 import { notFound, parseInput } from "../http/console-error.js";
-import { recordAdminAction } from "../http/record-admin-action.js";
 import { orderJson } from "../http/to-json.js";
 import type { Ledger, Operations } from "../ledger-client.js";
 import type { PaymentMethod } from "../topups/payment-methods.js";
-import { type ReconcileSettings, reconcileOrder } from "../topups/reconcile-job.js";
+import { type ReconcileResult, type ReconcileSettings, reconcileOrder } from "../topups/reconcile-job.js";
 
 export interface OrderRouteDependencies {
   ledger: Ledger;
@@ -42,6 +40,7 @@ const ordersQuery = z.object({
   cursor: z.string().max(512).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
+const ledgerChanged = new Set<ReconcileResult | "final">(["recorded", "closed"]);
 const orderNumber = /^[A-Za-z0-9_-]{6,32}$/;
 const DAY_MS = 86_400_000;
 
@@ -73,19 +72,16 @@ export function orderRoutes(router: Router, dependencies: OrderRouteDependencies
   router.post("/admin/orders/:outTradeNo/check", guards.staff, async (request, response) => {
     const outTradeNo = request.params.outTradeNo as string;
     if (!orderNumber.test(outTradeNo)) throw notFound("No such order.");
+    const actor = guards.actorOf(response);
     const before = await operations.findTopUpOrder({ outTradeNo });
     const result =
       before.state === TopUpOrderState.TOP_UP_ORDER_STATE_CREATED
-        ? await reconcileOrder(ledger, methods, before, reconcile, logger)
+        ? await reconcileOrder(ledger, methods, before, reconcile, logger, actor)
         : "final";
-    const after = await operations.findTopUpOrder({ outTradeNo });
-    await recordAdminAction(logger, {
-      actor: adminActor(response),
-      action: "orders.check",
-      target: outTradeNo,
-      before: orderJson(before).state,
-      after: orderJson(after).state,
-    });
+    // A recorded answer or a closing was audited by ledger with the change; any other check is audited here.
+    const after = ledgerChanged.has(result)
+      ? await operations.findTopUpOrder({ outTradeNo })
+      : await operations.recordOrderCheck({ actor, outTradeNo, result });
     response.json({ result, order: adminOrderJson(after) });
   });
 }

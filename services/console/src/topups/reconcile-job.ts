@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Actor } from "@gateway/proto/ledger/v1/actor";
 import { type TopUpOrder, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
 import type { Logger } from "@gateway/shared";
 import type { Ledger } from "../ledger-client.js";
@@ -47,13 +48,17 @@ export type ReconcileResult =
   | "unknown_to_provider"
   | "closed";
 
-/** Asks the order's provider about it and records a final answer in ledger; the admin's order check runs this too. */
+/**
+ * Asks the order's provider about it and records a final answer in ledger; the admin's order
+ * check runs this too, naming the operator (`checkedBy`) so ledger audits what it changes.
+ */
 export async function reconcileOrder(
   ledger: Ledger,
   methods: PaymentMethod[],
   order: TopUpOrder,
   settings: Pick<ReconcileSettings, "closeGraceMs">,
   logger: Logger,
+  checkedBy?: Actor,
 ): Promise<ReconcileResult> {
   const method = methods.find((candidate) => candidate.provider === order.provider);
   if (!method) return "no_provider";
@@ -71,13 +76,18 @@ export async function reconcileOrder(
       body: JSON.stringify({ query: order.outTradeNo, state: answer.payment.state }),
       signatureVerified: true,
       facts: paymentFacts(answer.payment, method),
+      checkedBy,
     });
     logger.info({ outTradeNo: order.outTradeNo, outcome: recorded.outcome }, "reconciled a top-up order");
     return "recorded";
   }
   // The provider never saw the order (placing it failed): nothing can be paid after its expiry.
   if (order.expiresAtMs + settings.closeGraceMs >= Date.now()) return "unknown_to_provider";
-  await ledger.closeTopUpOrder({ outTradeNo: order.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
+  await ledger.closeTopUpOrder({
+    outTradeNo: order.outTradeNo,
+    state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED,
+    checkedBy,
+  });
   return "closed";
 }
 

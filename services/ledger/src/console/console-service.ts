@@ -50,6 +50,7 @@ import {
   type NotificationOutcome as Outcome,
   recordPaymentNotification,
 } from "../topups/record-payment-notification.js";
+import { actorInput } from "./admin-requests.js";
 import {
   accountIdOf,
   adjustCreditInput,
@@ -148,7 +149,8 @@ export function consoleService({
     }),
     recordPaymentNotification: unaryHandler(async (request: RecordPaymentNotificationRequest) => {
       const received = parseInput(paymentNotificationInput, request);
-      const verdict = await recordPaymentNotification(database, received);
+      const checkedBy = request.checkedBy && parseInput(actorInput, request.checkedBy);
+      const verdict = await recordPaymentNotification(database, { ...received, checkedBy });
       if (verdict.order) await publishIfChanged(verdict.order.accountId, verdict.balance);
       return {
         outcome: OUTCOME_MESSAGES[verdict.outcome],
@@ -165,7 +167,8 @@ export function consoleService({
     closeTopUpOrder: unaryHandler(async (request: CloseTopUpOrderRequest) => {
       if (!outTradeNo.safeParse(request.outTradeNo).success) throw topUpOrderNotFound(request.outTradeNo);
       const state = parseInput(closeState, request.state);
-      return topUpOrderMessage(await closeTopUpOrder(database, request.outTradeNo, state));
+      const checkedBy = request.checkedBy && parseInput(actorInput, request.checkedBy);
+      return topUpOrderMessage(await closeTopUpOrder(database, request.outTradeNo, state, checkedBy));
     }),
     closeExpiredTopUpOrders: unaryHandler(async (request: CloseExpiredTopUpOrdersRequest) => ({
       closedOutTradeNos: await closeExpiredTopUpOrders(database, parseInput(durationMs, request.graceMs)),

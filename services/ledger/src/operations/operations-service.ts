@@ -6,6 +6,7 @@ import type {
   ListAllTopUpOrdersRequest,
   ListCodeBatchesRequest,
   OperationsServiceServer,
+  RecordOrderCheckRequest,
   RedeemCodeRequest,
   RevokeCodesRequest,
 } from "@gateway/proto/ledger/v1/operations";
@@ -23,8 +24,16 @@ import { findBatchCodes, findCodeBatchPage } from "../prepaid-codes/list-codes.j
 import { redeemCode } from "../prepaid-codes/redeem-code.js";
 import { revokeCodes } from "../prepaid-codes/revoke-codes.js";
 import { findAllTopUpOrderPage, findTopUpOrder } from "../topups/all-top-up-orders.js";
+import { recordOrderCheck } from "../topups/audit-order-check.js";
 import { readOverview } from "./read-overview.js";
-import { batchPageInput, codeBatchInput, orderFilterInput, overviewInput } from "./requests.js";
+import {
+  batchPageInput,
+  codeBatchInput,
+  orderCheckInput,
+  orderFilterInput,
+  overviewInput,
+  revokeInput,
+} from "./requests.js";
 import { batchMessage, codeMessage, overviewMessage } from "./to-proto.js";
 
 export interface OperationsDependencies {
@@ -40,13 +49,11 @@ export function operationsService({ database, publishBalance }: OperationsDepend
   return {
     createCodeBatch: unaryHandler(async (request: CreateCodeBatchRequest) => {
       const input = parseInput(codeBatchInput, request);
-      const { batch, codes } = await createCodeBatch(database, {
-        amountMicros: input.amountMicros,
-        count: input.count,
-        expiresAt: input.expiresAtMs,
-        note: input.note,
-        createdBy: input.actor,
-      });
+      const { batch, codes } = await createCodeBatch(
+        database,
+        { amountMicros: input.amountMicros, count: input.count, expiresAt: input.expiresAtMs, note: input.note },
+        input.actor,
+      );
       return { batch: batchMessage({ ...batch, redeemed: 0, revoked: 0 }), codes };
     }),
     listCodeBatches: unaryHandler(async (request: ListCodeBatchesRequest) => {
@@ -62,9 +69,10 @@ export function operationsService({ database, publishBalance }: OperationsDepend
       const { batch, codes } = await findBatchCodes(database, batchId);
       return { batch: batchMessage(batch), codes: codes.map((code) => codeMessage(code, batch)) };
     }),
-    revokeCodes: unaryHandler(async (request: RevokeCodesRequest) => ({
-      revokedCodeIds: await revokeCodes(database, parseInput(z.string().max(100), request.target)),
-    })),
+    revokeCodes: unaryHandler(async (request: RevokeCodesRequest) => {
+      const { target, actor } = parseInput(revokeInput, request);
+      return { revokedCodeIds: await revokeCodes(database, target, actor) };
+    }),
     redeemCode: unaryHandler(async (request: RedeemCodeRequest) => {
       const accountId = accountIdOf(request.accountId);
       const { order, balance } = await redeemCode(database, accountId, request.code.slice(0, 100));
@@ -86,6 +94,11 @@ export function operationsService({ database, publishBalance }: OperationsDepend
     findTopUpOrder: unaryHandler(async (request: FindTopUpOrderRequest) => {
       if (!outTradeNo.safeParse(request.outTradeNo).success) throw topUpOrderNotFound(request.outTradeNo);
       return topUpOrderMessage(await findTopUpOrder(database, request.outTradeNo));
+    }),
+    recordOrderCheck: unaryHandler(async (request: RecordOrderCheckRequest) => {
+      if (!outTradeNo.safeParse(request.outTradeNo).success) throw topUpOrderNotFound(request.outTradeNo);
+      const { actor, result } = parseInput(orderCheckInput, request);
+      return topUpOrderMessage(await recordOrderCheck(database, actor, request.outTradeNo, result));
     }),
 
     getOverview: unaryHandler(async (request: GetOverviewRequest) => {

@@ -2,8 +2,10 @@ import { PaymentProvider, TopUpOrderState } from "@gateway/proto/ledger/v1/conso
 import { storableText } from "@gateway/shared";
 import { z } from "zod";
 import { cursorParam } from "../account-api/cursor.js";
+import { actorInput } from "../console/admin-requests.js";
 import { pageLimit } from "../console/requests.js";
 import { utcDay } from "../http/input-fields.js";
+import { ORDER_CHECK_RESULTS } from "../topups/audit-order-check.js";
 import { PREPAID_CODE_METHOD, type TopUpMethodName, type TopUpOrderStateName } from "../topups/payment-provider.js";
 
 // The operations pages' requests, checked at ledger's boundary: a bad field is an INVALID_ARGUMENT naming it.
@@ -27,7 +29,14 @@ export const codeBatchInput = z.object({
     .transform((at) => (at ? new Date(at) : undefined))
     .refine((at) => !at || at.getTime() > Date.now(), "must be in the future"),
   note: storableText.trim().max(500),
-  actor: storableText.min(1).max(255),
+  actor: actorInput,
+});
+
+export const revokeInput = z.object({ target: z.string().max(100), actor: actorInput });
+// A check that recorded an answer or closed the order was audited with that change.
+export const orderCheckInput = z.object({
+  actor: actorInput,
+  result: z.enum(ORDER_CHECK_RESULTS).exclude(["recorded", "closed"]),
 });
 
 export const batchPageInput = z.object({ limit: pageLimit, cursor: cursorParam(z.uuid()).optional() });

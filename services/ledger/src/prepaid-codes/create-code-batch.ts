@@ -1,3 +1,4 @@
+import { type Actor, recordAudit } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
 import { newPrepaidCode, normalizePrepaidCode, prepaidCodeHash, prepaidCodePrefix } from "./prepaid-code.js";
 
@@ -6,11 +7,10 @@ export interface NewCodeBatch {
   count: number;
   expiresAt: Date | undefined;
   note: string;
-  createdBy: string;
 }
 
-/** Makes a batch and its codes in one transaction; the clear codes are returned here only. */
-export async function createCodeBatch(database: Database, input: NewCodeBatch) {
+/** Makes a batch, its codes and its audit entry in one transaction; the clear codes are returned here only. */
+export async function createCodeBatch(database: Database, input: NewCodeBatch, actor: Actor) {
   const codes = Array.from({ length: input.count }, newPrepaidCode);
   const batch = await database.$transaction(async (transaction) => {
     const created = await transaction.prepaidCodeBatch.create({
@@ -19,7 +19,7 @@ export async function createCodeBatch(database: Database, input: NewCodeBatch) {
         codeCount: input.count,
         expiresAt: input.expiresAt ?? null,
         note: input.note,
-        createdBy: input.createdBy,
+        createdBy: actor.identity,
       },
     });
     await transaction.prepaidCode.createMany({
@@ -28,6 +28,17 @@ export async function createCodeBatch(database: Database, input: NewCodeBatch) {
         codeHash: prepaidCodeHash(normalizePrepaidCode(code)!),
         codePrefix: prepaidCodePrefix(code),
       })),
+    });
+    await recordAudit(transaction, {
+      actor,
+      action: "code.create",
+      target: created.id,
+      after: {
+        amountMicros: created.amountMicros,
+        count: created.codeCount,
+        expiresAt: created.expiresAt,
+        note: created.note,
+      },
     });
     return created;
   });

@@ -1,5 +1,7 @@
+import type { Actor } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
 import { topUpOrderFinished, topUpOrderNotFound } from "../ledger-errors.js";
+import { auditOrderCheck } from "./audit-order-check.js";
 
 /** Orders still `created` that were made before `olderThanMs` ago, oldest first: the reconcile job asks their provider. */
 export function listStaleTopUpOrders(database: Database, olderThanMs: number, limit: number, now = new Date()) {
@@ -13,18 +15,29 @@ export function listStaleTopUpOrders(database: Database, olderThanMs: number, li
 /**
  * Closes (or fails) an order still `created`; asking again for the state it is in answers
  * the order, and an order paid or finished otherwise is a 409: a final state never changes.
+ * An operator's order check that closes it is audited in the same transaction.
  */
 export async function closeTopUpOrder(
   database: Database,
   outTradeNo: string,
   state: "closed" | "failed",
+  checkedBy?: Actor,
   now = new Date(),
 ) {
-  await database.topUpOrder.updateMany({ where: { outTradeNo, state: "created" }, data: { state, finishedAt: now } });
-  const order = await database.topUpOrder.findUnique({ where: { outTradeNo } });
-  if (!order) throw topUpOrderNotFound(outTradeNo);
-  if (order.state !== state) throw topUpOrderFinished(outTradeNo, order.state);
-  return order;
+  return database.$transaction(async (transaction) => {
+    const { count } = await transaction.topUpOrder.updateMany({
+      where: { outTradeNo, state: "created" },
+      data: { state, finishedAt: now },
+    });
+    const order = await transaction.topUpOrder.findUnique({ where: { outTradeNo } });
+    if (!order) throw topUpOrderNotFound(outTradeNo);
+    if (order.state !== state) throw topUpOrderFinished(outTradeNo, order.state);
+    if (checkedBy) {
+      const before = count === 1 ? { ...order, state: "created" as const } : order;
+      await auditOrderCheck(transaction, checkedBy, before, order, "closed");
+    }
+    return order;
+  });
 }
 
 // Enough for any backlog in one call; the reconcile job calls again on its next round.

@@ -1,7 +1,9 @@
 import { creditInTransaction } from "../accounts/add-credit.js";
 import type { CommittedBalance } from "../accounts/committed-copies.js";
+import type { Actor } from "../audit/record-audit.js";
 import type { Database } from "../database.js";
 import { Prisma, type TopUpOrder } from "../generated/prisma/client.js";
+import { auditOrderCheck } from "./audit-order-check.js";
 import { MICROS_PER_FEN, type PaymentProviderName } from "./payment-provider.js";
 import { tradeVerdict } from "./trade-status.js";
 
@@ -23,6 +25,8 @@ export interface ReceivedNotification {
   body: string;
   signatureVerified: boolean;
   facts?: PaymentFacts | undefined;
+  /** The operator whose order check asked the provider; audited with the change. */
+  checkedBy?: Actor | undefined;
 }
 
 export type NotificationOutcome = "credited" | "duplicate" | "pending" | "closed" | "rejected";
@@ -60,6 +64,12 @@ export function recordPaymentNotification(database: Database, received: Received
         reason: verdict.reason ?? null,
       },
     });
+    if (received.checkedBy && verdict.order) {
+      // Only `credited` and `closed` move the order (from created); every other verdict leaves it as it was.
+      const moved = verdict.outcome === "credited" || verdict.outcome === "closed";
+      const before = moved ? { ...verdict.order, state: "created" as const } : verdict.order;
+      await auditOrderCheck(transaction, received.checkedBy, before, verdict.order, "recorded", verdict.outcome);
+    }
     return { ...verdict, notificationId: stored.id };
   }, TRANSACTION_OPTIONS);
 }

@@ -14,8 +14,9 @@ import {
 import { revokeCodes } from "../../prepaid-codes/revoke-codes.js";
 import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
+import { TOKEN_HOLDER } from "../token-holder.js";
 
-// The CLI's prepaid codes (pnpm gw code ...); the console's pages reach the same functions over gRPC.
+// The CLI's prepaid codes (pnpm gw code ...), audited as the CLI's; the console's pages reach the same functions over gRPC.
 
 const batchBody = z.object({
   yuan: z.union([z.string(), z.number()]),
@@ -57,13 +58,16 @@ export function codeRoutes(router: Router, { database }: AdminDependencies): voi
   /** Makes a batch; the clear codes are in this answer only (ledger keeps their hashes). */
   router.post("/codes/batches", async (request, response) => {
     const body = parseInput(batchBody, request.body);
-    const { batch, codes } = await createCodeBatch(database, {
-      amountMicros: yuanToMicros(body.yuan, "yuan", 1n),
-      count: body.count,
-      expiresAt: body.expires_at,
-      note: body.note,
-      createdBy: "cli",
-    });
+    const { batch, codes } = await createCodeBatch(
+      database,
+      {
+        amountMicros: yuanToMicros(body.yuan, "yuan", 1n),
+        count: body.count,
+        expiresAt: body.expires_at,
+        note: body.note,
+      },
+      TOKEN_HOLDER,
+    );
     response.status(201).json({ ...batchJson({ ...batch, redeemed: 0, revoked: 0 }), codes });
   });
 
@@ -81,6 +85,6 @@ export function codeRoutes(router: Router, { database }: AdminDependencies): voi
   /** Revokes a code (clear text or id) or a batch's unused codes. */
   router.post("/codes/revoke", async (request, response) => {
     const { target } = parseInput(revokeBody, request.body);
-    response.json({ revoked_code_ids: await revokeCodes(database, target) });
+    response.json({ revoked_code_ids: await revokeCodes(database, target, TOKEN_HOLDER) });
   });
 }
