@@ -146,6 +146,12 @@ describe("the Operations page in a browser", { timeout: 120_000 }, () => {
     await admin.page.getByRole("tab", { name: en.ops.orders }).click();
     await admin.page.getByTestId("ops-orders").getByRole("cell", { name: en.topup.code, exact: true }).waitFor();
     await screenshot(admin.page, "operations-orders.en");
+    // Making and revoking the codes are in the audit log, under this admin.
+    await admin.navigate(en.nav.admin);
+    await admin.page.getByRole("tab", { name: en.operators.audit }).click();
+    const audit = admin.page.getByTestId("audit-log");
+    await audit.getByRole("row").filter({ hasText: "code.create" }).first().waitFor();
+    await audit.getByRole("row").filter({ hasText: "code.revoke" }).first().waitFor();
 
     await customer.switchLanguage("zh-CN");
     await page.getByRole("heading", { name: zh.topup.title, exact: true }).waitFor();
