@@ -111,7 +111,7 @@ export function ChannelForm({
             />
           )}
           <TextInput
-            label={t("channels.models")}
+            label={t("catalogueEdit.channelModels")}
             description={t("catalogueEdit.modelsHelp")}
             {...form.getInputProps("models")}
           />

@@ -2,7 +2,8 @@ import { Button, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Sta
 import { useForm } from "@mantine/form";
 import { useTranslation } from "react-i18next";
 import type { ModelEntry, TokenPrice, TokenPrices } from "../../api/catalogue-types.js";
-import { yuanToMicros } from "../../format/money.js";
+import type { CatalogueModel } from "../../api/types.js";
+import { formatPrice, yuanToMicros } from "../../format/money.js";
 import { FormActions } from "../FormActions.js";
 import { ChangeProblems, useCatalogueChange } from "./useCatalogueChange.js";
 
@@ -30,15 +31,25 @@ export function ModelForm({
   editing,
   vendors,
   groups,
+  charged,
   onClose,
 }: {
   // null: a new model; undefined: closed.
   editing: ModelEntry | null | undefined;
   vendors: string[];
   groups: string[];
+  // What router charges now (micro-yuan per million tokens): the dataset's where the entry sets no price.
+  charged: CatalogueModel["prices"] | undefined;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const chargedPrice = (field: PriceField) => {
+    const key = ({ input: "input", output: "output", cache_read: "cacheRead", cache_write: "cacheWrite" } as const)[
+      field
+    ];
+    const micros = charged?.[key];
+    return micros === undefined ? undefined : formatPrice(micros, i18n.language);
+  };
   const banded = isBanded(editing?.price);
   const form = useForm<ModelValues>({
     initialValues: {
@@ -101,7 +112,12 @@ export function ModelForm({
               <NumberInput
                 key={field}
                 label={t(`catalogueEdit.price.${field}`)}
-                description={t("catalogue.priceUnit")}
+                description={t("catalogueEdit.perMillion")}
+                placeholder={
+                  editing && !editing.price
+                    ? t("catalogueEdit.datasetNow", { price: chargedPrice(field) ?? "—" })
+                    : undefined
+                }
                 decimalScale={6}
                 min={0}
                 disabled={banded}

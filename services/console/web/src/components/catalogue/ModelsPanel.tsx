@@ -116,6 +116,7 @@ export function ModelsPanel() {
                 editing={editing}
                 vendors={Object.keys(catalogue?.vendors ?? {})}
                 groups={Object.keys(catalogue?.groups ?? {})}
+                charged={editing ? charged.get(editing.id) : undefined}
                 onClose={() => setEditing(undefined)}
               />
             )}
