@@ -20,12 +20,12 @@ function JsonCell({ value }: { value: unknown }) {
   );
 }
 
-/** The catalogue's own audit: who changed which object at which revision, before and after (keys masked). */
+/** The catalogue's own audit, its latest 50 changes (`pnpm gw catalogue history` lists more): who changed which object at which revision, before and after (keys masked). */
 export function CatalogueHistoryPanel() {
   const { t } = useTranslation();
   const history = useQuery({
     queryKey: ["catalogue-history"],
-    queryFn: () => api.get<{ changes: CatalogueChange[] }>("/api/admin/catalogue/history?limit=200"),
+    queryFn: () => api.get<{ changes: CatalogueChange[] }>("/api/admin/catalogue/history?limit=50"),
   });
   return (
     <QueryState query={history}>
