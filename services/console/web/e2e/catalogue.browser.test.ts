@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
 import { ConsolePage } from "./console-pages.js";
-import { screenshot } from "./screenshots.js";
+import { elementScreenshot, screenshot } from "./screenshots.js";
 import { type Language, texts } from "./text.js";
 
 // An admin edits the catalogue in Chromium through the whole stack: adds a channel with two keys
@@ -34,7 +34,8 @@ afterAll(async () => {
 async function adminPage(language: Language): Promise<Page> {
   const context = await browser.newContext({
     locale: language,
-    viewport: { width: 1400, height: 900 },
+    // Tall enough for the channel form and its refusal without scrolling inside the dialog.
+    viewport: { width: 1400, height: 1300 },
     reducedMotion: "reduce",
   });
   const app = new ConsolePage(await context.newPage(), consoleUrl, language);
@@ -89,7 +90,7 @@ describe("the catalogue edited in a browser", { timeout: 180_000 }, () => {
       await choose(page, text.channels.vendor, "deepseek");
       await channelForm.getByRole("button", { name: edit.save }).click();
       await channelForm.getByRole("alert").getByText("gpt-4o-mini is not a deepseek model").waitFor();
-      await screenshot(page, `admin-channel-refused.${language}`);
+      await elementScreenshot(channelForm, `admin-channel-refused.${language}`);
       await choose(page, text.channels.vendor, "openai");
       await channelForm.getByRole("button", { name: edit.save }).click();
       await channelForm.waitFor({ state: "detached" });
@@ -101,7 +102,7 @@ describe("the catalogue edited in a browser", { timeout: 180_000 }, () => {
       await channel.getByRole("button", { name: edit.test }).click();
       const report = page.getByRole("dialog");
       await expect.poll(() => report.getByText(edit.keyOk, { exact: true }).count(), { timeout: 15_000 }).toBe(2);
-      await screenshot(page, `admin-channel-test.${language}`);
+      await elementScreenshot(report, `admin-channel-test.${language}`);
       await report.getByRole("button", { name: text.common.close }).click();
 
       await page.getByRole("tab", { name: edit.modelsTab, exact: true }).click();
@@ -109,7 +110,7 @@ describe("the catalogue edited in a browser", { timeout: 180_000 }, () => {
       await rowOf(page, "gpt-4o-mini").getByRole("button", { name: edit.edit }).click();
       const modelForm = page.getByRole("dialog");
       await modelForm.getByLabel(edit.price.input, { exact: true }).fill(String(price));
-      await screenshot(page, `admin-model-edit.${language}`);
+      await elementScreenshot(modelForm, `admin-model-edit.${language}`);
       await modelForm.getByRole("button", { name: edit.save }).click();
       const saved = Date.now();
       await eventually(async () => ((await listedInputPrice()) === price ? true : undefined), 10_000, 50);
@@ -127,7 +128,7 @@ describe("the catalogue edited in a browser", { timeout: 180_000 }, () => {
       await page.getByRole("option", { name: "gpt-4o-mini", exact: true }).click();
       // The list stays open for more picks (over the buttons) until the focus leaves it.
       await groupForm.getByLabel(text.catalogue.description).click();
-      await screenshot(page, `admin-group-edit.${language}`);
+      await elementScreenshot(groupForm, `admin-group-edit.${language}`);
       await groupForm.getByRole("button", { name: edit.save }).click();
       await groupForm.waitFor({ state: "detached" });
       const group = rowOf(page, `vip-${suffix}`);
