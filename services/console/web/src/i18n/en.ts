@@ -281,7 +281,7 @@ export const en = {
   catalogueEdit: {
     modelsTab: "Models",
     groupsTab: "Groups",
-    historyTab: "Catalogue history",
+    historyTab: "Change history",
     storedChannels: "Stored channels",
     addChannel: "Add a channel",
     editChannel: "Edit channel {{name}}",

@@ -283,7 +283,7 @@ export const zhCN: Resources = {
   catalogueEdit: {
     modelsTab: "模型",
     groupsTab: "分组",
-    historyTab: "目录变更记录",
+    historyTab: "变更记录",
     storedChannels: "已保存的渠道",
     addChannel: "添加渠道",
     editChannel: "编辑渠道 {{name}}",
