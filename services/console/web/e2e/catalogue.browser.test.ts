@@ -6,8 +6,8 @@ import { ConsolePage } from "./console-pages.js";
 import { elementScreenshot, screenshot } from "./screenshots.js";
 import { type Language, texts } from "./text.js";
 
-// An admin edits the catalogue in Chromium through the whole stack: adds a channel with two keys
-// and tests it, changes a model's price (a customer's /v1/models shows it within 2 s), creates a
+// An admin edits the catalogue in Chromium through the whole stack: adds a channel with two keys,
+// tests it, changes its weight, disables and enables it, changes a model's price (a customer's /v1/models shows it within 2 s), creates a
 // group, and finds each change, with the admin as actor, in the catalogue's history.
 
 const LIVE_WITHIN_MS = 2_000;
@@ -104,6 +104,18 @@ describe("the catalogue edited in a browser", { timeout: 180_000 }, () => {
       await expect.poll(() => report.getByText(edit.keyOk, { exact: true }).count(), { timeout: 15_000 }).toBe(2);
       await elementScreenshot(report, `admin-channel-test.${language}`);
       await report.getByRole("button", { name: text.common.close }).click();
+
+      await channel.getByRole("button", { name: edit.edit }).click();
+      const editForm = page.getByRole("dialog");
+      await editForm.getByLabel(edit.weight).fill("3");
+      await editForm.getByRole("button", { name: edit.save }).click();
+      await editForm.waitFor({ state: "detached" });
+      await channel.getByRole("cell", { name: "0 / 3", exact: true }).waitFor();
+      await channel.getByRole("button", { name: edit.disable }).click();
+      // The health table above shows it disabled too, once it refreshes.
+      await channel.getByText(text.channels.state.disabled, { exact: true }).first().waitFor();
+      await channel.getByRole("button", { name: edit.enable }).click();
+      await channel.getByText(edit.enabled, { exact: true }).waitFor();
 
       await page.getByRole("tab", { name: edit.modelsTab, exact: true }).click();
       await page.getByLabel(text.common.search).fill("gpt-4o-mini");

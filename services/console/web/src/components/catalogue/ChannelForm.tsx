@@ -73,7 +73,8 @@ export function ChannelForm({
       // A merge patch merges maps: a pair taken out of the map is removed by naming it null.
       const removed = Object.keys(entry?.model_map ?? {}).filter((from) => !(from in modelMap));
       const mapPatch = { ...Object.fromEntries(removed.map((from) => [from, null])), ...modelMap };
-      change.mutate({ action: "channel.update", name: editing.name, patch: { ...fields, model_map: mapPatch } });
+      const patch = { ...fields, model_map: Object.keys(mapPatch).length > 0 ? mapPatch : undefined };
+      change.mutate({ action: "channel.update", name: editing.name, patch });
       return;
     }
     const keys = listOf(values.keys);
