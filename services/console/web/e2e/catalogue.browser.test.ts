@@ -7,8 +7,9 @@ import { elementScreenshot, screenshot } from "./screenshots.js";
 import { type Language, texts } from "./text.js";
 
 // An admin edits the catalogue in Chromium through the whole stack: adds a channel with two keys,
-// tests it, changes its weight, disables and enables it, changes a model's price (a customer's /v1/models shows it within 2 s), creates a
-// group, and finds each change, with the admin as actor, in the catalogue's history.
+// tests it, changes its weight, disables and enables it, changes a model's price (a customer's
+// /v1/models shows it within 2 s), creates a group, and finds each change, with the admin as
+// actor, in the catalogue's history.
 
 const LIVE_WITHIN_MS = 2_000;
 let stack: TestStack;
@@ -128,6 +129,8 @@ describe("the catalogue edited in a browser", { timeout: 180_000 }, () => {
       await eventually(async () => ((await listedInputPrice()) === price ? true : undefined), 10_000, 50);
       expect(Date.now() - saved).toBeLessThan(LIVE_WITHIN_MS);
       await modelForm.waitFor({ state: "detached" });
+      await rowOf(page, "gpt-4o-mini").getByText(edit.priceOurs).waitFor();
+      await screenshot(page, `admin-models.${language}`);
 
       await page.getByRole("tab", { name: edit.groupsTab, exact: true }).click();
       await page.getByRole("button", { name: edit.addGroup }).click();
