@@ -5,11 +5,12 @@ import { errorHandler, notFound } from "./http/console-error.js";
 import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
 import type { Ledger, LedgerAdmin, Operations } from "./ledger-client.js";
-import type { RouterViews } from "./router-client.js";
+import type { CatalogueEditor, RouterViews } from "./router-client.js";
 import { type AccountRouteDependencies, accountRoutes } from "./routes/account-routes.js";
 import { adminAccountRoutes } from "./routes/admin-account-routes.js";
 import { adminRoleRoutes } from "./routes/admin-role-routes.js";
 import { auditRoutes } from "./routes/audit-routes.js";
+import { catalogueEditRoutes } from "./routes/catalogue-edit-routes.js";
 import { codeRoutes } from "./routes/code-routes.js";
 import { keyRoutes } from "./routes/key-routes.js";
 import { operationsRoutes } from "./routes/operations-routes.js";
@@ -35,6 +36,7 @@ export interface ConsoleDependencies {
   operations: Operations;
   ledgerAdmin: LedgerAdmin;
   router: RouterViews;
+  catalogueEditor: CatalogueEditor;
   redis: Redis;
   namespace: string;
   sessions: SessionStore;
@@ -113,6 +115,7 @@ export function createApp(deps: ConsoleDependencies): Express {
   accountRoutes(api, accountDependencies);
   // Support reads what admins read.
   routerViewRoutes(api, deps.router, guards.requireOperator);
+  catalogueEditRoutes(api, deps.catalogueEditor, guards);
   adminAccountRoutes(api, {
     ledger: deps.ledger,
     ledgerAdmin: deps.ledgerAdmin,

@@ -49,7 +49,7 @@ const payments = (() => {
 const redis = createRedis(config.REDIS_URL, logger, "sign-ins and sessions fail until it is back");
 const { ledger, ledgerAdmin, close: closeLedger } = connectLedger(config.LEDGER_URL, tokenSecret);
 const { operations, close: closeOperations } = connectOperations(config.LEDGER_URL, tokenSecret);
-const { router, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
+const { router, catalogueEditor, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
 const drain = new Drain();
 const app = createApp({
@@ -57,6 +57,7 @@ const app = createApp({
   operations,
   ledgerAdmin,
   router,
+  catalogueEditor,
   redis,
   namespace: config.GATEWAY_NAMESPACE,
   sessions: new SessionStore(redis, config.GATEWAY_NAMESPACE, lifetimes),

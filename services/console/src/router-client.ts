@@ -1,3 +1,4 @@
+import { CatalogueAdminServiceService } from "@gateway/proto/router/v1/catalogue_admin";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
 import { connectService, type PromiseClient } from "./grpc-client.js";
 
@@ -7,15 +8,19 @@ export type RouterViews = Pick<
   "getChannelHealth" | "describeCatalogue" | "listModels"
 >;
 
+/** The catalogue's admin operations (CatalogueAdminService) and a channel's test call. */
+export type CatalogueEditor = PromiseClient<typeof CatalogueAdminServiceService> &
+  Pick<PromiseClient<typeof RouterServiceService>, "testChannel">;
+
 export function connectRouter(
   url: string,
   serviceTokenSecret: string | undefined,
-): { router: RouterViews; close(): void } {
-  const { getChannelHealth, describeCatalogue, listModels } = RouterServiceService;
+): { router: RouterViews; catalogueEditor: CatalogueEditor; close(): void } {
+  const { getChannelHealth, describeCatalogue, listModels, testChannel } = RouterServiceService;
   const { client, close } = connectService(
-    { getChannelHealth, describeCatalogue, listModels },
+    { getChannelHealth, describeCatalogue, listModels, testChannel, ...CatalogueAdminServiceService },
     url,
     serviceTokenSecret,
   );
-  return { router: client, close };
+  return { router: client, catalogueEditor: client, close };
 }

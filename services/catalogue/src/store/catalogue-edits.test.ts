@@ -39,6 +39,22 @@ describe("catalogue edits", () => {
     expect(back.models.find((model) => model.id === "gpt-4o-mini")?.groups).not.toContain("vip");
   });
 
+  it("add a channel's key and remove one named by its masked form", () => {
+    const withKeys = applyEdit(
+      { action: "channel.keys", name: "openai-main", add: ["sk-first-1111", "sk-second-2222"], remove: [] },
+      catalogue,
+    ) as CatalogueFile;
+    expect(withKeys.channels["openai-main"]?.api_keys).toEqual(["sk-first-1111", "sk-second-2222"]);
+    const removed = applyEdit(
+      { action: "channel.keys", name: "openai-main", add: ["sk-third-3333"], remove: ["sk-…1111"] },
+      withKeys,
+    ) as CatalogueFile;
+    expect(removed.channels["openai-main"]?.api_keys).toEqual(["sk-second-2222", "sk-third-3333"]);
+    expect(() =>
+      applyEdit({ action: "channel.keys", name: "openai-main", add: [], remove: ["sk-…9999"] }, removed),
+    ).toThrow(/0 stored keys are sk-…9999/);
+  });
+
   it("refuse to add what exists and to change what does not", () => {
     expect(() =>
       applyEdit({ action: "channel.add", name: "openai-main", entry: { vendor: "openai" } }, catalogue),

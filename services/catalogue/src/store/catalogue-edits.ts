@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CatalogueFile } from "../catalogue-schema.js";
 import { resolveModelPrices } from "../model-prices.js";
 import { CatalogueRefused } from "./catalogue-store.js";
+import { maskKey } from "./key-cipher.js";
 
 const objectName = z.string().min(1).max(128);
 const fields = z.record(z.string(), z.unknown());
@@ -28,6 +29,14 @@ export const catalogueEditSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("group.update"), name: objectName, patch: fields, models: groupModels.optional() }),
   z.object({ action: z.literal("channel.add"), name: objectName, entry: fields }),
   z.object({ action: z.literal("channel.update"), name: objectName, patch: fields }),
+  // Keys added and removed one by one: an operator sees stored keys only masked, so a key to
+  // remove is named by its masked form (sk-…abcd), which must match exactly one stored key.
+  z.object({
+    action: z.literal("channel.keys"),
+    name: objectName,
+    add: z.array(z.string().trim().min(8).max(500)).default([]),
+    remove: z.array(z.string().min(1).max(64)).default([]),
+  }),
   z.object({ action: z.literal("channel.disable"), name: objectName, reason: z.string().min(1).max(500) }),
   z.object({ action: z.literal("channel.enable"), name: objectName }),
 ]);
@@ -111,6 +120,20 @@ export function applyEdit(edit: CatalogueEdit, current: CatalogueFile | undefine
     case "channel.update": {
       const channels = record("channels", edit.name, next.channels, true);
       return { ...next, channels: { ...channels, [edit.name]: mergePatch(channels[edit.name], edit.patch) } };
+    }
+    case "channel.keys": {
+      const channels = record("channels", edit.name, next.channels, true);
+      const channel = channels[edit.name]!;
+      const kept = [...(channel.api_keys ?? [])];
+      const problems: string[] = [];
+      for (const masked of edit.remove) {
+        const matches = kept.filter((key) => maskKey(key) === masked);
+        if (matches.length === 1) kept.splice(kept.indexOf(matches[0]!), 1);
+        else problems.push(`channels.${edit.name}.api_keys: ${matches.length} stored keys are ${masked}`);
+      }
+      if (problems.length > 0) throw new CatalogueRefused(problems);
+      const api_keys = [...kept, ...edit.add.filter((key) => !kept.includes(key))];
+      return { ...next, channels: { ...channels, [edit.name]: { ...channel, api_keys } } };
     }
     case "channel.disable":
     case "channel.enable": {

@@ -25,3 +25,10 @@ export async function screenshot(page: Page, name: string, mask: Locator[] = [])
     style: ".mantine-Notifications-root { display: none; }",
   });
 }
+
+/** One element (an open dialog, whose own scrolling a full-page shot would cut) once the page has settled. */
+export async function elementScreenshot(element: Locator, name: string): Promise<void> {
+  await element.page().waitForLoadState("networkidle");
+  await mkdir(directory, { recursive: true });
+  await element.screenshot({ path: `${directory}/${name}.png`, animations: "disabled" });
+}

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    // Every reason a change was refused for (the catalogue names them all).
+    readonly problems: string[] = [],
   ) {
     super(message);
   }
@@ -34,11 +36,14 @@ export function apiPath(path: string, query: Record<string, string | number | un
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  const body = (await response.json().catch(() => null)) as {
+    error?: { code?: string; message?: string; problems?: string[] };
+  } | null;
   return new ApiError(
     response.status,
     body?.error?.code ?? `http_${response.status}`,
     body?.error?.message ?? response.statusText,
+    body?.error?.problems ?? [],
   );
 }
 

@@ -8,8 +8,11 @@ import { api, apiPath } from "../api/client.js";
 import type { AdminAccountPage } from "../api/types.js";
 import { AuditLogPanel } from "../components/AuditLogPanel.js";
 import { CatalogueView } from "../components/CatalogueView.js";
-import { ChannelHealthTable } from "../components/ChannelHealthTable.js";
 import { CursorPager } from "../components/CursorPager.js";
+import { CatalogueHistoryPanel } from "../components/catalogue/CatalogueHistoryPanel.js";
+import { ChannelsPanel } from "../components/catalogue/ChannelsPanel.js";
+import { GroupsPanel } from "../components/catalogue/GroupsPanel.js";
+import { ModelsPanel } from "../components/catalogue/ModelsPanel.js";
 import { QueryState } from "../components/QueryState.js";
 import { RolesPanel } from "../components/RolesPanel.js";
 import { TableHeader } from "../components/TableHeader.js";
@@ -90,7 +93,10 @@ export default function AdminPage() {
           <Tabs.Tab value="roles">{t("operators.roles")}</Tabs.Tab>
           <Tabs.Tab value="audit">{t("operators.audit")}</Tabs.Tab>
           <Tabs.Tab value="channels">{t("channels.title")}</Tabs.Tab>
+          <Tabs.Tab value="models">{t("catalogueEdit.modelsTab")}</Tabs.Tab>
+          <Tabs.Tab value="groups">{t("catalogueEdit.groupsTab")}</Tabs.Tab>
           <Tabs.Tab value="catalogue">{t("catalogue.title")}</Tabs.Tab>
+          <Tabs.Tab value="catalogue-history">{t("catalogueEdit.historyTab")}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="accounts" pt="md">
           <AccountsPanel />
@@ -102,10 +108,19 @@ export default function AdminPage() {
           <AuditLogPanel />
         </Tabs.Panel>
         <Tabs.Panel value="channels" pt="md">
-          <ChannelHealthTable />
+          <ChannelsPanel />
         </Tabs.Panel>
         <Tabs.Panel value="catalogue" pt="md">
           <CatalogueView />
+        </Tabs.Panel>
+        <Tabs.Panel value="models" pt="md">
+          <ModelsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="groups" pt="md">
+          <GroupsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="catalogue-history" pt="md">
+          <CatalogueHistoryPanel />
         </Tabs.Panel>
       </Tabs>
     </Stack>
