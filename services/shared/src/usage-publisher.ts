@@ -42,9 +42,16 @@ export interface SpoolSettings {
   retryIntervalMs: number;
   /**
    * Journal each event in the directory before `publish` returns (see UsageJournal), for a
-   * service with no other record of what it must bill.
+   * service with no other record of what it must bill. `undelivered` gets the events a killed
+   * predecessor journaled for answers that never left it: they are not billed, and their
+   * reservations are the caller's to free.
    */
-  journal?: boolean;
+  journal?: { undelivered(events: UsageEvent[]): void };
+}
+
+/** Reports when a request's answer has been handed to its client (a unary gRPC call's context). */
+export interface AnswerDelivery {
+  onDelivered(hook: () => void): void;
 }
 
 /**
@@ -70,9 +77,17 @@ export class UsagePublisher {
     this.names = natsNames(namespace);
     this.spool = new UsageSpool(spool.directory, spool.maxBytes);
     if (spool.journal) {
+      const { undelivered } = spool.journal;
       this.journal = new UsageJournal(spool.directory);
       // Into the spool, which fsyncs them and publishes them with its next drain (just below).
-      this.journal.recover((recovered) => this.spoolRecovered(recovered));
+      this.journal.recover((recovered) => {
+        this.spoolRecovered(recovered);
+        if (recovered.undelivered.length === 0) return;
+        this.logger.warn({ undelivered: recovered.undelivered.length }, "usage journal released undelivered answers");
+        undelivered(
+          recovered.undelivered.map((message) => UsageEventCodec.decode(Buffer.from(message.data, "base64"))),
+        );
+      });
     }
     this.retry = setInterval(() => void this.drainSpool(), spool.retryIntervalMs);
     this.retry.unref();
@@ -105,21 +120,26 @@ export class UsagePublisher {
    * requests finishing together leave in one socket write. Billing is unaffected: ledger
    * batches over 100 ms anyway. `complete` adds, when the event is sent, what only the sent
    * copy carries (a request log entry), keeping that work off the answer's path; the journal
-   * holds the event without it.
+   * holds the event without it. With `delivery`, the journal also records when the answer
+   * left, so a successor bills the event only if it did.
    */
-  publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent): void {
-    void this.publishDurably(event, complete);
+  publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent, delivery?: AnswerDelivery): void {
+    void this.publishDurably(event, complete, delivery);
   }
 
   /**
    * `publish`, for callers that record the publish: resolves true once JetStream or the spool
    * holds the event, false when only the log does. Never rejects.
    */
-  publishDurably(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent): Promise<boolean> {
+  publishDurably(
+    event: UsageEvent,
+    complete?: (event: UsageEvent) => UsageEvent,
+    delivery?: AnswerDelivery,
+  ): Promise<boolean> {
     // The trace context is the caller's, so it is read now.
     const headers = tracedHeaders();
     const billed = this.messageOf(event, headers);
-    const settle = this.journaled(billed);
+    const settle = this.journaled(billed, delivery);
     if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
     const published = new Promise<boolean>((resolve) => {
       this.pending.push(() => {
@@ -140,14 +160,26 @@ export class UsagePublisher {
   }
 
   /** Appends the message to the journal, if there is one; the result settles it. */
-  private journaled(message: SpooledMessage): () => void {
+  private journaled(message: SpooledMessage, delivery: AnswerDelivery | undefined): () => void {
     if (!this.journal) return () => undefined;
     try {
-      return this.journal.append(message);
+      if (!delivery) return this.journal.append(message);
+      const { settle, delivered } = this.journal.appendAwaitingDelivery(message);
+      delivery.onDelivered(() => this.markDelivered(delivered, message));
+      return settle;
     } catch (error) {
       // A full or failing disk must not fail the answer; the event still goes out, only unjournaled.
       this.logger.error({ err: error, request_id: message.msgID }, "usage journal write failed; event not journaled");
       return () => undefined;
+    }
+  }
+
+  private markDelivered(delivered: () => void, message: SpooledMessage): void {
+    try {
+      delivered();
+    } catch (error) {
+      // Unmarked, a successor would release an answer that left: the operator bears its charge.
+      this.logger.error({ err: error, request_id: message.msgID }, "usage journal delivery mark failed");
     }
   }
 
