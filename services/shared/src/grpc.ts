@@ -64,7 +64,7 @@ export interface UnaryContext {
   signal: AbortSignal;
   // Response headers (initial metadata), sent with the answer (or the error).
   sendMetadata(metadata: Metadata): void;
-  // `hook` runs once the answer and its OK status are handed to HTTP/2; never for an error.
+  // `hook` runs once the answer and its OK status have been handed to HTTP/2; never for an error.
   onDelivered(hook: () => void): void;
 }
 
@@ -95,8 +95,9 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
       (response) => {
         answer();
         // grpc-js reports every call's end as "cancelled": after an answer, once the message
-        // is written and its status handed over.
-        if (delivered.length > 0) call.once("cancelled", () => runAll(delivered));
+        // is written and its status handed to HTTP/2. HTTP/2 writes the status to the socket in
+        // the next check phase, ahead of JavaScript's immediates, so the hooks wait for one.
+        if (delivered.length > 0) call.once("cancelled", () => setImmediate(runAll, delivered));
         callback(null, response);
       },
       (error) => {
