@@ -64,7 +64,8 @@ export interface UnaryContext {
   signal: AbortSignal;
   // Response headers (initial metadata), sent with the answer (or the error).
   sendMetadata(metadata: Metadata): void;
-  // `hook` runs once the answer and its OK status have been handed to HTTP/2; never for an error.
+  // `hook` runs once the answer and its OK status have been handed to HTTP/2 (or the client
+  // cancelled the call first, answered as before); never for an error.
   onDelivered(hook: () => void): void;
 }
 
@@ -97,7 +98,9 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
         // grpc-js reports every call's end as "cancelled": after an answer, once the message
         // is written and its status handed to HTTP/2. HTTP/2 writes the status to the socket in
         // the next check phase, ahead of JavaScript's immediates, so the hooks wait for one.
-        if (delivered.length > 0) call.once("cancelled", () => setImmediate(runAll, delivered));
+        // A call its client already cancelled reports no end again; its hooks run at once.
+        if (delivered.length > 0 && call.cancelled) setImmediate(runAll, delivered);
+        else if (delivered.length > 0) call.once("cancelled", () => setImmediate(runAll, delivered));
         callback(null, response);
       },
       (error) => {

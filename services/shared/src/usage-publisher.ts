@@ -102,6 +102,9 @@ export class UsagePublisher {
   /** Sends what is still lingering and waits until each event is in JetStream or the spool. */
   async close(): Promise<void> {
     clearInterval(this.retry);
+    // A call still unfinished at shutdown was cut by the drain's end: its event goes out as before.
+    for (const queue of this.awaitingDelivery) queue();
+    this.awaitingDelivery.clear();
     clearTimeout(this.linger);
     this.flush();
     await Promise.all(this.inFlight);
@@ -111,6 +114,8 @@ export class UsagePublisher {
   private pending: Array<() => void> = [];
   private linger: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<boolean>>();
+  // Events held until their answers leave (see `publish`), each as what queues it for sending.
+  private readonly awaitingDelivery = new Set<() => void>();
 
   /**
    * Journals the event (with a journal) before returning, so a caller that publishes before
@@ -120,8 +125,9 @@ export class UsagePublisher {
    * requests finishing together leave in one socket write. Billing is unaffected: ledger
    * batches over 100 ms anyway. `complete` adds, when the event is sent, what only the sent
    * copy carries (a request log entry), keeping that work off the answer's path; the journal
-   * holds the event without it. With `delivery`, the journal also records when the answer
-   * left, so a successor bills the event only if it did.
+   * holds the event without it. With `delivery`, the event waits for its answer to leave
+   * before it is sent, and the journal records when it did: a router killed before that
+   * bills nothing, neither through JetStream nor through its successor.
    */
   publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent, delivery?: AnswerDelivery): void {
     void this.publishDurably(event, complete, delivery);
@@ -139,38 +145,46 @@ export class UsagePublisher {
     // The trace context is the caller's, so it is read now.
     const headers = tracedHeaders();
     const billed = this.messageOf(event, headers);
-    const settle = this.journaled(billed, delivery);
-    if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
+    const journaled = this.journaled(billed, delivery !== undefined);
     const published = new Promise<boolean>((resolve) => {
-      this.pending.push(() => {
-        const sent = complete?.(event) ?? event;
-        const message = sent === event ? billed : this.messageOf(sent, headers);
-        this.send(message).then(
-          () => resolve(true),
-          (error: unknown) => resolve(this.keep(message, error)),
-        );
+      const queue = () => {
+        if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
+        this.pending.push(() => {
+          const sent = complete?.(event) ?? event;
+          const message = sent === event ? billed : this.messageOf(sent, headers);
+          this.send(message).then(
+            () => resolve(true),
+            (error: unknown) => resolve(this.keep(message, error)),
+          );
+        });
+      };
+      if (!delivery) return queue();
+      this.awaitingDelivery.add(queue);
+      delivery.onDelivered(() => {
+        if (!this.awaitingDelivery.delete(queue)) return;
+        this.markDelivered(journaled.delivered, billed);
+        queue();
       });
     });
     this.inFlight.add(published);
     void published.then(() => {
       this.inFlight.delete(published);
-      settle();
+      journaled.settle();
     });
     return published;
   }
 
-  /** Appends the message to the journal, if there is one; the result settles it. */
-  private journaled(message: SpooledMessage, delivery: AnswerDelivery | undefined): () => void {
-    if (!this.journal) return () => undefined;
+  /** Appends the message to the journal, if there is one: `settle` settles it, `delivered` marks its answer gone. */
+  private journaled(message: SpooledMessage, awaitingDelivery: boolean): { settle: () => void; delivered: () => void } {
+    const nothing = () => undefined;
+    if (!this.journal) return { settle: nothing, delivered: nothing };
     try {
-      if (!delivery) return this.journal.append(message);
-      const { settle, delivered } = this.journal.appendAwaitingDelivery(message);
-      delivery.onDelivered(() => this.markDelivered(delivered, message));
-      return settle;
+      if (awaitingDelivery) return this.journal.appendAwaitingDelivery(message);
+      return { settle: this.journal.append(message), delivered: nothing };
     } catch (error) {
       // A full or failing disk must not fail the answer; the event still goes out, only unjournaled.
       this.logger.error({ err: error, request_id: message.msgID }, "usage journal write failed; event not journaled");
-      return () => undefined;
+      return { settle: nothing, delivered: nothing };
     }
   }
 
