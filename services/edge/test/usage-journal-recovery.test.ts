@@ -160,4 +160,7 @@ it("bills nothing for a request whose router was killed after journaling its usa
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(await usageRecords(account.account_id)).toEqual([]);
   expect(await balanceOf(account.account_id)).toBe(10_000_000n);
+  // The operator bears the vendor's charge for it: counted.
+  const metrics = await (await fetch(stack.metricsUrls.router)).text();
+  expect(metrics).toMatch(/gateway_usage_undelivered_total\{[^}]*model="gpt-4o-mini"[^}]*\} 1\b/);
 }, 120_000);
