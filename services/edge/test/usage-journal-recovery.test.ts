@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   eventually,
+  openReservations,
   queryRows,
   repoRoot,
   type Supervisor,
@@ -46,6 +47,22 @@ const killRouter = async () => {
   await once(router.child, "exit");
   return router;
 };
+const usageRecords = (accountId: string) =>
+  queryRows<{ request_id: string; cost_micros: string }>(
+    stack.databaseUrl,
+    "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
+    [accountId],
+  );
+const balanceOf = async (accountId: string) =>
+  BigInt(
+    (
+      await queryRows<{ balance_micros: string }>(
+        stack.databaseUrl,
+        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
+        [accountId],
+      )
+    )[0]!.balance_micros,
+  );
 const routerRestarted = (killed: TestStack["processes"]["router"]) =>
   eventually(async () => (stack.processes.router !== killed ? true : undefined), 60_000, 100);
 
@@ -67,25 +84,13 @@ it("bills exactly once a request whose router was killed after answering and bef
   await nats.resume();
   await routerRestarted(killed);
 
-  const records = () =>
-    queryRows<{ request_id: string; cost_micros: string }>(
-      stack.databaseUrl,
-      "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
-      [account.account_id],
-    );
+  const records = () => usageRecords(account.account_id);
   const billed = await eventually(async () => {
     const rows = await records();
     return rows.length > 0 ? rows : undefined;
   }, 30_000);
   expect(billed.map((row) => row.request_id)).toEqual([requestId]);
-  const balance = async () =>
-    (
-      await queryRows<{ balance_micros: string }>(
-        stack.databaseUrl,
-        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
-        [account.account_id],
-      )
-    )[0]!.balance_micros;
+  const balance = () => balanceOf(account.account_id);
   const cost = BigInt(billed[0]!.cost_micros);
   expect(cost).toBeGreaterThan(0n);
   expect(10_000_000n - BigInt(await balance())).toBe(cost);
@@ -102,4 +107,60 @@ it("bills exactly once a request whose router was killed after answering and bef
   expect((await records()).map((row) => row.request_id)).toEqual([requestId]);
   expect(10_000_000n - BigInt(await balance())).toBe(cost);
   expect(said.filter((line) => line.endsWith("is running again."))).toHaveLength(2);
+}, 120_000);
+
+it("bills nothing for a request whose router was killed after journaling its usage and before its answer left", async () => {
+  const account = await stack.createAccount({ creditYuan: 10 });
+  const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+  // An answer larger than HTTP/2's flow-control window: with edge stopped, router cannot hand
+  // all of it over, so the kill lands between journaling the usage and the answer leaving.
+  // NATS is up: the event must wait for its answer, not go to JetStream 10 ms after the journal.
+  const asked = client.chat.completions
+    .create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "[sim:delay_ms=2000][sim:tokens=30000] a long answer" }],
+    })
+    .then(
+      () => "answered",
+      (error: unknown) => error,
+    );
+  const held = await eventually(async () => {
+    const open = await openReservations(stack.redisUrl, stack.namespace, account.account_id);
+    return Object.keys(open).length > 0 ? open : undefined;
+  }, 10_000);
+  const edge = stack.processes.edge.child;
+  edge.kill("SIGSTOP");
+  try {
+    await eventually(
+      async () => (spoolFile("journal-").includes('"awaitingDelivery":true') ? true : undefined),
+      10_000,
+    );
+    expect(spoolFile("journal-")).not.toContain('"delivered"');
+    const killed = await killRouter();
+    edge.kill("SIGCONT");
+    const outcome = await asked;
+    expect(outcome).toBeInstanceOf(OpenAI.APIError);
+    expect((outcome as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(500);
+    await routerRestarted(killed);
+  } finally {
+    edge.kill("SIGCONT");
+  }
+
+  // Released at once by the restarted router, long before the reservation's 20-minute expiry.
+  await eventually(
+    async () =>
+      Object.keys(await openReservations(stack.redisUrl, stack.namespace, account.account_id)).length === 0
+        ? true
+        : undefined,
+    30_000,
+  );
+  expect(Object.keys(held)).toHaveLength(1);
+  await eventually(async () => (spoolFile("journal-") === "" && spoolFile("usage") === "" ? true : undefined));
+  // Longer than ledger's batching, for an event that got through to be recorded.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(await usageRecords(account.account_id)).toEqual([]);
+  expect(await balanceOf(account.account_id)).toBe(10_000_000n);
+  // The operator bears the vendor's charge for it: counted.
+  const metrics = await (await fetch(stack.metricsUrls.router)).text();
+  expect(metrics).toMatch(/gateway_usage_undelivered_total\{[^}]*model="gpt-4o-mini"[^}]*\} 1\b/);
 }, 120_000);

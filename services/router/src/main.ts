@@ -37,6 +37,7 @@ import { InMemoryChannelDisabler, KeepRefusedKeys } from "./routing/channel-disa
 import { ChannelHealth } from "./routing/channel-health.js";
 import { channelKeyStates, KeyRotation } from "./routing/channel-keys.js";
 import { startRouterServer } from "./server.js";
+import { releaseUndelivered } from "./usage/release-undelivered.js";
 import { loadEncodings } from "./usage/text-tokens.js";
 
 const config = loadRouterConfig();
@@ -71,12 +72,6 @@ const opened = await openCatalogue({
 const catalogue = opened.holder;
 const catalogueAdmin = opened.live && new CatalogueAdmin(opened.live, logger);
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
-// Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
-const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
-  ...usageSpoolSettings(config, "router"),
-  journal: true,
-});
-observeUsageSpool(usage);
 
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
@@ -86,6 +81,12 @@ const ledger = new LedgerServiceClient(
   serviceClientOptions("router", tokenSecret),
 );
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
+// Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
+const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
+  ...usageSpoolSettings(config, "router"),
+  journal: { undelivered: releaseUndelivered(reservations) },
+});
+observeUsageSpool(usage);
 const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_LIMIT_LEASE_MS, logger);
 
 const adapterFor = createAdapterRegistry({

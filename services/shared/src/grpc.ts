@@ -64,6 +64,9 @@ export interface UnaryContext {
   signal: AbortSignal;
   // Response headers (initial metadata), sent with the answer (or the error).
   sendMetadata(metadata: Metadata): void;
+  // `hook` runs once the answer and its OK status have been handed to HTTP/2 (or the client
+  // cancelled the call first, answered as before); never for an error.
+  onDelivered(hook: () => void): void;
 }
 
 /** Adapts an async function to a grpc-js unary handler, with trace context, cancellation and error mapping. */
@@ -80,16 +83,24 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
       cancellation.answered();
       if (headers) call.sendMetadata(headers);
     };
+    const delivered: Array<() => void> = [];
     const context: UnaryContext = {
       metadata: call.metadata,
       signal: cancellation.signal,
       sendMetadata: (metadata) => {
         headers = metadata;
       },
+      onDelivered: (hook) => delivered.push(hook),
     };
     runInCallContext(call.metadata, () => work(call.request, context)).then(
       (response) => {
         answer();
+        // grpc-js reports every call's end as "cancelled": after an answer, once the message
+        // is written and its status handed to HTTP/2. HTTP/2 writes the status to the socket in
+        // the next check phase, ahead of JavaScript's immediates, so the hooks wait for one.
+        // A call its client already cancelled reports no end again; its hooks run at once.
+        if (delivered.length > 0 && call.cancelled) setImmediate(runAll, delivered);
+        else if (delivered.length > 0) call.once("cancelled", () => setImmediate(runAll, delivered));
         callback(null, response);
       },
       (error) => {
@@ -98,6 +109,10 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
       },
     );
   };
+}
+
+function runAll(hooks: readonly (() => void)[]): void {
+  for (const hook of hooks) hook();
 }
 
 /** Promise form of a generated unary client method. */

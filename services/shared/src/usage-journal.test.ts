@@ -17,6 +17,7 @@ const recovered = (path: string) => {
   new UsageJournal(path).recover((usage) => found.push(usage));
   return {
     ids: found.flatMap((usage) => usage.messages.map((kept) => kept.msgID)),
+    undelivered: found.flatMap((usage) => usage.undelivered.map((released) => released.msgID)),
     torn: found.flatMap((usage) => usage.torn),
   };
 };
@@ -88,6 +89,47 @@ describe("the usage journal", () => {
     const crashed = new UsageJournal(path);
     crashed.append(message("whole"));
     appendFileSync(join(path, segments(path)[0]!), '{"subject":"gw.usage.op');
-    expect(recovered(path)).toEqual({ ids: ["whole"], torn: ['{"subject":"gw.usage.op'] });
+    expect(recovered(path)).toEqual({ ids: ["whole"], undelivered: [], torn: ['{"subject":"gw.usage.op'] });
+  });
+
+  it("hands a successor an event whose answer never left as undelivered, and one whose answer left to bill", () => {
+    const path = directory();
+    const killed = new UsageJournal(path);
+    killed.appendAwaitingDelivery(message("answered")).delivered();
+    killed.appendAwaitingDelivery(message("died before answering"));
+    killed.append(message("stream, billed as delivered"));
+    const found = recovered(path);
+    expect(found.ids).toEqual(["answered", "stream, billed as delivered"]);
+    expect(found.undelivered).toEqual(["died before answering"]);
+    expect(found.torn).toEqual([]);
+    // Billed events are plain spool messages: the flag stays in the journal.
+    const billed: RecoveredUsage[] = [];
+    const again = directory();
+    new UsageJournal(again).appendAwaitingDelivery(message("r1")).delivered();
+    new UsageJournal(again).recover((usage) => billed.push(usage));
+    expect(billed[0]?.messages).toEqual([message("r1")]);
+  });
+
+  it("writes no delivery mark for an event already settled, and empties its file as before", () => {
+    const path = directory();
+    const journal = new UsageJournal(path);
+    const { settle, delivered } = journal.appendAwaitingDelivery(message("r1"));
+    settle();
+    delivered();
+    expect(journalText(path)).toBe("");
+  });
+
+  it("marks delivery in the event's own file after the journal moved on to a new one", () => {
+    const path = directory();
+    const journal = new UsageJournal(path, 1_000);
+    const first = journal.appendAwaitingDelivery(message("first"));
+    const settles = Array.from({ length: 30 }, (_, index) => journal.append(message(`r${index}`)));
+    expect(segments(path).length).toBeGreaterThan(1);
+    first.delivered();
+    // The newer files empty out; the mark must survive with its event.
+    for (const settle of settles) settle();
+    const found = recovered(path);
+    expect(found.ids).toContain("first");
+    expect(found.undelivered).toEqual([]);
   });
 });

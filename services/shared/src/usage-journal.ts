@@ -1,12 +1,29 @@
-import { appendFileSync, closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { join } from "node:path";
-import { readSpooledMessages, type SpooledMessage, spooledLine } from "./usage-spool.js";
+import { z } from "zod";
+import { parseSpooledLine, type SpooledMessage, spooledLine } from "./usage-spool.js";
 
 // A file this large is closed and a new one started, so one that never empties (steady load
 // keeps some events in flight) is deleted as soon as its last event settles.
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 
 const segmentName = /^journal-[\w-]+\.jsonl$/;
+
+// An event journaled before its answer was handed to the client carries this flag; a later
+// line {"delivered": <its msgID>} says the answer left. Lines without the flag were delivered
+// when journaled (a stream's event follows what it delivered), as were journals written
+// before the flag existed.
+const awaitingDelivery = z.object({ awaitingDelivery: z.literal(true) });
+const deliveredMark = z.object({ delivered: z.string().min(1) }).strict();
 
 interface Segment {
   path: string;
@@ -17,7 +34,10 @@ interface Segment {
 
 /** What an earlier process journaled and never settled. */
 export interface RecoveredUsage {
+  // To bill: their answers left the process.
   messages: SpooledMessage[];
+  // Not to bill: the process died before their answers left, so their clients got an error.
+  undelivered: SpooledMessage[];
   // Lines a machine crash cut off mid-write.
   torn: string[];
 }
@@ -58,30 +78,35 @@ export class UsageJournal {
   /**
    * Hands what earlier processes left to `keep`, which must make it durable (it throws if it
    * cannot), and then deletes their files. A crash in between recovers them again, which is
-   * safe: JetStream's message id and ledger's unique request id drop the copies.
+   * safe: JetStream's message id and ledger's unique request id drop the copies. An event
+   * journaled awaiting delivery with no delivered mark is handed back as undelivered.
    */
   recover(keep: (recovered: RecoveredUsage) => void): void {
-    for (const path of this.leftovers.splice(0)) {
-      keep(readSpooledMessages(path));
-      rmSync(path, { force: true });
-    }
+    const paths = this.leftovers.splice(0);
+    if (paths.length === 0) return;
+    keep(readJournal(paths));
+    for (const path of paths) rmSync(path, { force: true });
   }
 
   /** Appends the message at once; the returned function settles it (call it once JetStream or the spool holds it). */
   append(message: SpooledMessage): () => void {
-    if (this.descriptor === undefined) throw new Error("the usage journal is closed");
-    const line = spooledLine(message);
-    appendFileSync(this.descriptor, line);
-    const segment = this.current;
-    segment.bytes += Buffer.byteLength(line);
-    segment.open += 1;
-    if (segment.bytes >= this.segmentBytes) this.startSegment();
-    let settled = false;
-    return () => {
-      if (settled) return;
-      settled = true;
-      this.settle(segment);
+    const segment = this.write(spooledLine(message));
+    return this.settler(segment);
+  }
+
+  /**
+   * `append`, for an event whose answer has not left yet: `delivered` records that it did
+   * (call it once the answer is handed to the client). A successor bills only a delivered one.
+   */
+  appendAwaitingDelivery(message: SpooledMessage): { settle: () => void; delivered: () => void } {
+    const segment = this.write(spooledLine({ ...message, awaitingDelivery: true } as SpooledMessage));
+    const settle = this.settler(segment);
+    const delivered = () => {
+      // Once settled the event is in JetStream or the spool: nothing is left to recover.
+      if (settle.done()) return;
+      this.mark(segment, `${JSON.stringify({ delivered: message.msgID })}\n`);
     };
+    return { settle, delivered };
   }
 
   /** Closes the file, and deletes it when nothing in it is unsettled. */
@@ -90,6 +115,33 @@ export class UsageJournal {
     closeSync(this.descriptor);
     this.descriptor = undefined;
     if (this.current.open === 0) rmSync(this.current.path, { force: true });
+  }
+
+  private write(line: string): Segment {
+    if (this.descriptor === undefined) throw new Error("the usage journal is closed");
+    appendFileSync(this.descriptor, line);
+    const segment = this.current;
+    segment.bytes += Buffer.byteLength(line);
+    segment.open += 1;
+    if (segment.bytes >= this.segmentBytes) this.startSegment();
+    return segment;
+  }
+
+  private settler(segment: Segment): (() => void) & { done(): boolean } {
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      this.settle(segment);
+    };
+    return Object.assign(settle, { done: () => settled });
+  }
+
+  // The mark goes into its event's own file, which its unsettled event keeps from being emptied.
+  private mark(segment: Segment, line: string): void {
+    if (segment === this.current && this.descriptor !== undefined) appendFileSync(this.descriptor, line);
+    else appendFileSync(segment.path, line);
+    segment.bytes += Buffer.byteLength(line);
   }
 
   private settle(segment: Segment): void {
@@ -113,5 +165,38 @@ export class UsageJournal {
     const path = join(this.directory, `journal-${Date.now()}-${process.pid}-${this.sequence}.jsonl`);
     // Append mode: after the file is emptied, the next line starts at its beginning again.
     return { segment: { path, bytes: 0, open: 0 }, descriptor: openSync(path, "a") };
+  }
+}
+
+/** The events of a dead process's journal files, sorted by whether their answers left it. */
+function readJournal(paths: readonly string[]): RecoveredUsage {
+  const found: Array<{ message: SpooledMessage; awaiting: boolean }> = [];
+  const delivered = new Set<string>();
+  const torn: string[] = [];
+  for (const path of paths) {
+    for (const line of readFileSync(path, "utf8").split("\n").filter(Boolean)) {
+      const message = parseSpooledLine(line);
+      if (message) {
+        found.push({ message, awaiting: awaitingDelivery.safeParse(JSON.parse(line)).success });
+        continue;
+      }
+      const mark = deliveredMark.safeParse(parsedJson(line));
+      if (mark.success) delivered.add(mark.data.delivered);
+      else torn.push(line);
+    }
+  }
+  const recovered: RecoveredUsage = { messages: [], undelivered: [], torn };
+  for (const { message, awaiting } of found) {
+    const left = !awaiting || delivered.has(message.msgID);
+    (left ? recovered.messages : recovered.undelivered).push(message);
+  }
+  return recovered;
+}
+
+function parsedJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
   }
 }

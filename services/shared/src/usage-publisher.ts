@@ -42,9 +42,16 @@ export interface SpoolSettings {
   retryIntervalMs: number;
   /**
    * Journal each event in the directory before `publish` returns (see UsageJournal), for a
-   * service with no other record of what it must bill.
+   * service with no other record of what it must bill. `undelivered` gets the events a killed
+   * predecessor journaled for answers that never left it: they are not billed, and their
+   * reservations are the caller's to free.
    */
-  journal?: boolean;
+  journal?: { undelivered(events: UsageEvent[]): void };
+}
+
+/** Reports when a request's answer has been handed to its client (a unary gRPC call's context). */
+export interface AnswerDelivery {
+  onDelivered(hook: () => void): void;
 }
 
 /**
@@ -70,9 +77,17 @@ export class UsagePublisher {
     this.names = natsNames(namespace);
     this.spool = new UsageSpool(spool.directory, spool.maxBytes);
     if (spool.journal) {
+      const { undelivered } = spool.journal;
       this.journal = new UsageJournal(spool.directory);
       // Into the spool, which fsyncs them and publishes them with its next drain (just below).
-      this.journal.recover((recovered) => this.spoolRecovered(recovered));
+      this.journal.recover((recovered) => {
+        this.spoolRecovered(recovered);
+        if (recovered.undelivered.length === 0) return;
+        this.logger.warn({ undelivered: recovered.undelivered.length }, "usage journal released undelivered answers");
+        undelivered(
+          recovered.undelivered.map((message) => UsageEventCodec.decode(Buffer.from(message.data, "base64"))),
+        );
+      });
     }
     this.retry = setInterval(() => void this.drainSpool(), spool.retryIntervalMs);
     this.retry.unref();
@@ -87,6 +102,9 @@ export class UsagePublisher {
   /** Sends what is still lingering and waits until each event is in JetStream or the spool. */
   async close(): Promise<void> {
     clearInterval(this.retry);
+    // A call still unfinished at shutdown was cut by the drain's end: its event goes out as before.
+    for (const queue of this.awaitingDelivery) queue();
+    this.awaitingDelivery.clear();
     clearTimeout(this.linger);
     this.flush();
     await Promise.all(this.inFlight);
@@ -96,6 +114,8 @@ export class UsagePublisher {
   private pending: Array<() => void> = [];
   private linger: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<boolean>>();
+  // Events held until their answers leave (see `publish`), each as what queues it for sending.
+  private readonly awaitingDelivery = new Set<() => void>();
 
   /**
    * Journals the event (with a journal) before returning, so a caller that publishes before
@@ -105,49 +125,75 @@ export class UsagePublisher {
    * requests finishing together leave in one socket write. Billing is unaffected: ledger
    * batches over 100 ms anyway. `complete` adds, when the event is sent, what only the sent
    * copy carries (a request log entry), keeping that work off the answer's path; the journal
-   * holds the event without it.
+   * holds the event without it. With `delivery`, the event waits for its answer to leave
+   * before it is sent, and the journal records when it did: a router killed before that
+   * bills nothing, neither through JetStream nor through its successor.
    */
-  publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent): void {
-    void this.publishDurably(event, complete);
+  publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent, delivery?: AnswerDelivery): void {
+    void this.publishDurably(event, complete, delivery);
   }
 
   /**
    * `publish`, for callers that record the publish: resolves true once JetStream or the spool
    * holds the event, false when only the log does. Never rejects.
    */
-  publishDurably(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent): Promise<boolean> {
+  publishDurably(
+    event: UsageEvent,
+    complete?: (event: UsageEvent) => UsageEvent,
+    delivery?: AnswerDelivery,
+  ): Promise<boolean> {
     // The trace context is the caller's, so it is read now.
     const headers = tracedHeaders();
     const billed = this.messageOf(event, headers);
-    const settle = this.journaled(billed);
-    if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
+    const journaled = this.journaled(billed, delivery !== undefined);
     const published = new Promise<boolean>((resolve) => {
-      this.pending.push(() => {
-        const sent = complete?.(event) ?? event;
-        const message = sent === event ? billed : this.messageOf(sent, headers);
-        this.send(message).then(
-          () => resolve(true),
-          (error: unknown) => resolve(this.keep(message, error)),
-        );
+      const queue = () => {
+        if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
+        this.pending.push(() => {
+          const sent = complete?.(event) ?? event;
+          const message = sent === event ? billed : this.messageOf(sent, headers);
+          this.send(message).then(
+            () => resolve(true),
+            (error: unknown) => resolve(this.keep(message, error)),
+          );
+        });
+      };
+      if (!delivery) return queue();
+      this.awaitingDelivery.add(queue);
+      delivery.onDelivered(() => {
+        if (!this.awaitingDelivery.delete(queue)) return;
+        this.markDelivered(journaled.delivered, billed);
+        queue();
       });
     });
     this.inFlight.add(published);
     void published.then(() => {
       this.inFlight.delete(published);
-      settle();
+      journaled.settle();
     });
     return published;
   }
 
-  /** Appends the message to the journal, if there is one; the result settles it. */
-  private journaled(message: SpooledMessage): () => void {
-    if (!this.journal) return () => undefined;
+  /** Appends the message to the journal, if there is one: `settle` settles it, `delivered` marks its answer gone. */
+  private journaled(message: SpooledMessage, awaitingDelivery: boolean): { settle: () => void; delivered: () => void } {
+    const nothing = () => undefined;
+    if (!this.journal) return { settle: nothing, delivered: nothing };
     try {
-      return this.journal.append(message);
+      if (awaitingDelivery) return this.journal.appendAwaitingDelivery(message);
+      return { settle: this.journal.append(message), delivered: nothing };
     } catch (error) {
       // A full or failing disk must not fail the answer; the event still goes out, only unjournaled.
       this.logger.error({ err: error, request_id: message.msgID }, "usage journal write failed; event not journaled");
-      return () => undefined;
+      return { settle: nothing, delivered: nothing };
+    }
+  }
+
+  private markDelivered(delivered: () => void, message: SpooledMessage): void {
+    try {
+      delivered();
+    } catch (error) {
+      // Unmarked, a successor would release an answer that left: the operator bears its charge.
+      this.logger.error({ err: error, request_id: message.msgID }, "usage journal delivery mark failed");
     }
   }
 

@@ -37,7 +37,8 @@ export interface DrainOutcome {
   torn: string[];
 }
 
-function parseLine(line: string): SpooledMessage | undefined {
+/** The message a spool or journal line holds, undefined for a line that is not one (torn, or a journal's mark). */
+export function parseSpooledLine(line: string): SpooledMessage | undefined {
   try {
     const parsed = spooledMessage.safeParse(JSON.parse(line));
     return parsed.success ? parsed.data : undefined;
@@ -54,7 +55,7 @@ export function readSpooledMessages(file: string): { messages: SpooledMessage[];
   const messages: SpooledMessage[] = [];
   const torn: string[] = [];
   for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
-    const message = parseLine(line);
+    const message = parseSpooledLine(line);
     if (message) messages.push(message);
     else torn.push(line);
   }

@@ -62,6 +62,7 @@ export function answerImages<Request>(
         facts,
         { usage: undefined, estimated: false, outcome, units },
         { request: logged, answer: () => imagesAnswerLog(images) },
+        context,
       );
       return images;
     } catch (error) {

@@ -66,6 +66,7 @@ export function createChatCompletion(deps: RouterDependencies) {
           facts,
           { usage: completion.usage, estimated, outcome },
           { request: logged, answer: () => chatAnswerLog(completion) },
+          context,
         );
         return completion;
       } catch (error) {

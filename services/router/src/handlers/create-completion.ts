@@ -57,6 +57,7 @@ export function createCompletion(deps: RouterDependencies) {
           facts,
           { usage, estimated, outcome },
           { request: logged, answer: () => textAnswerLog(choices) },
+          context,
         );
         return {
           id: `cmpl-${facts.caller.requestId}`,

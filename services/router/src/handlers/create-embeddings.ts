@@ -49,7 +49,7 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
         const usage = { promptTokens, completionTokens: 0, totalTokens: promptTokens };
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
         const answer = () => embeddingAnswerLog(result.vectors);
-        publishUsage(deps, facts, { usage, estimated, outcome }, { request: logged, answer });
+        publishUsage(deps, facts, { usage, estimated, outcome }, { request: logged, answer }, context);
         return {
           model: facts.model.id,
           data: result.vectors.map((values, index) => ({ index, values })),

@@ -52,7 +52,7 @@ export function createTranscription(deps: RouterDependencies) {
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
         const answer: Transcription = { contentType: transcript.contentType, body: transcript.text };
         const result = { usage: undefined, estimated: duration.estimated, outcome, units };
-        publishUsage(deps, facts, result, { request: logged, answer: () => transcriptionAnswerLog(answer) });
+        publishUsage(deps, facts, result, { request: logged, answer: () => transcriptionAnswerLog(answer) }, context);
         return answer;
       } catch (error) {
         publishFailure(deps, facts, error, signal, logged);

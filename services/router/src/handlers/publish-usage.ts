@@ -1,5 +1,5 @@
 import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
-import { GatewayError } from "@gateway/shared";
+import { type AnswerDelivery, GatewayError } from "@gateway/shared";
 import { trace } from "@opentelemetry/api";
 import { pricedAsServed } from "../billing/surcharges.js";
 import { genAiAttributes } from "../metrics/gen-ai-attributes.js";
@@ -12,22 +12,36 @@ import type { RouterDependencies } from "./router-dependencies.js";
  * event is in the usage journal when this returns, so a router killed after answering still
  * bills it. The event's figures (latency) are taken now; the log entry, whose serialising
  * and redaction cost most, is built when the publisher sends, after the answer left (a kill
- * in between bills the request without its log entry).
+ * in between bills the request without its log entry). With `delivery` (a unary answer not
+ * handed over yet), a router killed before the answer left releases the request unbilled.
  */
-export function publishUsage(deps: RouterDependencies, facts: RequestFacts, result: Outcome, exchange: Exchange) {
+export function publishUsage(
+  deps: RouterDependencies,
+  facts: RequestFacts,
+  result: Outcome,
+  exchange: Exchange,
+  delivery?: AnswerDelivery,
+) {
   const event = usageEvent(pricedAsServed(facts, result.usage), result);
   deps.metrics.requestFinished(facts, result);
   trace.getActiveSpan()?.setAttributes(genAiAttributes(facts, result));
-  deps.usage.publish(event, () => {
-    try {
-      const log = requestLogOf(deps.requestLog, facts.caller, exchange);
-      return log ? { ...event, log } : event;
-    } catch (error) {
-      // A log entry that cannot be built must not cost the charge.
-      deps.logger.error({ err: error, request_id: event.requestId }, "request log entry failed; usage sent without it");
-      return event;
-    }
-  });
+  deps.usage.publish(
+    event,
+    () => {
+      try {
+        const log = requestLogOf(deps.requestLog, facts.caller, exchange);
+        return log ? { ...event, log } : event;
+      } catch (error) {
+        // A log entry that cannot be built must not cost the charge.
+        deps.logger.error(
+          { err: error, request_id: event.requestId },
+          "request log entry failed; usage sent without it",
+        );
+        return event;
+      }
+    },
+    delivery,
+  );
   void deps.rateLimits.release(facts.caller);
 }
 

@@ -1,0 +1,21 @@
+import type { RequestHolder } from "@gateway/metering/reservations";
+import type { UsageEvent } from "@gateway/proto/events/v1/events";
+import { gatewayMeter } from "@gateway/shared";
+
+/**
+ * What router does with the usage a killed predecessor journaled for answers that never left
+ * it: their clients got an error, so they are not billed. Each request's reservation is freed
+ * now instead of at its expiry, and each is counted: the vendor was paid for an answer the
+ * gateway could not deliver, a charge the operator bears.
+ */
+export function releaseUndelivered(reservations: { release(holder: RequestHolder): Promise<void> }) {
+  const undelivered = gatewayMeter().createCounter("gateway_usage_undelivered_total", {
+    description: "Answers lost with a killed router after the vendor call: released unbilled, by vendor and model",
+  });
+  return (events: readonly UsageEvent[]): void => {
+    for (const event of events) {
+      undelivered.add(1, { vendor: event.vendor, model: event.model });
+      void reservations.release(event);
+    }
+  };
+}
