@@ -26,6 +26,23 @@ export interface TemporaryDatabase {
   drop(): Promise<void>;
 }
 
+// A pool's end() resolves once its clients are told to close, before their sessions are over: a
+// forced drop in that instant kills a session mid-goodbye, which its client throws as uncaught.
+const DROP_GRACE_MS = 1_000;
+
+/** Waits until no session uses `database`, or `withinMs` passes (then the drop forces them out). */
+async function connectionsGone(admin: pg.Client, database: string, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const { rows } = await admin.query<{ sessions: number }>(
+      "SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE datname = $1",
+      [database],
+    );
+    if (rows[0]!.sessions === 0 || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Creates an empty database for one test run and drops it afterwards. */
 export async function createTemporaryDatabase(adminUrl = testServers.postgresUrl): Promise<TemporaryDatabase> {
   const name = `gw_test_${randomBytes(6).toString("hex")}`;
@@ -40,8 +57,12 @@ export async function createTemporaryDatabase(adminUrl = testServers.postgresUrl
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        await connectionsGone(client, name, DROP_GRACE_MS);
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
