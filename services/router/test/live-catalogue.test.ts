@@ -175,6 +175,10 @@ describe("a live catalogue", () => {
     }
     const groups = await gwJson<{ data: Array<{ name: string; multiplier_basis_points: number }> }>("group", "list");
     expect(groups.data.find((group) => group.name === "premium")?.multiplier_basis_points).toBe(25_000);
+    // The model list shows the prices in force, the dataset's where an entry sets none.
+    const listing = await gw("model", "list");
+    expect(listing.stdout).toMatch(/gpt-4o-mini\s+openai\s+\S+\s+7\s+11\s+\S+\s+\S+\s+entry/);
+    expect(listing.stdout).toMatch(/claude-haiku-4-5\s+anthropic\s+\S+\s+7\.2\s+36\s+0\.72\s+9\s+dataset/);
     // `catalogue check` reads the live catalogue: the hand-set price now differs from the dataset's.
     const check = await gwJson<{ source: string; differences: Array<{ model: string; field: string; ours: number }> }>(
       "catalogue",

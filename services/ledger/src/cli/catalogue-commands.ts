@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { catalogueFileSchema } from "@gateway/catalogue/catalogue-schema";
+import { resolveModelPrices } from "@gateway/catalogue/model-prices";
 import { parse, stringify } from "yaml";
 import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";
@@ -75,20 +77,28 @@ function listing(command: Extract<CatalogueCommand, { kind: "catalogue-list" }>,
   const catalogue = answer.catalogue!;
   if (command.what === "model") {
     const models = catalogue.models.filter((model) => !command.group || model.groups.includes(command.group));
+    // The prices in force: the entry's own, or the dataset's at the catalogue's exchange rate today.
+    const file = catalogueFileSchema.parse(catalogue);
+    const pricesOf = (id: string) => {
+      const entry = file.models.find((model) => model.id === id);
+      const resolved = entry && resolveModelPrices(entry, file, new Date());
+      return resolved && "prices" in resolved ? resolved.prices : undefined;
+    };
     return {
       answer: { revision: answer.revision, data: models },
       render: () =>
         [
           table([
-            ["MODEL", "VENDOR", "GROUPS", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "STATUS"],
+            ["MODEL", "VENDOR", "GROUPS", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "PRICED BY", "STATUS"],
             ...models.map((model) => [
               model.id,
               model.vendor,
               model.groups.join(","),
-              model.price ? perMillion(model.price.input) : "dataset",
-              perMillion(model.price?.output),
-              perMillion(model.price?.cache_read),
-              perMillion(model.price?.cache_write),
+              perMillion(pricesOf(model.id)?.input),
+              perMillion(pricesOf(model.id)?.output),
+              perMillion(pricesOf(model.id)?.cache_read),
+              perMillion(pricesOf(model.id)?.cache_write),
+              model.price ? "entry" : "dataset",
               model.retired
                 ? `retired ${model.retired.on}, ${model.retired.serve ? "served by" : "use"} ${model.retired.successor}`
                 : "live",
