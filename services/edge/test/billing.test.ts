@@ -1,4 +1,5 @@
 import {
+  balanceMicrosOf,
   clearSimulatorRequests,
   eventually,
   queryRows,
@@ -23,16 +24,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const balanceOf = async (accountId: string) =>
-  BigInt(
-    (
-      await queryRows<{ balance_micros: string }>(
-        stack.databaseUrl,
-        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
-        [accountId],
-      )
-    )[0]!.balance_micros,
-  );
+const balanceOf = (accountId: string) => balanceMicrosOf(stack.databaseUrl, accountId);
 
 function chatBody(content: string, fields: Record<string, unknown> = {}) {
   return JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content }], ...fields });

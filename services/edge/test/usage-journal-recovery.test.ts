@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  balanceMicrosOf,
   eventually,
   openReservations,
   queryRows,
@@ -53,16 +54,7 @@ const usageRecords = (accountId: string) =>
     "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
     [accountId],
   );
-const balanceOf = async (accountId: string) =>
-  BigInt(
-    (
-      await queryRows<{ balance_micros: string }>(
-        stack.databaseUrl,
-        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
-        [accountId],
-      )
-    )[0]!.balance_micros,
-  );
+const balanceOf = (accountId: string) => balanceMicrosOf(stack.databaseUrl, accountId);
 const routerRestarted = (killed: TestStack["processes"]["router"]) =>
   eventually(async () => (stack.processes.router !== killed ? true : undefined), 60_000, 100);
 

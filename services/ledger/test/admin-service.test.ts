@@ -9,30 +9,7 @@ import { status } from "@grpc/grpc-js";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
-
-type Promised<Client> = {
-  [Name in keyof Client]: Client[Name] extends (
-    request: infer Request,
-    metadata: infer _Metadata,
-    options: infer _Options,
-    callback: (error: infer _Error, response: infer Response) => void,
-  ) => unknown
-    ? (request: Request) => Promise<Response>
-    : never;
-};
-
-function promised<Client extends object>(client: Client): Promised<Client> {
-  return new Proxy({} as Promised<Client>, {
-    get: (_target, name: string) => (request: unknown) =>
-      callUnary(
-        ((client as Record<string, (...args: never[]) => unknown>)[name] as (...args: never[]) => unknown).bind(
-          client,
-        ) as never,
-        request,
-        20_000,
-      ),
-  });
-}
+import { type Promised, promisedClient } from "./promised-client.js";
 
 let ledger: LedgerUnderTest;
 let clients: { close(): void }[];
@@ -62,9 +39,9 @@ beforeAll(async () => {
   const consoleClient = new ConsoleServiceClient(ledger.grpcAddress, insecureChannel(), asConsole);
   const edgeClient = new LedgerServiceClient(ledger.grpcAddress, insecureChannel(), testClientOptions("edge"));
   clients = [adminClient, consoleClient, edgeClient];
-  admin = promised(adminClient);
-  consoleCalls = promised(consoleClient);
-  edge = promised(edgeClient);
+  admin = promisedClient(adminClient, 20_000);
+  consoleCalls = promisedClient(consoleClient, 20_000);
+  edge = promisedClient(edgeClient, 20_000);
 });
 afterAll(async () => {
   for (const client of clients ?? []) client.close();

@@ -115,6 +115,18 @@ export interface UsageRecordRow {
 export const usageRecordsOf = (databaseUrl: string, requestId: string) =>
   queryRows<UsageRecordRow>(databaseUrl, "SELECT * FROM ledger.usage_records WHERE request_id = $1", [requestId]);
 
+/** An account's balance in micro-yuan, read from ledger's table. */
+export const balanceMicrosOf = async (databaseUrl: string, accountId: string) =>
+  BigInt(
+    (
+      await queryRows<{ balance_micros: string }>(
+        databaseUrl,
+        "SELECT balance_micros FROM ledger.accounts WHERE id = $1",
+        [accountId],
+      )
+    )[0]!.balance_micros,
+  );
+
 /** The request's usage record, once ledger has stored it. */
 export const usageRecordOf = (databaseUrl: string, requestId: string) =>
   eventually(async () => (await usageRecordsOf(databaseUrl, requestId))[0]);
