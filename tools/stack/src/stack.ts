@@ -11,8 +11,6 @@ const run = promisify(execFile);
 export type StackService = "simulator" | "ledger" | "router" | "edge" | "video" | "console" | "oidcProvider";
 // The services every stack runs (the console and its OpenID provider only on request).
 type CoreService = Exclude<StackService, "console" | "oidcProvider">;
-// The services `replicas` multiplies; edge, the simulator and the OpenID provider run once.
-export type ReplicatedService = "ledger" | "router" | "video" | "console";
 
 export interface StackOptions {
   databaseUrl: string;
@@ -204,7 +202,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return service;
   };
   const replicaCount = options.replicas ?? 1;
-  // Starts every replica of a service at once; `start` gets the index and whether it takes the given ports.
+  // Starts every replica of a service at once; `portOf` gives replica 0 the port asked for, the others a free one.
   const startReplicas = (start: (replica: number, portOf: (port?: number) => string) => Promise<ServiceProcess>) =>
     Promise.all(
       Array.from({ length: replicaCount }, (_, replica) =>
@@ -212,8 +210,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ),
     );
   // A gRPC address list of every replica, which the clients balance over.
+  const grpcHost = host.includes(":") ? `[${host}]` : host;
   const grpcAddresses = (replicas: ServiceProcess[]) =>
-    replicas.map((replica) => `${host}:${replica.ports.grpc}`).join(",");
+    replicas.map((replica) => `${grpcHost}:${replica.ports.grpc}`).join(",");
   try {
     const [simulator, ledgers] = await Promise.all([
       options.vendors === "real"
