@@ -13,6 +13,7 @@ import {
   drainGrpcServer,
   ensureUsageStream,
   gatewayMeter,
+  grpcTarget,
   insecureChannel,
   observeUsageSpool,
   serviceClientOptions,
@@ -76,7 +77,7 @@ await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
 const ledger = new LedgerServiceClient(
-  config.LEDGER_URL,
+  grpcTarget(config.LEDGER_URL),
   insecureChannel(),
   serviceClientOptions("router", tokenSecret),
 );

@@ -12,6 +12,7 @@ import {
   createSqlPool,
   drainGrpcServer,
   ensureUsageStream,
+  grpcTarget,
   insecureChannel,
   observeUsageSpool,
   requireMigrated,
@@ -100,7 +101,7 @@ const metrics = new VideoMetrics(pool);
 
 const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
 const ledger = new LedgerServiceClient(
-  config.LEDGER_URL,
+  grpcTarget(config.LEDGER_URL),
   insecureChannel(),
   serviceClientOptions("video", tokenSecret),
 );
