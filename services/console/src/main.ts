@@ -1,21 +1,21 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { alipayConfigFromEnv, wechatPayConfigFromEnv } from "@gateway/payments";
 import {
   answerMalformedHttp,
   beginService,
   createRedis,
+  drainHttpServer,
+  HttpDrain,
   keepIdleConnections,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  stopOnSignal,
 } from "@gateway/shared";
+import type { Response } from "express";
 import { createApp } from "./app.js";
 import { loadConsoleConfig } from "./config.js";
-import { Drain } from "./http/drain.js";
 import { connectLedger, connectOperations } from "./ledger-client.js";
 import { paymentSetup } from "./payment-setup.js";
 import { connectRouter } from "./router-client.js";
@@ -51,7 +51,9 @@ const { ledger, ledgerAdmin, close: closeLedger } = connectLedger(config.LEDGER_
 const { operations, close: closeOperations } = connectOperations(config.LEDGER_URL, tokenSecret);
 const { router, catalogueEditor, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
-const drain = new Drain();
+const drain = new HttpDrain<Response>((response) =>
+  response.status(503).json({ error: { code: "shutting_down", message: "The console is restarting; retry." } }),
+);
 const app = createApp({
   ledger,
   operations,
@@ -113,20 +115,11 @@ const reconciling = runReconcileJob(
   reconcile.signal,
   logger,
 );
-logger.info({ ports: { http: port, admin: admin.port }, publicUrl }, "ready");
-start.serving();
+start.ready({ ports: { http: port, admin: admin.port }, publicUrl });
 
-stopOnSignal(logger, async () => {
-  const since = Date.now();
-  const { readinessDelayMs, graceMs } = shutdownTimings(config);
-  drain.notReady();
+start.stopOnSignal(async () => {
   reconcile.abort();
-  await sleep(readinessDelayMs);
-  drain.refuseNew();
-  server.closeIdleConnections();
-  if (!(await drain.idle(since + graceMs - Date.now()))) logger.warn("grace period over: closing the rest");
-  server.close();
-  server.closeAllConnections();
+  await drainHttpServer(server, drain, shutdownTimings(config), logger);
   await reconciling;
   await admin.close();
   closeLedger();

@@ -14,7 +14,6 @@ import {
   requireMigrated,
   serviceTokenSecret,
   shutdownTimings,
-  stopOnSignal,
 } from "@gateway/shared";
 import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
@@ -109,10 +108,9 @@ const retention = startPeriodicPurge(
 );
 
 grpc.health.serving();
-logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
-start.serving();
+start.ready({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } });
 
-stopOnSignal(logger, async () => {
+start.stopOnSignal(async () => {
   const since = Date.now();
   grpc.health.draining();
   // Finish billing first: the consumer's last batch must commit and be acked while

@@ -10,6 +10,7 @@ export * from "./google-rpc-status.js";
 export * from "./graceful-shutdown.js";
 export * from "./grpc.js";
 export * from "./grpc-health.js";
+export * from "./http-drain.js";
 export * from "./keep-alive.js";
 export * from "./log-handler-errors.js";
 export * from "./logger.js";
