@@ -29,7 +29,7 @@ import {
   revokeInput,
   searchInput,
 } from "./admin-requests.js";
-import type { ConsoleDependencies } from "./console-service.js";
+import type { ConsoleDependencies } from "./console-dependencies.js";
 import { accountIdOf } from "./requests.js";
 import { accountMessage } from "./to-proto.js";
 
