@@ -16,6 +16,7 @@ import type { UsageCounts } from "../account-api/read-statistics.js";
 import type {
   Account,
   ApiKey,
+  AuditEntry,
   RequestLog,
   SignInIdentity,
   TopUpOrder,
@@ -159,4 +160,39 @@ export const statisticsRow = (counts: UsageCounts & { day?: Date; model?: string
   cacheCreationTokens: Number(counts.cacheCreationTokens),
   reasoningTokens: Number(counts.reasoningTokens),
   costMicros: Number(counts.costMicros),
+});
+
+// The AdminService's messages.
+
+export const grantMessage = (grant: { grantee: string; role: string; grantedBy: string; grantedAt: Date } | null) => ({
+  grantee: grant?.grantee ?? "",
+  role: grant?.role ?? "",
+  grantedBy: grant?.grantedBy ?? "",
+  grantedAtMs: grant?.grantedAt.getTime() ?? 0,
+});
+
+export const statusMessage = (account: {
+  id: string;
+  disabledAt: Date | null;
+  defaultGroup: string | null;
+  logCapture: string | null;
+}) => ({
+  accountId: account.id,
+  disabledAtMs: account.disabledAt?.getTime() ?? 0,
+  group: account.defaultGroup ?? undefined,
+  logCapture: account.logCapture ?? undefined,
+});
+
+const json = (value: unknown) => (value === null ? "" : JSON.stringify(value));
+export const auditMessage = (entry: AuditEntry) => ({
+  id: entry.id,
+  atMs: entry.at.getTime(),
+  actorAccountId: entry.actorAccountId ?? "",
+  actor: entry.actor,
+  actorRole: entry.actorRole,
+  action: entry.action,
+  accountId: entry.accountId ?? "",
+  target: entry.target ?? "",
+  beforeJson: json(entry.before),
+  afterJson: json(entry.after),
 });
