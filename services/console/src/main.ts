@@ -1,14 +1,12 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { alipayConfigFromEnv, wechatPayConfigFromEnv } from "@gateway/payments";
 import {
-  answerMalformedHttp,
   beginService,
   createRedis,
   drainHttpServer,
   HttpDrain,
-  keepIdleConnections,
+  listenHttp,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
@@ -88,15 +86,11 @@ const admin = await startAdminServer(config.CONSOLE_HOST, config.CONSOLE_ADMIN_P
   fail("cannot start the admin HTTP server", error),
 );
 const server = createServer(app);
-await new Promise<void>((resolve) => {
-  server.once("error", (error) => fail("cannot listen on CONSOLE_PORT", error));
-  server.listen(config.CONSOLE_PORT, config.CONSOLE_HOST, resolve);
-});
-const port = (server.address() as AddressInfo).port;
+const port = await listenHttp(server, config.CONSOLE_PORT, config.CONSOLE_HOST).catch((error: unknown) =>
+  fail("cannot listen on CONSOLE_PORT", error),
+);
 const host = config.CONSOLE_HOST.includes(":") ? `[${config.CONSOLE_HOST}]` : config.CONSOLE_HOST;
 publicUrl ||= `http://${host}:${port}`;
-keepIdleConnections(server);
-answerMalformedHttp(server);
 
 const reconcile = new AbortController();
 const reconciling = runReconcileJob(

@@ -1,13 +1,11 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
-  answerMalformedHttp,
   beginService,
   connectNats,
   drainHttpServer,
   HttpDrain,
-  keepIdleConnections,
+  listenHttp,
   serviceTokenSecret,
   serviceUnavailable,
   shutdownTimings,
@@ -57,11 +55,10 @@ const app = createApp({
 const admin = await startAdminServer(config.EDGE_HOST, config.EDGE_ADMIN_PORT);
 const server = createServer(app);
 deferContinue(server, app);
-server.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
-  start.ready({ ports: { http: (server.address() as AddressInfo).port, admin: admin.port } });
-});
-keepIdleConnections(server);
-answerMalformedHttp(server);
+const port = await listenHttp(server, config.GATEWAY_PORT, config.EDGE_HOST).catch((error: unknown) =>
+  start.fail("cannot listen on GATEWAY_PORT", error),
+);
+start.ready({ ports: { http: port, admin: admin.port } });
 
 start.stopOnSignal(async () => {
   await drainHttpServer(server, drain, shutdownTimings(config), logger);

@@ -1,16 +1,14 @@
 // The ledger process: wires configuration, connections, the gRPC server, the admin HTTP
 // API and the usage consumer together, and takes them down in order on SIGTERM/SIGINT.
-import type { Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import {
-  answerMalformedHttp,
   beginService,
   configuredUsageDefinition,
   connectNats,
   createRedis,
   createSqlPool,
   drainGrpcServer,
-  keepIdleConnections,
+  listenHttp,
   requireMigrated,
   serviceTokenSecret,
   shutdownTimings,
@@ -85,13 +83,10 @@ const app = createAdminApp({
   adminToken: config.GATEWAY_ADMIN_TOKEN,
   logger,
 });
-const http = await new Promise<HttpServer>((resolve, reject) => {
-  const server = app.listen(config.LEDGER_ADMIN_PORT, config.LEDGER_HOST, (error?: Error) =>
-    error ? reject(error) : resolve(server),
-  );
-  keepIdleConnections(server);
-  answerMalformedHttp(server);
-}).catch((error: unknown) => fail("cannot start the admin HTTP server", error));
+const http = createServer(app);
+const adminPort = await listenHttp(http, config.LEDGER_ADMIN_PORT, config.LEDGER_HOST).catch((error: unknown) =>
+  fail("cannot start the admin HTTP server", error),
+);
 const consumer = await startUsageConsumer({
   nats,
   redis,
@@ -108,7 +103,7 @@ const retention = startPeriodicPurge(
 );
 
 grpc.health.serving();
-start.ready({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } });
+start.ready({ ports: { grpc: grpc.port, admin: adminPort } });
 
 start.stopOnSignal(async () => {
   const since = Date.now();

@@ -12,6 +12,7 @@ export * from "./grpc.js";
 export * from "./grpc-health.js";
 export * from "./http-drain.js";
 export * from "./keep-alive.js";
+export * from "./listen-http.js";
 export * from "./log-handler-errors.js";
 export * from "./logger.js";
 export * from "./malformed-http.js";
