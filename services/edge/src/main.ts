@@ -25,7 +25,9 @@ import { ResponseStore } from "./responses/response-store.js";
 const start = beginService("edge", loadEdgeConfig);
 const { config, logger } = start;
 
-const nats = await connectNats(config, "edge");
+const nats = await connectNats(config, "edge").catch((error: unknown) =>
+  start.fail("cannot reach NATS at NATS_URL", error),
+);
 const keyCache = new KeyCache<ResolveKeyResponse>(config.KEY_CACHE_TTL_MS);
 evictRevokedKeys(nats, config.GATEWAY_NAMESPACE, keyCache, logger);
 const clients = createGrpcClients(config, serviceTokenSecret(config, logger));

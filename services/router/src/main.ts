@@ -43,7 +43,9 @@ const tokenSecret = serviceTokenSecret(config, logger);
 // Production never answers from the simulator, nor lets image downloads reach its private address.
 const simulatorAllowed = config.GATEWAY_ENV === "development";
 
-const nats = await connectNats(config, "router");
+const nats = await connectNats(config, "router").catch((error: unknown) =>
+  start.fail("cannot reach NATS at NATS_URL", error),
+);
 // Set once the catalogue admin exists; catalogue swaps before then have no refusals to clear.
 let storeDisabler: StoreChannelDisabler | undefined;
 const catalogueTokenizers = (models: { tokenizer?: "o200k_base" | "cl100k_base" }[]) =>
