@@ -104,7 +104,8 @@ export class TestNatsCluster {
     );
     const cluster = new TestNatsCluster(names, nodes, monitorPorts, options);
     try {
-      await Promise.all(nodes.map((node) => node.ready()));
+      // Electing the first meta leader takes a few seconds (more on a busy machine).
+      await Promise.all(nodes.map((node) => node.ready(30_000)));
     } catch (error) {
       await cluster.remove();
       throw error;

@@ -57,8 +57,8 @@ export class TestNats {
   }
 
   /** Waits until the server answers JetStream's account info (in a cluster: has a meta leader). */
-  async ready(): Promise<void> {
-    const deadline = Date.now() + 10_000;
+  async ready(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
         const connection = await connect({ servers: this.url, reconnect: false, timeout: 500, ...this.options.probe });
