@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 import { Catalogue, type CatalogueSources } from "./catalogue.js";
 
 /**

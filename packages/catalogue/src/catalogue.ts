@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { GatewayError, modelNotFound } from "@gateway/shared";
+import { GatewayError, modelNotFound } from "@gateway/platform";
 import { parse } from "yaml";
 import {
   type CatalogueFile,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLogger } from "@gateway/shared";
+import { createLogger } from "@gateway/platform";
 import { afterEach, describe, expect, it } from "vitest";
 import { CatalogueHolder } from "./catalogue-holder.js";
 import { type CatalogueWatch, watchCatalogueFile } from "./watch-catalogue-file.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { dirname } from "node:path";
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 
 export interface CatalogueWatch {
   close(): void;

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type GatewayError, invalidRequest, redactSecrets, serverError, serviceUnavailable } from "@gateway/shared";
+import { type GatewayError, invalidRequest, redactSecrets, serverError, serviceUnavailable } from "@gateway/platform";
 import { keyRefusalOf } from "./key-refusal.js";
 import { VendorError } from "./vendor-error.js";
 import { vendorRetryAfterMs } from "./vendor-retry-after.js";

@@ -1,4 +1,4 @@
-import type { Logger, Redis } from "@gateway/shared";
+import type { Logger, Redis } from "@gateway/platform";
 import express, { type Express } from "express";
 import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";

@@ -12,7 +12,7 @@ import {
   shutdownTimings,
   startAdminServer,
   stopOnSignal,
-} from "@gateway/shared";
+} from "@gateway/platform";
 import { createApp } from "./app.js";
 import { loadConsoleConfig } from "./config.js";
 import { Drain } from "./http/drain.js";

@@ -1,7 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
   answerMalformedHttp,
   connectNats,
@@ -13,7 +12,8 @@ import {
   startTelemetry,
   stopOnSignal,
   watchProcessErrors,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import { createApp } from "./app.js";
 import { KeyCache } from "./auth/key-cache.js";
 import { evictRevokedKeys } from "./auth/key-revocations.js";

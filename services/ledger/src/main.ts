@@ -15,7 +15,7 @@ import {
   serviceTokenSecret,
   shutdownTimings,
   stopOnSignal,
-} from "@gateway/shared";
+} from "@gateway/platform";
 import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";

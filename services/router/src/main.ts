@@ -1,9 +1,13 @@
+import {
+  Admission,
+  observeUsageSpool,
+  RateLimiter,
+  Reservations,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/billing";
 import { openCatalogue } from "@gateway/catalogue/store/open-catalogue";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
-import { Admission } from "@gateway/metering/admission";
-import { RateLimiter } from "@gateway/metering/rate-limits";
-import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
   type AdminRoute,
   configuredUsageDefinition,
@@ -14,17 +18,15 @@ import {
   ensureUsageStream,
   gatewayMeter,
   insecureChannel,
-  observeUsageSpool,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
   startTelemetry,
   stopOnSignal,
-  UsagePublisher,
-  usageSpoolSettings,
   watchProcessErrors,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
 import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";

@@ -1,9 +1,13 @@
+import {
+  Admission,
+  observeUsageSpool,
+  RateLimiter,
+  Reservations,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/billing";
 import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store/open-catalogue";
 import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
-import { Admission } from "@gateway/metering/admission";
-import { RateLimiter } from "@gateway/metering/rate-limits";
-import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import {
   beginService,
   configuredUsageDefinition,
@@ -13,16 +17,14 @@ import {
   drainGrpcServer,
   ensureUsageStream,
   insecureChannel,
-  observeUsageSpool,
   requireMigrated,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
   stopOnSignal,
-  UsagePublisher,
-  usageSpoolSettings,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { type CallbackDeliveries, startCallbackDeliveries } from "./callbacks/deliver-callbacks.js";
 import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";

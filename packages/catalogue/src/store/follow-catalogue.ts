@@ -1,5 +1,5 @@
+import { type Logger, natsNames } from "@gateway/platform";
 import { CatalogueChanged } from "@gateway/proto/events/v1/events";
-import { type Logger, natsNames } from "@gateway/shared";
 import type { NatsConnection, Subscription } from "nats";
 import { Catalogue, type CatalogueSources } from "../catalogue.js";
 import type { CatalogueHolder } from "../catalogue-holder.js";

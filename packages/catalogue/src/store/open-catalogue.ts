@@ -1,5 +1,5 @@
-import type { Logger } from "@gateway/shared";
-import { createSqlPool } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
+import { createSqlPool } from "@gateway/platform";
 import type { NatsConnection } from "nats";
 import type pg from "pg";
 import { Catalogue, type CatalogueSources } from "../catalogue.js";

@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { serviceUnavailable } from "@gateway/shared";
+import { serviceUnavailable } from "@gateway/platform";
 import type { NextFunction, Request, Response } from "express";
 import { sendError } from "./send-error.js";
 

@@ -1,3 +1,4 @@
+import { unaryHandler } from "@gateway/platform";
 import {
   type AccountRequest,
   type AdjustCreditRequest,
@@ -21,7 +22,6 @@ import {
   type SetLogCaptureRequest,
   type TopUpOrderRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { z } from "zod";
 import { cursorParam } from "../account-api/cursor.js";
 import { findLoggedRequest, findRequestLogs } from "../account-api/find-request-logs.js";

@@ -1,5 +1,5 @@
+import { storableText } from "@gateway/platform";
 import { type ListFilter as ListFilterMessage, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
-import { storableText } from "@gateway/shared";
 import { z } from "zod";
 import { ROLES } from "../audit/record-audit.js";
 import { accountNotFound } from "../ledger-errors.js";

@@ -1,6 +1,6 @@
+import { multipliedYuan } from "@gateway/billing";
 import type { AudioRules, ImageRules, VideoRules } from "@gateway/catalogue/catalogue-schema";
 import type { ModelPricing, TokenPricing } from "@gateway/proto/router/v1/router";
-import { multipliedYuan } from "@gateway/shared";
 
 /**
  * A token price as the catalogue writes it, in micro-yuan per million tokens: one price, or a base

@@ -1,7 +1,7 @@
 import { applyEdit, catalogueEditSchema } from "@gateway/catalogue/store/catalogue-edits";
 import { CatalogueRefused, maskedCatalogue } from "@gateway/catalogue/store/catalogue-store";
 import type { OpenedCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 
 type Live = NonNullable<OpenedCatalogue["live"]>;
 

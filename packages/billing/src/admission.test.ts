@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { createLogger } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { billingKeys, createLogger, rateLimitKeys } from "@gateway/shared";
 import { gatewayErrorOf } from "@gateway/stack";
 import { describe, expect, it } from "vitest";
 import { billingTestServers } from "../test/billing-test-servers.js";
 import { Admission } from "./admission.js";
+import { billingKeys, rateLimitKeys } from "./billing-keys.js";
 import { RateLimiter } from "./rate-limits.js";
 import { Reservations } from "./reservations.js";
 

@@ -1,7 +1,7 @@
 import { appendFileSync, fsyncSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { spoolDirectories, spooledMessage } from "./spool-files.fixtures.js";
+import { spoolDirectories, spooledMessage } from "../test/spool-files.fixtures.js";
 import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
 
 // Counts fsyncs; the real call still runs.

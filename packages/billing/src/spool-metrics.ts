@@ -1,4 +1,4 @@
-import { gatewayMeter } from "./metrics.js";
+import { gatewayMeter } from "@gateway/platform";
 import type { UsagePublisher } from "./usage-publisher.js";
 
 /** Exports how much usage waits in this process's spool: above zero means NATS is refusing events. */

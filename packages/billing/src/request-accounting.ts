@@ -1,9 +1,9 @@
 import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
 import { pricesAt } from "@gateway/catalogue/token-prices";
+import type { GatewayError } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
 import type { Usage } from "@gateway/proto/router/v1/chat";
-import type { GatewayError } from "@gateway/shared";
 
 export interface RequestFacts {
   caller: Caller;

@@ -1,6 +1,6 @@
 import type { GroupLimits } from "@gateway/catalogue/catalogue-schema";
+import { LuaScript, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { LuaScript, type Redis } from "@gateway/shared";
 import { type RateLimiter, rateLimitFunctions } from "./rate-limits.js";
 import { type Reservations, reserveFunction } from "./reservations.js";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { createLogger, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { createLogger, type Redis } from "@gateway/shared";
 import { connectTestRedis, gatewayErrorOf } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimiter } from "./rate-limits.js";

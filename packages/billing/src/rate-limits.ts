@@ -1,6 +1,7 @@
 import type { GroupLimits } from "@gateway/catalogue/catalogue-schema";
+import { GatewayError, type Logger, LuaScript, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { GatewayError, type Logger, LuaScript, type Redis, rateLimitKeys } from "@gateway/shared";
+import { rateLimitKeys } from "./billing-keys.js";
 import type { RequestHolder } from "./reservations.js";
 
 const windowMs = 60_000;

@@ -1,15 +1,8 @@
+import { callUnary, GatewayError, type Logger, LuaScript, type Redis, serviceUnavailable } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import {
-  billingKeys,
-  callUnary,
-  formatYuan,
-  GatewayError,
-  type Logger,
-  LuaScript,
-  type Redis,
-  serviceUnavailable,
-} from "@gateway/shared";
+import { billingKeys } from "./billing-keys.js";
+import { formatYuan } from "./price.js";
 
 // Atomically: drop lapsed reservations, then reserve `amount` only if the balance minus what
 // is still reserved covers it and, for a key with a spending cap, the cap minus what the key

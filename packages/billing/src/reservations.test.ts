@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { createLogger } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { billingKeys, createLogger } from "@gateway/shared";
 import { gatewayErrorOf } from "@gateway/stack";
 import { describe, expect, it } from "vitest";
 import { billingTestServers } from "../test/billing-test-servers.js";
+import { billingKeys } from "./billing-keys.js";
 import { Reservations } from "./reservations.js";
 
 const servers = billingTestServers();

@@ -1,5 +1,5 @@
+import { insecureChannel, type Redis } from "@gateway/platform";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { insecureChannel, type Redis } from "@gateway/shared";
 import { connectTestRedis } from "@gateway/stack";
 import { afterAll, beforeAll } from "vitest";
 

@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { spoolDirectories, spooledMessage } from "./spool-files.fixtures.js";
+import { spoolDirectories, spooledMessage } from "../test/spool-files.fixtures.js";
 import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
 
 const directory = spoolDirectories("gw-journal-test-");

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import type { SpooledMessage } from "./usage-spool.js";
+import type { SpooledMessage } from "../src/usage-spool.js";
 
 /** A fresh directory for one test's spool or journal files, removed after the test. */
 export function spoolDirectories(prefix: string): () => string {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import pg from "pg";
 
-// Imported as "@gateway/shared/sql-migrations" (not from the package index) so services
+// Imported as "@gateway/platform/sql-migrations" (not from the package index) so services
 // without a database never load the Postgres driver.
 
 export interface MigrationResult {

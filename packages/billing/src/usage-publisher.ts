@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
+import type { Logger } from "@gateway/platform";
+import { natsNames, tracedHeaders } from "@gateway/platform";
 import { type UsageEvent, UsageEvent as UsageEventCodec } from "@gateway/proto/events/v1/events";
 import { type JetStreamClient, type MsgHdrs, headers as natsHeaders } from "nats";
 import { z } from "zod";
-import type { Logger } from "./logger.js";
-import { natsNames, tracedHeaders } from "./nats.js";
 import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
 import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
 
