@@ -1,4 +1,4 @@
-import type { GroupLimits } from "@gateway/catalogue/catalogue-schema";
+import type { GroupLimits } from "@gateway/catalogue";
 import { LuaScript, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { type RateLimiter, rateLimitFunctions } from "./rate-limits.js";

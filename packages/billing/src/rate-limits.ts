@@ -1,4 +1,4 @@
-import type { GroupLimits } from "@gateway/catalogue/catalogue-schema";
+import type { GroupLimits } from "@gateway/catalogue";
 import { GatewayError, type Logger, LuaScript, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { rateLimitKeys } from "./billing-keys.js";

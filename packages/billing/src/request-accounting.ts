@@ -1,5 +1,5 @@
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
+import type { CatalogueModel, Channel } from "@gateway/catalogue";
+import { pricesAt } from "@gateway/catalogue";
 import type { GatewayError } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { type UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";

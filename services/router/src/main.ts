@@ -6,8 +6,8 @@ import {
   UsagePublisher,
   usageSpoolSettings,
 } from "@gateway/billing";
-import { openCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
+import { watchCatalogueFile } from "@gateway/catalogue";
+import { openCatalogue } from "@gateway/catalogue/store";
 import {
   type AdminRoute,
   configuredUsageDefinition,

@@ -6,8 +6,8 @@ import {
   UsagePublisher,
   usageSpoolSettings,
 } from "@gateway/billing";
-import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
+import { watchCatalogueFile } from "@gateway/catalogue";
+import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store";
 import {
   beginService,
   configuredUsageDefinition,

@@ -1,5 +1,5 @@
 import { multipliedYuan } from "@gateway/billing";
-import type { AudioRules, ImageRules, VideoRules } from "@gateway/catalogue/catalogue-schema";
+import type { AudioRules, ImageRules, VideoRules } from "@gateway/catalogue";
 import type { ModelPricing, TokenPricing } from "@gateway/proto/router/v1/router";
 
 /**

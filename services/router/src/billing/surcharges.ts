@@ -1,7 +1,6 @@
 import type { RequestFacts } from "@gateway/billing";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { VendorProtocol } from "@gateway/catalogue/catalogue-schema";
-import { mapTokenPrices, scaleTokenPrice } from "@gateway/catalogue/token-prices";
+import type { CatalogueModel, VendorProtocol } from "@gateway/catalogue";
+import { mapTokenPrices, scaleTokenPrice } from "@gateway/catalogue";
 import { echoed, invalidRequest } from "@gateway/platform";
 import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 

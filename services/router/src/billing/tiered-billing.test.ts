@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { priceUsage, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/billing";
-import { Catalogue, type CatalogueModel } from "@gateway/catalogue/catalogue";
+import { Catalogue, type CatalogueModel } from "@gateway/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { estimatePromptTokens } from "../usage/token-estimate.js";

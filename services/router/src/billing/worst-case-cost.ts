@@ -1,6 +1,6 @@
 import { priceUsage } from "@gateway/billing";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { pricesAt } from "@gateway/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { thinkingBudgetOf } from "../adapters/thinking-budget.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";

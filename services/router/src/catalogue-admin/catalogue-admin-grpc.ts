@@ -1,4 +1,4 @@
-import { CatalogueRefused } from "@gateway/catalogue/store/catalogue-store";
+import { CatalogueRefused } from "@gateway/catalogue/store";
 import { invalidRequest, unaryHandler } from "@gateway/platform";
 import type {
   CatalogueChangeList,

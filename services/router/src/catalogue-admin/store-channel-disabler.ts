@@ -1,5 +1,4 @@
-import type { Catalogue } from "@gateway/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { Catalogue, CatalogueHolder } from "@gateway/catalogue";
 import type { Logger } from "@gateway/platform";
 import {
   type ChannelDisabler,

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { type RequestFacts, UsageOutcome } from "@gateway/billing";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import { callCancellation, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/platform";
 import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import { invalidRequest } from "@gateway/platform";
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice, CompletionRequest } from "@gateway/proto/router/v1/completions";

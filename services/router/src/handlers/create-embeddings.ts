@@ -1,6 +1,6 @@
 import { priceUsage, UsageOutcome } from "@gateway/billing";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { pricesAt } from "@gateway/catalogue";
 import { inSpan, serverError, type UnaryContext } from "@gateway/platform";
 import type { EmbeddingList, EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
 import { embeddingAdapterFor } from "../adapters/adapter-registry.js";

@@ -1,4 +1,4 @@
-import type { EmbeddingRules } from "@gateway/catalogue/catalogue-schema";
+import type { EmbeddingRules } from "@gateway/catalogue";
 import { invalidRequest } from "@gateway/platform";
 import type { EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
 

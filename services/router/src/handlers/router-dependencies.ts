@@ -1,6 +1,5 @@
 import type { Admission, RateLimiter, UsagePublisher } from "@gateway/billing";
-import type { Channel } from "@gateway/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { CatalogueHolder, Channel } from "@gateway/catalogue";
 import type { Logger } from "@gateway/platform";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
 import type { RouterMetrics } from "../metrics/router-metrics.js";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue } from "@gateway/catalogue/catalogue";
+import { Catalogue } from "@gateway/catalogue";
 import { GatewayError } from "@gateway/platform";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { ImageRules } from "@gateway/catalogue/catalogue-schema";
+import type { CatalogueModel, ImageRules } from "@gateway/catalogue";
 import { invalidRequest, payloadTooLarge, serverError } from "@gateway/platform";
 import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
 import { type ImageHeader, readImageHeader } from "./image-header.js";

@@ -1,6 +1,6 @@
 import type { Outcome, RequestFacts } from "@gateway/billing";
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
-import type { KeyRefusal } from "@gateway/outbound-http/key-refusal";
+import type { CatalogueModel, Channel } from "@gateway/catalogue";
+import type { KeyRefusal } from "@gateway/outbound-http";
 import { GatewayError } from "@gateway/platform";
 import { UsageOutcome } from "@gateway/proto/events/v1/events";
 import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";

@@ -1,5 +1,5 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { channelKey } from "@gateway/catalogue/channel-key";
+import type { Channel } from "@gateway/catalogue";
+import { channelKey } from "@gateway/catalogue";
 import { invalidRequest, serviceUnavailable } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { InMemoryChannelDisabler } from "./channel-disabler.js";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { VendorError } from "@gateway/outbound-http/vendor-error";
+import type { Channel } from "@gateway/catalogue";
+import { VendorError } from "@gateway/outbound-http";
 import { serviceUnavailable } from "@gateway/platform";
 import type { ChannelDisabler } from "./channel-disabler.js";
 import type { ChannelHealth } from "./channel-health.js";

@@ -1,4 +1,4 @@
-import { discard, RefusedUrlError, requestPublicUrl } from "@gateway/outbound-http/request-public-url";
+import { discard, RefusedUrlError, requestPublicUrl } from "@gateway/outbound-http";
 import { GatewayError, invalidRequest } from "@gateway/platform";
 import type { Dispatcher } from "undici";
 import type { ImageFetchPolicy } from "../adapters/adapter-registry.js";

@@ -1,4 +1,4 @@
-import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
+import { mapVendorError } from "@gateway/outbound-http";
 import { GatewayError, serviceUnavailable } from "@gateway/platform";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { Agent, type Dispatcher, FormData, errors as undiciErrors } from "undici";

@@ -1,5 +1,5 @@
 import type { Admission } from "@gateway/billing";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { CatalogueHolder } from "@gateway/catalogue";
 import { GatewayError, invalidRequest, isUniqueViolation, type SqlPool, serverError } from "@gateway/platform";
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
 import { videoWorstCaseMicros } from "../billing/video-reservation.js";

@@ -1,5 +1,5 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
+import type { Channel } from "@gateway/catalogue";
+import { mapVendorError } from "@gateway/outbound-http";
 import { type GatewayError, serviceUnavailable } from "@gateway/platform";
 import { z } from "zod";
 

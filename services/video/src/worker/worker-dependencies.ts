@@ -1,5 +1,5 @@
 import type { Reservations, UsagePublisher } from "@gateway/billing";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { CatalogueHolder } from "@gateway/catalogue";
 import type { Logger, SqlPool } from "@gateway/platform";
 import type { Clock } from "../clock.js";
 import type { VideoMetrics } from "../metrics/video-metrics.js";

@@ -1,4 +1,4 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
+import type { Channel } from "@gateway/catalogue";
 import { serverError } from "@gateway/platform";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
