@@ -1,5 +1,5 @@
 -- The catalogue's store: one table per kind of object, each entry as the catalogue schema
--- (services/catalogue/src/catalogue-schema.ts) validated it. Router owns this schema.
+-- (packages/catalogue/src/catalogue-schema.ts) validated it. Router owns this schema.
 CREATE SCHEMA IF NOT EXISTS catalogue;
 
 -- One row: the revision in force (bumped by every committed change) and the fingerprint of the

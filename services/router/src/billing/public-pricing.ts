@@ -29,7 +29,7 @@ const tierStarts = (field: TokenPriceField | undefined) =>
 /** Every token price of a model in effect for a prompt length, in yuan for the group. */
 function tokenPricing(price: TokenPriceFields, promptTokens: number, basisPoints: number): TokenPricing {
   const yuan = (field: TokenPriceField) => multipliedYuan(priceAt(field, promptTokens), basisPoints);
-  // Cache prices absent (or zero) bill cached tokens at the prompt price: shared/price.ts.
+  // Cache prices absent (or zero) bill cached tokens at the prompt price: billing's price.ts.
   const cached = (field: TokenPriceField | undefined) => (field ? yuan(field) : yuan(price.input));
   return {
     prompt: yuan(price.input),
