@@ -1,4 +1,4 @@
-import { insecureChannel, serviceClientOptions } from "@gateway/platform";
+import { grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/platform";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { VideoServiceClient } from "@gateway/proto/video/v1/video";
@@ -14,17 +14,17 @@ export interface EdgeClients {
   nats: NatsConnection;
 }
 
-/** One long-lived HTTP/2 channel per service, every call signed as edge; gRPC multiplexes requests over it. */
+/** One long-lived HTTP/2 channel per service (balanced over its replicas), every call signed as edge; gRPC multiplexes requests over it. */
 export function createGrpcClients(
   urls: { ROUTER_URL: string; LEDGER_URL: string; VIDEO_URL: string },
   serviceTokenSecret: string | undefined,
 ) {
   const options = serviceClientOptions("edge", serviceTokenSecret);
-  const router = new RouterServiceClient(urls.ROUTER_URL, insecureChannel(), options);
+  const router = new RouterServiceClient(grpcTarget(urls.ROUTER_URL), insecureChannel(), options);
   return {
     router,
     routerServices: routerServices(router, options.interceptors),
-    ledger: new LedgerServiceClient(urls.LEDGER_URL, insecureChannel(), options),
-    video: new VideoServiceClient(urls.VIDEO_URL, insecureChannel(), options),
+    ledger: new LedgerServiceClient(grpcTarget(urls.LEDGER_URL), insecureChannel(), options),
+    video: new VideoServiceClient(grpcTarget(urls.VIDEO_URL), insecureChannel(), options),
   };
 }

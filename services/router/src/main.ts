@@ -17,6 +17,7 @@ import {
   drainGrpcServer,
   ensureUsageStream,
   gatewayMeter,
+  grpcTarget,
   insecureChannel,
   serviceClientOptions,
   serviceTokenSecret,
@@ -78,7 +79,7 @@ await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
 const ledger = new LedgerServiceClient(
-  config.LEDGER_URL,
+  grpcTarget(config.LEDGER_URL),
   insecureChannel(),
   serviceClientOptions("router", tokenSecret),
 );

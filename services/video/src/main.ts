@@ -16,6 +16,7 @@ import {
   createSqlPool,
   drainGrpcServer,
   ensureUsageStream,
+  grpcTarget,
   insecureChannel,
   requireMigrated,
   serviceClientOptions,
@@ -102,7 +103,7 @@ const metrics = new VideoMetrics(pool);
 
 const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
 const ledger = new LedgerServiceClient(
-  config.LEDGER_URL,
+  grpcTarget(config.LEDGER_URL),
   insecureChannel(),
   serviceClientOptions("video", tokenSecret),
 );
