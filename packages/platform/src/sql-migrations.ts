@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import pg from "pg";
 
-// Imported as "@gateway/platform/sql-migrations" (not from the package index) so services
-// without a database never load the Postgres driver.
+// Imported as "@gateway/platform/sql-migrations" (not from the package index) so the migration
+// commands (migrate-main.ts) load the migrator alone, not the whole platform (a second or so).
 
 export interface MigrationResult {
   applied: string[];
