@@ -3,7 +3,7 @@ import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import {
   type AdminRoute,
   configuredUsageDefinition,
@@ -12,6 +12,7 @@ import {
   createRedis,
   drainGrpcServer,
   ensureUsageStream,
+  failoverOptions,
   gatewayMeter,
   insecureChannel,
   observeUsageSpool,
@@ -78,7 +79,8 @@ const redis = createRedis(config.REDIS_URL, logger, "requests are refused until 
 const ledger = new LedgerServiceClient(
   config.LEDGER_URL,
   insecureChannel(),
-  serviceClientOptions("router", tokenSecret),
+  // Loading a balance copies it from Postgres into Redis under its version: a second run is harmless.
+  { ...serviceClientOptions("router", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },
 );
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).

@@ -3,7 +3,7 @@ import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
 import { Admission } from "@gateway/metering/admission";
 import { RateLimiter } from "@gateway/metering/rate-limits";
 import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import {
   beginService,
   configuredUsageDefinition,
@@ -12,6 +12,7 @@ import {
   createSqlPool,
   drainGrpcServer,
   ensureUsageStream,
+  failoverOptions,
   insecureChannel,
   observeUsageSpool,
   requireMigrated,
@@ -102,7 +103,8 @@ const redis = createRedis(config.REDIS_URL, logger, "video submits are refused u
 const ledger = new LedgerServiceClient(
   config.LEDGER_URL,
   insecureChannel(),
-  serviceClientOptions("video", tokenSecret),
+  // Loading a balance copies it from Postgres into Redis under its version: a second run is harmless.
+  { ...serviceClientOptions("video", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },
 );
 // Held past the task time-out, so a task that finishes at the last moment is still covered until ledger settles it.
 const reservationTtlMs = config.VIDEO_TASK_TIMEOUT_MS + 10 * 60_000;
