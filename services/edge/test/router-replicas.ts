@@ -2,9 +2,9 @@ import { repoRoot, type ServiceProcess, startService, type TestStack } from "@ga
 
 export interface RouterReplicas {
   // The stack's router, then the second one.
-  routers: [ServiceProcess, ServiceProcess];
-  /** Starts the second router again on its ports and journal, as a Deployment replaces a lost pod. */
-  replaceSecond(): Promise<ServiceProcess>;
+  readonly routers: readonly [ServiceProcess, ServiceProcess];
+  /** Starts router `index` again on its ports and usage journal, as a Deployment replaces a lost pod. */
+  replace(index: 0 | 1): Promise<ServiceProcess>;
   /** Stops the second router (the stack stops its own router and the edge). */
   stop(): Promise<void>;
 }
@@ -16,19 +16,14 @@ export interface RouterReplicas {
  */
 export async function startRouterReplicas(stack: TestStack): Promise<RouterReplicas> {
   const first = stack.processes.router;
-  const secondEnv = {
-    ...first.env,
-    USAGE_SPOOL_DIR: `${repoRoot}.gateway/spool/${stack.namespace}/router-2`,
-  };
-  const startSecond = (ports: { grpc: number; admin: number } | undefined) =>
+  const start = (env: NodeJS.ProcessEnv, ports?: Record<string, number>) =>
     startService(
       "router",
       first.entry,
-      { ...secondEnv, ROUTER_PORT: String(ports?.grpc ?? 0), ROUTER_ADMIN_PORT: String(ports?.admin ?? 0) },
+      { ...env, ROUTER_PORT: String(ports?.grpc ?? 0), ROUTER_ADMIN_PORT: String(ports?.admin ?? 0) },
       { echo: "problems" },
     );
-  let second = await startSecond(undefined);
-  const ports = { grpc: second.ports.grpc!, admin: second.ports.admin! };
+  let second = await start({ ...first.env, USAGE_SPOOL_DIR: `${repoRoot}.gateway/spool/${stack.namespace}/router-2` });
   const edge = stack.processes.edge;
   await edge.stop();
   stack.processes.edge = await startService(
@@ -38,17 +33,20 @@ export async function startRouterReplicas(stack: TestStack): Promise<RouterRepli
       ...edge.env,
       GATEWAY_PORT: String(edge.ports.http),
       EDGE_ADMIN_PORT: String(edge.ports.admin),
-      ROUTER_URL: `ipv4:127.0.0.1:${first.ports.grpc},127.0.0.1:${ports.grpc}`,
+      ROUTER_URL: `ipv4:127.0.0.1:${first.ports.grpc},127.0.0.1:${second.ports.grpc}`,
     },
     { echo: "problems" },
   );
   return {
-    get routers(): [ServiceProcess, ServiceProcess] {
-      return [stack.processes.router, second];
+    get routers() {
+      return [stack.processes.router, second] as const;
     },
-    async replaceSecond() {
-      second = await startSecond(ports);
-      return second;
+    async replace(index) {
+      const lost = index === 0 ? stack.processes.router : second;
+      const replacement = await start(lost.env, lost.ports);
+      if (index === 0) stack.processes.router = replacement;
+      else second = replacement;
+      return replacement;
     },
     async stop() {
       await second.stop();

@@ -1,0 +1,139 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  checkExactBilling,
+  clearSimulatorRequests,
+  type DemoAccount,
+  eventually,
+  type LoadReport,
+  openReservations,
+  type SimulatedRequest,
+  SteadyLoad,
+  simulatorRequests,
+  startTestStack,
+  type TestStack,
+} from "@gateway/stack";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RouterReplicas, startRouterReplicas } from "./router-replicas.js";
+
+// Two routers behind one edge under steady load from the official SDK, which retries nothing
+// here (`maxRetries: 0`): every failure edge lets through is counted. Each vendor call takes a
+// second, so several calls are inside each router at any time.
+let stack: TestStack;
+let replicas: RouterReplicas;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { USAGE_SPOOL_RETRY_MS: "500" } });
+  replicas = await startRouterReplicas(stack);
+});
+afterAll(async () => {
+  await replicas?.stop();
+  await stack?.teardown();
+});
+
+/** Steady load on accounts of its own (10 yuan each); `sentAt` learns when each request began. */
+async function startLoad(name: string, sentAt = new Map<number, number>()) {
+  const accounts = await Promise.all(
+    [1, 2, 3].map((index) => stack.createAccount({ name: `${name}-${index}`, creditYuan: 10 })),
+  );
+  const load = new SteadyLoad({
+    baseUrl: stack.baseUrl,
+    accounts,
+    ratePerSecond: 10,
+    maxInFlight: 64,
+    maxRetries: 0,
+    content: (index) => {
+      sentAt.set(index, Date.now());
+      return "[sim:delay_ms=1000]";
+    },
+  });
+  const servedAtLeast = (count: number) =>
+    eventually(async () => (load.servedCount >= count ? true : undefined), 60_000, 100);
+  await servedAtLeast(10);
+  return { accounts, load, servedAtLeast };
+}
+
+/** Exact billing of the load's accounts, and the request ids still holding a cost reservation. */
+async function billingOf(accounts: DemoAccount[], report: LoadReport) {
+  const billing = await checkExactBilling(stack.databaseUrl, report, 10_000_000n);
+  const held = await Promise.all(
+    accounts.map((account) => openReservations(stack.redisUrl, stack.namespace, account.account_id)),
+  );
+  return { billing, reserved: held.flatMap((reservations) => Object.keys(reservations)) };
+}
+
+// The load's message `load <index> …` as the simulator received it.
+const loadIndexOf = (request: SimulatedRequest) => /\bload (\d+) /.exec(JSON.stringify(request.body))?.[1];
+
+it("loses a router replica under load: calls that had reached no vendor are served by the other, only calls in its vendor calls fail, billing stays exact", async () => {
+  await clearSimulatorRequests(stack.simulatorUrl);
+  const sentAt = new Map<number, number>();
+  const { accounts, load, servedAtLeast } = await startLoad("replica-loss", sentAt);
+  const lost = replicas.routers[1];
+  // Frozen first, as a hung replica: the calls edge sends it meanwhile wait unread and have
+  // reached no vendor when it is killed; its vendor calls made before have.
+  const frozenAt = Date.now();
+  lost.child.kill("SIGSTOP");
+  await sleep(1_000);
+  const killedAt = Date.now();
+  lost.child.kill("SIGKILL");
+  await servedAtLeast(load.servedCount + 20);
+  // Replaced on its ports, as a Deployment does: the new process takes over its usage journal.
+  await replicas.replace(1);
+  await servedAtLeast(load.servedCount + 10);
+  const report = await load.stop();
+
+  const vendorCalls = await simulatorRequests(stack.simulatorUrl);
+  const calledBefore = (index: number, at: number) =>
+    vendorCalls.some((call) => loadIndexOf(call) === String(index) && Date.parse(call.at) < at);
+  const failedIndexes = new Set(report.failed.map((failure) => failure.index));
+  // Sent while the router was frozen and not at a vendor before the kill: the frozen router
+  // held them, and each must have been served by the other.
+  const heldByFrozen = [...sentAt]
+    .filter(([index, at]) => at >= frozenAt && at < killedAt && !calledBefore(index, killedAt))
+    .map(([index]) => index);
+  const failedAfterKill = report.failed.filter((failure) => sentAt.get(failure.index)! >= killedAt);
+  // A request may fail only if it was under way at the kill and a vendor had been called for it before.
+  const failedWithoutVendorCall = report.failed.filter((failure) => !calledBefore(failure.index, killedAt));
+  const { billing, reserved } = await billingOf(accounts, report);
+  const served = new Set([...report.served.values()].flat());
+  const failures = report.failed.map((failure) => `${failure.status} ${failure.message}`);
+  console.log(
+    `router replica loss: ${load.servedCount} served, ${report.failed.length} failed (${failures.join("; ")}), ` +
+      `${report.interrupted.length} streams broken, ${heldByFrozen.length} calls held by the frozen router served ` +
+      `by the other (frozen ${killedAt - frozenAt} ms), ${billing.records} records, ${reserved.length} reservations left to lapse`,
+  );
+  expect(failedAfterKill).toEqual([]);
+  expect(failedWithoutVendorCall).toEqual([]);
+  expect(heldByFrozen.length).toBeGreaterThan(0);
+  expect(heldByFrozen.filter((index) => failedIndexes.has(index))).toEqual([]);
+  expect(billing).toMatchObject({ missing: [], doubled: [], billedErrors: [], balanceMismatches: [], unattributed: 0 });
+  // A served request holds no reservation: one the lost router took for it was replaced and
+  // settled by the router that served it. What is left belongs to failed calls, and lapses.
+  expect(reserved.filter((requestId) => served.has(requestId))).toEqual([]);
+}, 180_000);
+
+it("drains each router replica in turn under load (SIGTERM, then replaced): no request fails, billing stays exact", async () => {
+  const { accounts, load, servedAtLeast } = await startLoad("replica-drain");
+  const drains: { router: number; exitCode: number | null; drainMs: number }[] = [];
+  for (const index of [1, 0] as const) {
+    const startedAt = Date.now();
+    // Calls in flight finish; new ones are refused (GOAWAY) and edge sends them to the other router.
+    const exitCode = await replicas.routers[index].stop("SIGTERM");
+    drains.push({ router: index, exitCode, drainMs: Date.now() - startedAt });
+    await replicas.replace(index);
+    await servedAtLeast(load.servedCount + 10);
+  }
+  const report = await load.stop();
+  const { billing, reserved } = await billingOf(accounts, report);
+  const errors = report.attempts.filter((attempt) => attempt.status !== 200);
+  console.log(
+    `router replica drains: ${JSON.stringify(drains)}; ${load.servedCount} served, ${report.failed.length} failed, ` +
+      `${errors.length} errors seen, ${billing.records} records`,
+  );
+  expect(drains.map((drain) => drain.exitCode)).toEqual([0, 0]);
+  expect(report.failed).toEqual([]);
+  expect(report.interrupted).toEqual([]);
+  expect(errors).toEqual([]);
+  expect(billing).toMatchObject({ missing: [], doubled: [], billedErrors: [], balanceMismatches: [], unattributed: 0 });
+  expect(reserved).toEqual([]);
+}, 180_000);
