@@ -1,4 +1,4 @@
-import { fromGrpcError, insecureChannel, serviceClientOptions, tracedMetadata } from "@gateway/shared";
+import { fromGrpcError, grpcTarget, insecureChannel, serviceClientOptions, tracedMetadata } from "@gateway/shared";
 import { Client } from "@grpc/grpc-js";
 
 interface UnaryMethod {
@@ -17,13 +17,13 @@ export type PromiseClient<Service> = {
 
 const deadlineMs = 10_000;
 
-/** One long-lived channel to `url`, every call signed as the `console` service. */
+/** One long-lived channel to `url` (one address, a list of replicas or a gRPC target URI), every call signed as the `console` service. */
 export function connectService<Service extends Record<string, UnaryMethod>>(
   service: Service,
   url: string,
   serviceTokenSecret: string | undefined,
 ): { client: PromiseClient<Service>; close(): void } {
-  const channel = new Client(url, insecureChannel(), serviceClientOptions("console", serviceTokenSecret));
+  const channel = new Client(grpcTarget(url), insecureChannel(), serviceClientOptions("console", serviceTokenSecret));
   const call = (method: UnaryMethod) => (request: never) =>
     new Promise((resolve, reject) => {
       channel.makeUnaryRequest(

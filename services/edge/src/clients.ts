@@ -5,7 +5,7 @@ import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceClient, RouterServiceService } from "@gateway/proto/router/v1/router";
 import { VideoServiceClient, VideoServiceService } from "@gateway/proto/video/v1/video";
-import { everyMethod, failoverOptions, insecureChannel, serviceClientOptions } from "@gateway/shared";
+import { everyMethod, failoverOptions, grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/shared";
 import type { NatsConnection } from "nats";
 import { routerServices } from "./router-services.js";
 
@@ -49,17 +49,20 @@ export function createGrpcClients(
   serviceTokenSecret: string | undefined,
 ) {
   const options = serviceClientOptions("edge", serviceTokenSecret);
-  const router = new RouterServiceClient(urls.ROUTER_URL, insecureChannel(), {
+  const router = new RouterServiceClient(grpcTarget(urls.ROUTER_URL), insecureChannel(), {
     ...options,
     ...failoverOptions(routerRetries),
   });
   return {
     router,
     routerServices: routerServices(router, options.interceptors),
-    ledger: new LedgerServiceClient(urls.LEDGER_URL, insecureChannel(), {
+    ledger: new LedgerServiceClient(grpcTarget(urls.LEDGER_URL), insecureChannel(), {
       ...options,
       ...failoverOptions(ledgerRetries),
     }),
-    video: new VideoServiceClient(urls.VIDEO_URL, insecureChannel(), { ...options, ...failoverOptions(videoRetries) }),
+    video: new VideoServiceClient(grpcTarget(urls.VIDEO_URL), insecureChannel(), {
+      ...options,
+      ...failoverOptions(videoRetries),
+    }),
   };
 }

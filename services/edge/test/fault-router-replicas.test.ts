@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   checkExactBilling,
@@ -8,27 +9,33 @@ import {
   openReservations,
   type SimulatedRequest,
   SteadyLoad,
+  type Supervisor,
   simulatorRequests,
   startTestStack,
+  superviseStack,
   type TestStack,
 } from "@gateway/stack";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RouterReplicas, startRouterReplicas } from "./router-replicas.js";
 
-// Two routers behind one edge under steady load from the official SDK, which retries nothing
-// here (`maxRetries: 0`): every failure edge lets through is counted. Each vendor call takes a
-// second, so several calls are inside each router at any time.
+// Two replicas of router, ledger and video behind one edge under steady load from the official
+// SDK, which retries nothing here (`maxRetries: 0`): every failure edge lets through is counted.
+// Each vendor call takes a second, so several calls are inside each router at any time. The
+// stack's supervisor replaces a replica that exits, on its ports, as a Deployment does.
 let stack: TestStack;
-let replicas: RouterReplicas;
+let supervisor: Supervisor;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { USAGE_SPOOL_RETRY_MS: "500" } });
-  replicas = await startRouterReplicas(stack);
+  stack = await startTestStack({ replicas: 2, env: { USAGE_SPOOL_RETRY_MS: "500" } });
+  supervisor = superviseStack(stack, { echo: false, say: () => undefined, firstDelayMs: 200 });
 });
 afterAll(async () => {
-  await replicas?.stop();
+  await supervisor?.stop();
   await stack?.teardown();
 });
+
+/** Resolves once the supervisor has replaced router replica `index`, gone since `gone`. */
+const replaced = (index: number, gone: TestStack["replicas"]["router"][number]) =>
+  eventually(async () => (stack.replicas.router[index] !== gone ? true : undefined), 60_000, 100);
 
 /** Steady load on accounts of its own (10 yuan each); `sentAt` learns when each request began. */
 async function startLoad(name: string, sentAt = new Map<number, number>()) {
@@ -68,7 +75,7 @@ it("loses a router replica under load: calls that had reached no vendor are serv
   await clearSimulatorRequests(stack.simulatorUrl);
   const sentAt = new Map<number, number>();
   const { accounts, load, servedAtLeast } = await startLoad("replica-loss", sentAt);
-  const lost = replicas.routers[1];
+  const lost = stack.replicas.router[1]!;
   // Frozen first, as a hung replica: the calls edge sends it meanwhile wait unread and have
   // reached no vendor when it is killed; its vendor calls made before have.
   const frozenAt = Date.now();
@@ -77,8 +84,8 @@ it("loses a router replica under load: calls that had reached no vendor are serv
   const killedAt = Date.now();
   lost.child.kill("SIGKILL");
   await servedAtLeast(load.servedCount + 20);
-  // Replaced on its ports, as a Deployment does: the new process takes over its usage journal.
-  await replicas.replace(1);
+  // Its replacement takes over its usage journal.
+  await replaced(1, lost);
   await servedAtLeast(load.servedCount + 10);
   const report = await load.stop();
 
@@ -115,12 +122,15 @@ it("loses a router replica under load: calls that had reached no vendor are serv
 it("drains each router replica in turn under load (SIGTERM, then replaced): no request fails, billing stays exact", async () => {
   const { accounts, load, servedAtLeast } = await startLoad("replica-drain");
   const drains: { router: number; exitCode: number | null; drainMs: number }[] = [];
-  for (const index of [1, 0] as const) {
+  for (const index of [1, 0]) {
+    const draining = stack.replicas.router[index]!;
     const startedAt = Date.now();
+    const exited = once(draining.child, "exit");
     // Calls in flight finish; new ones are refused (GOAWAY) and edge sends them to the other router.
-    const exitCode = await replicas.routers[index].stop("SIGTERM");
+    draining.child.kill("SIGTERM");
+    const [exitCode] = (await exited) as [number | null];
     drains.push({ router: index, exitCode, drainMs: Date.now() - startedAt });
-    await replicas.replace(index);
+    await replaced(index, draining);
     await servedAtLeast(load.servedCount + 10);
   }
   const report = await load.stop();

@@ -14,6 +14,7 @@ import {
   ensureUsageStream,
   failoverOptions,
   gatewayMeter,
+  grpcTarget,
   insecureChannel,
   observeUsageSpool,
   serviceClientOptions,
@@ -77,7 +78,7 @@ await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
 const ledger = new LedgerServiceClient(
-  config.LEDGER_URL,
+  grpcTarget(config.LEDGER_URL),
   insecureChannel(),
   // Loading a balance copies it from Postgres into Redis under its version: a second run is harmless.
   { ...serviceClientOptions("router", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },

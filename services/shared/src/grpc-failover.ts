@@ -1,4 +1,5 @@
 import type { ChannelOptions } from "@grpc/grpc-js";
+import { loadBalancingConfig } from "./grpc.js";
 
 /**
  * The response header router sends right before its first vendor request. Like any response
@@ -32,15 +33,15 @@ function methodName({ path }: MethodPath): { service: string; method: string } {
 }
 
 /**
- * Channel options that balance calls over every address of the target (round-robin) and send
- * a call that failed on one replica to another, for `retryable` methods only: those a second
+ * The service config of `channelOptions` (round-robin over every address of the target) plus
+ * sending a call that failed on one replica to another, for `retryable` methods only: those a second
  * run cannot harm (reads, writes keyed by what they write), or whose server sends its
  * headers before anything that must not run twice (router, before it calls a vendor).
  */
 export function failoverOptions(retryable: readonly MethodPath[]): ChannelOptions {
   const config = {
-    loadBalancingConfig: [{ round_robin: {} }],
-    methodConfig: retryable.length > 0 ? [{ name: retryable.map(methodName), retryPolicy }] : [],
+    loadBalancingConfig,
+    methodConfig: [{ name: retryable.map(methodName), retryPolicy }],
   };
   return { "grpc.service_config": JSON.stringify(config) };
 }

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import {
   type CallOptions,
   credentials,
@@ -8,6 +9,10 @@ import {
 } from "@grpc/grpc-js";
 import { toGrpcError } from "./errors.js";
 import { injectTraceContext, withExtractedContext } from "./telemetry.js";
+
+// Calls spread over every replica a target names (grpc-js's default, pick_first, would send
+// them all to the first that answers).
+export const loadBalancingConfig = [{ round_robin: {} }];
 
 /** Client options shared by every internal gRPC client: one long-lived HTTP/2 channel. */
 export const insecureChannel = () => credentials.createInsecure();
@@ -20,7 +25,37 @@ export const channelOptions = {
   "grpc.max_reconnect_backoff_ms": 2_000,
   "grpc.max_receive_message_length": 64 * 1024 * 1024,
   "grpc.max_send_message_length": 64 * 1024 * 1024,
+  "grpc.service_config": JSON.stringify({ loadBalancingConfig }),
+  // grpc-js resolves a dns target again only when a connection is lost (a pod gone): at most
+  // once a second rather than its default 30 s, so a lost pod's siblings are known at once.
+  "grpc.dns_min_time_between_resolutions_ms": 1_000,
 };
+
+// Schemes grpc-js resolves itself; a target with one is passed on as it is.
+const targetScheme = /^(dns|ipv4|ipv6|unix|unix-abstract|vsock):/;
+
+/**
+ * The grpc-js target of a service address setting: one `host:port`; a comma-separated list of
+ * IP `address:port`s (every replica of a local stack), balanced over all of them; or a gRPC
+ * target URI, such as `dns:///router-grpc.gateway.svc.cluster.local:50051` (a Kubernetes
+ * headless Service, whose name resolves to every ready pod).
+ */
+export function grpcTarget(url: string): string {
+  const value = url.trim();
+  if (targetScheme.test(value) || !value.includes(",")) return value;
+  const addresses = value.split(",").map((address) => address.trim());
+  const hosts = addresses.map((address) => {
+    const match = /^(?:\[([^\]]+)\]|([^:]+)):\d+$/.exec(address);
+    if (!match) throw new Error(`"${address}" in the gRPC address list "${value}" is not host:port`);
+    return match[1] ?? match[2]!;
+  });
+  if (hosts.every((host) => isIPv4(host))) return `ipv4:${addresses.join(",")}`;
+  if (hosts.every((host) => isIPv6(host))) return `ipv6:${addresses.join(",")}`;
+  // grpc-js takes a list only of addresses of one family; a name is resolved by a dns target.
+  throw new Error(
+    `the gRPC address list "${value}" must be IPv4 or IPv6 addresses of one family; for a name use dns:///name:port`,
+  );
+}
 
 /** Metadata carrying the active trace context to the next service. */
 export function tracedMetadata(): Metadata {

@@ -13,6 +13,7 @@ import {
   drainGrpcServer,
   ensureUsageStream,
   failoverOptions,
+  grpcTarget,
   insecureChannel,
   observeUsageSpool,
   requireMigrated,
@@ -101,7 +102,7 @@ const metrics = new VideoMetrics(pool);
 
 const redis = createRedis(config.REDIS_URL, logger, "video submits are refused until billing can reserve their cost");
 const ledger = new LedgerServiceClient(
-  config.LEDGER_URL,
+  grpcTarget(config.LEDGER_URL),
   insecureChannel(),
   // Loading a balance copies it from Postgres into Redis under its version: a second run is harmless.
   { ...serviceClientOptions("video", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },

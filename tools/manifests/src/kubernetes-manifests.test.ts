@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { availabilityProblems, grpcClientSettings, minimumReplicas } from "./availability-policy.js";
 import type { KubernetesObject } from "./kubernetes-object.js";
 import { policyProblems, referencedSecrets } from "./manifest-policy.js";
 import { namespaceArrows } from "./network-arrows.js";
@@ -56,6 +57,27 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
 
     it("keeps every policy: limits, probes, locked-down containers, PDBs, token-less accounts, default deny", () => {
       expect(policyProblems(objects)).toEqual([]);
+    });
+
+    it("loses or rolls a replica without failing a call: headless gRPC targets, budgets, spread, drain timings", () => {
+      expect(availabilityProblems(objects)).toEqual([]);
+      const targets = objects.flatMap((object) =>
+        (object.spec?.template?.spec?.containers ?? []).flatMap(
+          (container: { env?: Array<{ name: string; value: string }> }) =>
+            (container.env ?? [])
+              .filter((variable) => grpcClientSettings.includes(variable.name))
+              .map((variable) => `${object.metadata.name} ${variable.name}=${variable.value}`),
+        ),
+      );
+      expect(targets.sort()).toEqual([
+        "console LEDGER_URL=dns:///ledger-grpc:50052",
+        "console ROUTER_URL=dns:///router-grpc:50051",
+        "edge LEDGER_URL=dns:///ledger-grpc:50052",
+        "edge ROUTER_URL=dns:///router-grpc:50051",
+        "edge VIDEO_URL=dns:///video-grpc:50053",
+        "router LEDGER_URL=dns:///ledger-grpc:50052",
+        "video LEDGER_URL=dns:///ledger-grpc:50052",
+      ]);
     });
 
     it("documents every Secret it reads in docs/operations.md", () => {
@@ -146,7 +168,7 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
     );
   });
 
-  it("prod autoscales and spreads every service, replicates the usage stream and has no simulator", () => {
+  it("prod autoscales and spreads every service, runs two of each at least, replicates the usage stream and has no simulator", () => {
     const objects = rendered("prod");
     expect(find(objects, "ConfigMap", "gateway-settings")?.data).toMatchObject({
       GATEWAY_ENV: "production",
@@ -163,6 +185,11 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
       ]);
       const podLabels = find(objects, "Deployment", service)?.spec.template.metadata.labels;
       for (const constraint of spread) expect(podLabels).toMatchObject(constraint.labelSelector.matchLabels);
+      // The HPA alone sets the count: a count in the manifest would scale it back on every apply.
+      expect(find(objects, "Deployment", service)?.spec.replicas, service).toBeUndefined();
+    }
+    for (const deployment of objects.filter((object) => object.kind === "Deployment")) {
+      expect(minimumReplicas(objects, deployment), deployment.metadata.name).toBeGreaterThanOrEqual(2);
     }
     expect(envOf(objects, "video", "VIDEO_STORAGE")).toBe("s3");
   });
@@ -183,7 +210,5 @@ describe.skipIf(optedOut || !kubectlAvailable())("the Kubernetes manifests", () 
     for (const policy of ["console", "console-egress", "ledger-from-console", "router-from-console"]) {
       expect(find(objects, "NetworkPolicy", policy), policy).toBeDefined();
     }
-    expect(envOf(objects, "console", "LEDGER_URL")).toBe("ledger:50052");
-    expect(envOf(objects, "console", "ROUTER_URL")).toBe("router:50051");
   });
 });

@@ -9,10 +9,11 @@ const workloadKinds = new Set(["Deployment", "StatefulSet", "Job"]);
 // Run-to-completion Jobs need no probes; long-running workloads must have all three.
 const longRunningKinds = new Set(["Deployment", "StatefulSet"]);
 
-const nameOf = (object: KubernetesObject) => `${object.kind}/${object.metadata.name}`;
+export const nameOf = (object: KubernetesObject) => `${object.kind}/${object.metadata.name}`;
 const podSpecOf = (object: KubernetesObject): PodSpec | undefined =>
   workloadKinds.has(object.kind) ? object.spec?.template?.spec : undefined;
-const matches = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined) =>
+/** Whether a non-empty label selector selects these labels. */
+export const matches = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined) =>
   selector !== undefined &&
   Object.keys(selector).length > 0 &&
   Object.entries(selector).every(([key, value]) => labels?.[key] === value);

@@ -12,6 +12,8 @@ export interface ConsoleStackOptions {
   env: NodeJS.ProcessEnv;
   // Absent on real vendors: the console then signs in and pays only as `env` configures it.
   simulatorUrl?: string;
+  // How many consoles: the first on the given ports, the others on free ones.
+  replicas: number;
   echo?: Echo;
   track: (service: Promise<ServiceProcess>) => Promise<ServiceProcess>;
 }
@@ -23,25 +25,28 @@ export interface ConsoleStackOptions {
  */
 export async function startConsole(options: ConsoleStackOptions) {
   const { host, ports, simulatorUrl } = options;
-  const consolePort = ports.console ?? 0;
   const development = simulatorUrl ? await developmentSignIn({ ...options, simulatorUrl }) : undefined;
-  const consoleProcess = await options.track(
-    startService(
-      "console",
-      serviceEntry.console,
-      {
-        ...development?.env,
-        ...options.env,
-        CONSOLE_HOST: host,
-        CONSOLE_PORT: String(consolePort),
-        CONSOLE_ADMIN_PORT: String(ports.consoleAdmin ?? 0),
-      },
-      { echo: options.echo },
+  const consoles = await Promise.all(
+    Array.from({ length: options.replicas }, (_, replica) =>
+      options.track(
+        startService(
+          "console",
+          serviceEntry.console,
+          {
+            ...development?.env,
+            ...options.env,
+            CONSOLE_HOST: host,
+            CONSOLE_PORT: String(replica === 0 ? (ports.console ?? 0) : 0),
+            CONSOLE_ADMIN_PORT: String(replica === 0 ? (ports.consoleAdmin ?? 0) : 0),
+          },
+          { echo: options.echo, replica },
+        ),
+      ),
     ),
   );
   return {
-    processes: { console: consoleProcess, ...(development && { oidcProvider: development.oidcProvider }) },
-    consoleUrl: `http://${host}:${consoleProcess.ports.http}`,
+    replicas: { console: consoles, ...(development && { oidcProvider: [development.oidcProvider] }) },
+    consoleUrl: `http://${host}:${consoles[0]!.ports.http}`,
     oidcIssuer: development?.oidcIssuer,
   };
 }

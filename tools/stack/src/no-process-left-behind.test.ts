@@ -56,7 +56,7 @@ async function supervisedCrash(test: string, firstDelayMs: number) {
   freshPidsFile(test);
   const service = await startService("simulator", crashingService, { PIDS_FILE: pidsFile });
   const said: string[] = [];
-  const stack = { processes: { simulator: service } } as unknown as RunningStack;
+  const stack = { replicas: { simulator: [service] } } as unknown as RunningStack;
   const supervisor = superviseStack(stack, { echo: false, say: (line) => said.push(line), firstDelayMs });
   await eventually(async () => (said.some((line) => line.includes("restarting in")) ? true : undefined), 10_000, 20);
   return supervisor;

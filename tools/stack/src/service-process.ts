@@ -8,6 +8,8 @@ export interface ReadyLine {
 
 export interface ServiceProcess {
   name: string;
+  // Which of the service's replicas it is (0 for a service that runs once).
+  replica: number;
   // How it was started, so a supervisor can start it again.
   entry: string;
   env: NodeJS.ProcessEnv;
@@ -16,6 +18,11 @@ export interface ServiceProcess {
   /** The last lines the process wrote, for diagnosing a failed start, a crash or a test. */
   output: string[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** How logs, the supervisor and spool directories name a replica: replica 0 by its service's name alone. */
+export function replicaName(service: string, replica: number): string {
+  return replica === 0 ? service : `${service}-${replica}`;
 }
 
 /** Which lines of a service reach the console: all, only warnings and errors, or none. */
@@ -59,7 +66,7 @@ export function startService(
   name: string,
   entry: string,
   env: NodeJS.ProcessEnv,
-  options: { timeoutMs?: number; echo?: Echo; signal?: AbortSignal } = {},
+  options: { timeoutMs?: number; echo?: Echo; signal?: AbortSignal; replica?: number } = {},
 ): Promise<ServiceProcess> {
   if (options.signal?.aborted) return Promise.reject(new Error(`${name} was not started: the start was abandoned`));
   const child = spawn(serviceNode, [...(nodeFlags[name] ?? []), entry], {
@@ -95,7 +102,7 @@ export function startService(
       output.push(line);
       if (output.length > keptLines) output.splice(0, output.length - keptLines);
       if (options.echo === true || (options.echo === "problems" && isProblemLine(line))) {
-        process.stdout.write(`[${name}] ${line}\n`);
+        process.stdout.write(`[${replicaName(name, options.replica ?? 0)}] ${line}\n`);
       }
       if (failure || !line.includes('"ready"')) return;
       try {
@@ -103,7 +110,7 @@ export function startService(
         if (parsed.msg !== "ready" || !parsed.ports) return;
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
-        resolve({ name, entry, env, ports: parsed.ports, child, output, stop });
+        resolve({ name, replica: options.replica ?? 0, entry, env, ports: parsed.ports, child, output, stop });
       } catch {
         // Not JSON: an ordinary line that happens to contain the word.
       }

@@ -39,6 +39,12 @@ export interface StackOptions {
       number
     >
   >;
+  /**
+   * How many replicas of ledger, router, video and the console run (1, the default), against the
+   * same Postgres, Redis and NATS: replica 0 on the ports above, the others on free ones. Edge
+   * reaches every router, ledger and video; routers, video and the console every ledger.
+   */
+  replicas?: number;
   // Extra environment for every service (OTLP endpoint, vendor keys, log level).
   env?: NodeJS.ProcessEnv;
   // Environment for one service only, over `env` (its own NATS user, say).
@@ -89,20 +95,56 @@ export interface RunningStack extends LedgerAdmin {
   baseUrl: string;
   /** Router's catalogue admin API (`pnpm gw` model/group/channel/catalogue commands), admin token required. */
   catalogueAdminUrl: string;
-  // The router's gRPC address (host:port), for operator tools that ask it directly.
+  // Every router's gRPC address (host:port, comma-separated), for operator tools that ask one directly.
   routerUrl: string;
   // Absent when the stack calls the real vendors.
   simulatorUrl?: string;
+  /** Replica 0 of each service: a view of `replicas`, so replacing one here replaces it there. */
   processes: Record<"ledger" | "router" | "edge" | "video", ServiceProcess> &
     Partial<Record<"simulator" | "console" | "oidcProvider", ServiceProcess>>;
+  /**
+   * Every process of each service, indexed by replica (`ServiceProcess.replica`); a supervisor
+   * puts a replacement at its predecessor's index, on its ports.
+   */
+  replicas: StackReplicas;
   /** The console's address, and the local OpenID provider's issuer, when the stack runs them. */
   consoleUrl?: string;
   oidcIssuer?: string;
   /** Each gateway service's Prometheus endpoint (`/metrics` on its admin port). */
   metricsUrls: Record<"edge" | "router" | "ledger" | "video", string>;
+  /** The same for every replica, indexed as `replicas`. */
+  replicaMetricsUrls: Record<"edge" | "router" | "ledger" | "video", string[]>;
   /** The video service's environment, so tests can start more video workers against the same stack. */
   videoEnv: NodeJS.ProcessEnv;
   stop(): Promise<void>;
+}
+
+export type StackReplicas = Record<"ledger" | "router" | "edge" | "video", ServiceProcess[]> &
+  Partial<Record<"simulator" | "console" | "oidcProvider", ServiceProcess[]>>;
+
+/** Replica 0 of each service, read and written through to `replicas`. */
+function firstReplicas(replicas: StackReplicas): RunningStack["processes"] {
+  const view = {};
+  for (const name of Object.keys(replicas) as (keyof StackReplicas)[]) {
+    Object.defineProperty(view, name, {
+      enumerable: true,
+      get: () => replicas[name]![0],
+      set: (process: ServiceProcess) => {
+        replicas[name]![0] = process;
+      },
+    });
+  }
+  return view as RunningStack["processes"];
+}
+
+/**
+ * A replica's own usage spool, as each pod has its own volume: its replacement recovers its
+ * journal, and never a live sibling's. Replica 0 keeps the service's usual directory.
+ */
+function ownSpool(env: NodeJS.ProcessEnv, service: "router" | "video", replica: number): NodeJS.ProcessEnv {
+  if (replica === 0) return env;
+  const usual = env.USAGE_SPOOL_DIR || `${repoRoot}.gateway/spool/${env.GATEWAY_NAMESPACE}/${service}`;
+  return { ...env, USAGE_SPOOL_DIR: `${usual}-${replica}` };
 }
 
 /** Applies the video service's migrations (schema `video`) the same way. */
@@ -159,8 +201,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     service.catch(() => undefined);
     return service;
   };
+  const replicaCount = options.replicas ?? 1;
+  // Starts every replica of a service at once; `portOf` gives replica 0 the port asked for, the others a free one.
+  const startReplicas = (start: (replica: number, portOf: (port?: number) => string) => Promise<ServiceProcess>) =>
+    Promise.all(
+      Array.from({ length: replicaCount }, (_, replica) =>
+        track(start(replica, (port) => String(replica === 0 ? (port ?? 0) : 0))),
+      ),
+    );
+  // A gRPC address list of every replica, which the clients balance over.
+  const grpcHost = host.includes(":") ? `[${host}]` : host;
+  const grpcAddresses = (replicas: ServiceProcess[]) =>
+    replicas.map((replica) => `${grpcHost}:${replica.ports.grpc}`).join(",");
   try {
-    const [simulator, ledger] = await Promise.all([
+    const [simulator, ledgers] = await Promise.all([
       options.vendors === "real"
         ? undefined
         : track(
@@ -171,7 +225,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
               { echo: options.echo },
             ),
           ),
-      track(
+      startReplicas((replica, portOf) =>
         startService(
           "ledger",
           entryOf("ledger"),
@@ -181,13 +235,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
             REDIS_URL: options.redisUrl,
             GATEWAY_ADMIN_TOKEN: options.adminToken,
             LEDGER_HOST: host,
-            LEDGER_GRPC_PORT: String(ports.ledgerGrpc ?? 0),
-            LEDGER_ADMIN_PORT: String(ports.ledgerAdmin ?? 0),
+            LEDGER_GRPC_PORT: portOf(ports.ledgerGrpc),
+            LEDGER_ADMIN_PORT: portOf(ports.ledgerAdmin),
           }),
-          { echo: options.echo },
+          { echo: options.echo, replica },
         ),
       ),
     ]);
+    const ledger = ledgers[0]!;
+    const ledgerUrl = grpcAddresses(ledgers);
     const simulatorUrl = simulator && `http://${host}:${simulator.ports.http}`;
     const adminUrl = `http://${host}:${ledger.ports.admin}`;
     const ledgerAdmin: LedgerAdmin = {
@@ -211,7 +267,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
       ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
       REDIS_URL: options.redisUrl,
-      LEDGER_URL: `${host}:${ledger.ports.grpc}`,
+      LEDGER_URL: ledgerUrl,
       VIDEO_HOST: host,
       VIDEO_GRPC_PORT: String(ports.video ?? 0),
       VIDEO_ADMIN_PORT: String(ports.videoAdmin ?? 0),
@@ -220,27 +276,45 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       VIDEO_URL_SIGNING_KEY: options.env?.VIDEO_URL_SIGNING_KEY ?? randomBytes(24).toString("hex"),
       VIDEO_CALLBACK_SIGNING_KEY: options.env?.VIDEO_CALLBACK_SIGNING_KEY ?? randomBytes(24).toString("hex"),
     });
-    const videoStarting = track(startService("video", entryOf("video"), videoEnv, { echo: options.echo }));
-    const router = await track(
+    const videosStarting = startReplicas((replica, portOf) =>
+      startService(
+        "video",
+        entryOf("video"),
+        ownSpool(
+          { ...videoEnv, VIDEO_GRPC_PORT: portOf(ports.video), VIDEO_ADMIN_PORT: portOf(ports.videoAdmin) },
+          "video",
+          replica,
+        ),
+        { echo: options.echo, replica },
+      ),
+    );
+    // Awaited after the routers: its failure is not unhandled meanwhile.
+    videosStarting.catch(() => undefined);
+    const routers = await startReplicas((replica, portOf) =>
       startService(
         "router",
         entryOf("router"),
-        envOf("router", {
-          ...common,
-          ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
-          REDIS_URL: options.redisUrl,
-          DATABASE_URL: options.databaseUrl,
-          GATEWAY_ADMIN_TOKEN: options.adminToken,
-          CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
-          LEDGER_URL: `${host}:${ledger.ports.grpc}`,
-          ROUTER_HOST: host,
-          ROUTER_PORT: String(ports.router ?? 0),
-          ROUTER_ADMIN_PORT: String(ports.routerAdmin ?? 0),
-        }),
-        { echo: options.echo },
+        ownSpool(
+          envOf("router", {
+            ...common,
+            ...(simulatorUrl && { SIMULATOR_URL: simulatorUrl }),
+            REDIS_URL: options.redisUrl,
+            DATABASE_URL: options.databaseUrl,
+            GATEWAY_ADMIN_TOKEN: options.adminToken,
+            CATALOGUE_ENCRYPTION_KEY: catalogueEncryptionKey,
+            LEDGER_URL: ledgerUrl,
+            ROUTER_HOST: host,
+            ROUTER_PORT: portOf(ports.router),
+            ROUTER_ADMIN_PORT: portOf(ports.routerAdmin),
+          }),
+          "router",
+          replica,
+        ),
+        { echo: options.echo, replica },
       ),
     );
-    const video = await videoStarting;
+    const router = routers[0]!;
+    const videos = await videosStarting;
     await seeded;
     const edge = await track(
       startService(
@@ -251,9 +325,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           EDGE_HOST: host,
           GATEWAY_PORT: String(ports.edge ?? 0),
           EDGE_ADMIN_PORT: String(ports.edgeAdmin ?? 0),
-          ROUTER_URL: `${host}:${router.ports.grpc}`,
-          LEDGER_URL: `${host}:${ledger.ports.grpc}`,
-          VIDEO_URL: `${host}:${video.ports.grpc}`,
+          ROUTER_URL: grpcAddresses(routers),
+          LEDGER_URL: ledgerUrl,
+          VIDEO_URL: grpcAddresses(videos),
           REDIS_URL: options.redisUrl,
         }),
         { echo: options.echo },
@@ -266,46 +340,54 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
           env: envOf("console", {
             ...common,
             REDIS_URL: options.redisUrl,
-            LEDGER_URL: `${host}:${ledger.ports.grpc}`,
-            ROUTER_URL: `${host}:${router.ports.grpc}`,
+            LEDGER_URL: ledgerUrl,
+            ROUTER_URL: grpcAddresses(routers),
           }),
           simulatorUrl,
+          replicas: replicaCount,
           echo: options.echo,
           track,
         })
       : undefined;
-    const processes: RunningStack["processes"] = {
-      ...(simulator && { simulator }),
-      ledger,
-      router,
-      edge,
-      video,
-      ...consoleParts?.processes,
+    const replicas: StackReplicas = {
+      ...(simulator && { simulator: [simulator] }),
+      ledger: ledgers,
+      router: routers,
+      edge: [edge],
+      video: videos,
+      ...consoleParts?.replicas,
     };
+    const processes = firstReplicas(replicas);
+    // Read at each call: a service the supervisor restarted keeps its ports anyway.
+    const metricsUrlsOf = (name: keyof RunningStack["metricsUrls"]) =>
+      replicas[name].map((process) => `http://${host}:${process.ports.admin}/metrics`);
     return {
       ...ledgerAdmin,
       baseUrl: `http://${host}:${edge.ports.http}/v1`,
       catalogueAdminUrl: `http://${host}:${router.ports.admin}/admin`,
-      routerUrl: `${host}:${router.ports.grpc}`,
+      routerUrl: grpcAddresses(routers),
       simulatorUrl,
       processes,
+      replicas,
       consoleUrl: consoleParts?.consoleUrl,
       oidcIssuer: consoleParts?.oidcIssuer,
-      // Read at each call: a service the supervisor restarted keeps its ports anyway.
       get metricsUrls() {
-        const metricsUrl = (process: ServiceProcess) => `http://${host}:${process.ports.admin}/metrics`;
+        const first = (name: keyof RunningStack["metricsUrls"]) => metricsUrlsOf(name)[0]!;
+        return { edge: first("edge"), router: first("router"), ledger: first("ledger"), video: first("video") };
+      },
+      get replicaMetricsUrls() {
         return {
-          edge: metricsUrl(processes.edge),
-          router: metricsUrl(processes.router),
-          ledger: metricsUrl(processes.ledger),
-          video: metricsUrl(processes.video),
+          edge: metricsUrlsOf("edge"),
+          router: metricsUrlsOf("router"),
+          ledger: metricsUrlsOf("ledger"),
+          video: metricsUrlsOf("video"),
         };
       },
       videoEnv,
       // Edge first, so no request arrives at a service that is already gone; a supervisor may have replaced any.
       stop: async () => {
         for (const name of ["console", "oidcProvider", "edge", "router", "video", "ledger", "simulator"] as const) {
-          await processes[name]?.stop();
+          await Promise.all((replicas[name] ?? []).map((process) => process.stop()));
         }
       },
     };

@@ -19,7 +19,9 @@ export interface StartedState {
   adminUrl: string;
   adminToken: string;
   baseUrl: string;
+  routerUrl: string;
   demo: { api_key: string; account_id: string };
+  processes: { service: string; replica: number; pid: number; ports: Record<string, number> }[];
 }
 
 export interface StartedGateway {

@@ -9,6 +9,7 @@ import {
   migrateCatalogue,
   migrateLedger,
   migrateVideo,
+  type StackReplicas,
   startStack,
 } from "./stack.js";
 import { superviseStack } from "./supervisor.js";
@@ -25,10 +26,12 @@ interface StackFile {
   catalogueAdminUrl: string;
   catalogueEncryptionKey: string;
   baseUrl: string;
-  // For `pnpm gw channel test`, which asks a router directly.
+  // For `pnpm gw channel test`, which asks a router directly (every replica's address, comma-separated).
   routerUrl: string;
   serviceTokenSecret: string;
   demo?: DemoAccount;
+  // Every process it runs, each replica apart; a replacement's pid replaces its predecessor's.
+  processes: { service: string; replica: number; pid: number | undefined; ports: Record<string, number> }[];
 }
 
 // In the directory it runs from, where the operator CLI looks for it.
@@ -43,6 +46,7 @@ const numberFrom = (value: string | undefined, fallback: number) => (value ? Num
 const production = env.GATEWAY_ENV === "production";
 const host = env.GATEWAY_HOST ?? "127.0.0.1";
 const consolePort = numberFrom(env.CONSOLE_PORT, 8081);
+const replicas = numberFrom(env.GATEWAY_REPLICAS, 1);
 
 function previousState(): Partial<StackFile> {
   try {
@@ -110,7 +114,17 @@ function productionSignIn(consoleUrl: string): string {
 // Every service's warnings and errors reach the console, prefixed with its name; all of its lines with GATEWAY_ECHO_LOGS=1.
 const echo = env.GATEWAY_ECHO_LOGS === "1" || "problems";
 
+function processList(replicasOf: StackReplicas): StackFile["processes"] {
+  return Object.entries(replicasOf).flatMap(([service, processes]) =>
+    processes.map(({ replica, child, ports }) => ({ service, replica, pid: child.pid, ports })),
+  );
+}
+
 async function main() {
+  if (!Number.isInteger(replicas) || replicas < 1) {
+    console.error(`GATEWAY_REPLICAS must be a whole number from 1 up, not "${env.GATEWAY_REPLICAS}"`);
+    process.exit(1);
+  }
   const channels = production ? vendorChannels(env) : undefined;
   const productionEnv = channels && localProductionEnv(channels);
   const problems = await unreachableServers({ postgresAdminUrl, redisUrl, natsUrl });
@@ -151,6 +165,7 @@ async function main() {
       oidcProvider: numberFrom(env.DEV_OIDC_PORT, 8092),
     },
     console: true,
+    replicas,
     vendors: production ? "real" : "simulator",
     env: {
       LOG_LEVEL: env.LOG_LEVEL ?? "info",
@@ -163,8 +178,28 @@ async function main() {
       demo = await demoAccount(ledger, previous);
     },
   });
-  // A crashed service is started again, as Kubernetes would; the rest keep serving meanwhile.
-  const supervisor = superviseStack(stack, { echo, say: (line) => console.error(line) });
+  if (!demo) throw new Error("the demo account was not seeded");
+  mkdirSync(stateDirectory, { recursive: true });
+  const state: Omit<StackFile, "processes"> = {
+    adminUrl: stack.adminUrl,
+    adminToken,
+    catalogueAdminUrl: stack.catalogueAdminUrl,
+    catalogueEncryptionKey,
+    baseUrl: stack.baseUrl,
+    routerUrl: stack.routerUrl,
+    serviceTokenSecret,
+    demo,
+  };
+  const writeState = () => {
+    const file: StackFile = { ...state, processes: processList(stack.replicas) };
+    writeFileSync(stateFile, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  };
+  // A crashed or stopped replica is replaced, as Kubernetes would; the rest keep serving meanwhile.
+  const supervisor = superviseStack(stack, {
+    echo,
+    say: (line) => console.error(line),
+    replaced: () => writeState(),
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -176,19 +211,7 @@ async function main() {
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
 
-  if (!demo) throw new Error("the demo account was not seeded");
-  mkdirSync(stateDirectory, { recursive: true });
-  const state: StackFile = {
-    adminUrl: stack.adminUrl,
-    adminToken,
-    catalogueAdminUrl: stack.catalogueAdminUrl,
-    catalogueEncryptionKey,
-    baseUrl: stack.baseUrl,
-    routerUrl: stack.routerUrl,
-    serviceTokenSecret,
-    demo,
-  };
-  writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  writeState();
   const signIn = channels
     ? productionSignIn(stack.consoleUrl!)
     : `sign in with "GitHub" (the simulator's: press Authorize) or with
@@ -209,7 +232,7 @@ ${
   curl ${stack.baseUrl}/chat/completions -H "Authorization: Bearer ${demo.api_key}" \\
     -H "Content-Type: application/json" -d '{"model":"${model}","messages":[{"role":"user","content":"Hello"}]}'
 
-Metrics (Prometheus text): ${Object.values(stack.metricsUrls).join("  ")}
+Metrics (Prometheus text): ${Object.values(stack.replicaMetricsUrls).flat().join("  ")}
 Operator CLI: pnpm gw --help     Stop: Ctrl-C
 `);
 }

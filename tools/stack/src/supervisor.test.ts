@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answersNormally, type CrashRequestKeys, crashRequests } from "./crash-requests.js";
-import { type StartedGateway, spawnStart } from "./start-process.js";
+import { type StartedGateway, type StartedState, spawnStart } from "./start-process.js";
 import { eventually } from "./test-resources.js";
 
 // `pnpm start` itself (tools/stack/dist/start.js), on ports chosen at run time, in a directory of its own.
@@ -63,12 +63,23 @@ describe("pnpm start's supervisor", () => {
     expect(gateway.process.exitCode).toBeNull();
   }, 150_000);
 
-  it("leaves stopped a service that drained and exited 0 after SIGTERM", async () => {
+  it("replaces a service that drained and exited 0 after SIGTERM, on its ports, and the stack answers", async () => {
     const video = pidOf("video");
+    const before = await gateway.running();
     process.kill(video, "SIGTERM");
-    await eventually(async () => (output().includes("video stopped (exit code 0)") ? true : undefined), 60_000);
+    await eventually(async () => (output().includes("video is running again.") ? true : undefined), 60_000);
+    expect(output()).toContain("video stopped (exit code 0); starting its replacement.");
     expect(output()).not.toMatch(/video: restarting/);
-    expect(() => pidOf("video")).toThrow(/no video process/);
+    const replacement = pidOf("video");
+    expect(replacement).not.toBe(video);
+    // The state file names the replacement, on its predecessor's ports.
+    const videoIn = (state: StartedState) => state.processes.find((entry) => entry.service === "video");
+    const after = await eventually(async () => {
+      const state = await gateway.running();
+      return videoIn(state)?.pid === replacement ? state : undefined;
+    });
+    expect(videoIn(after)?.ports).toEqual(videoIn(before)?.ports);
+    expect(await answersNormally(baseUrl, keys.apiKey)).toBe(true);
     expect(gateway.process.exitCode).toBeNull();
   }, 90_000);
 

@@ -46,7 +46,10 @@ function simulatedS3Env(): NodeJS.ProcessEnv {
  */
 export async function startTestStack(
   options: Partial<
-    Pick<StackOptions, "env" | "serviceEnv" | "entries" | "echo" | "redisUrl" | "natsUrl" | "namespace" | "console">
+    Pick<
+      StackOptions,
+      "env" | "serviceEnv" | "entries" | "echo" | "redisUrl" | "natsUrl" | "namespace" | "console" | "replicas"
+    >
   > & {
     // A Postgres of the test's own (its maintenance database's URL), for tests that stop it.
     postgresUrl?: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ChannelTestReport, RouterServiceClient, TestChannelRequest } from "@gateway/proto/router/v1/router";
-import { fromGrpcError, insecureChannel, serviceClientOptions } from "@gateway/shared";
+import { fromGrpcError, grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/shared";
 import { Metadata } from "@grpc/grpc-js";
 import type { Command } from "./parse-arguments.js";
 
@@ -29,7 +29,9 @@ export function resolveRouterConnection(env: NodeJS.ProcessEnv, directory: strin
     // No local stack: the error below says what to set.
   }
   if (typeof stack.routerUrl !== "string") {
-    throw new Error("cannot find a router: set GATEWAY_ROUTER_URL (host:port) and GATEWAY_SERVICE_TOKEN_SECRET");
+    throw new Error(
+      "cannot find a router: set GATEWAY_ROUTER_URL (host:port, a list of them or a gRPC target) and GATEWAY_SERVICE_TOKEN_SECRET",
+    );
   }
   const secret = typeof stack.serviceTokenSecret === "string" ? stack.serviceTokenSecret : undefined;
   return { routerUrl: stack.routerUrl, serviceTokenSecret: env.GATEWAY_SERVICE_TOKEN_SECRET || secret };
@@ -40,7 +42,7 @@ const DEADLINE_MS = 300_000;
 
 function askRouter({ routerUrl, serviceTokenSecret }: RouterConnection, request: TestChannelRequest) {
   const client = new RouterServiceClient(
-    routerUrl,
+    grpcTarget(routerUrl),
     insecureChannel(),
     serviceClientOptions("tools", serviceTokenSecret),
   );

@@ -73,6 +73,7 @@ reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b
 The admin APIs are found through GATEWAY_ADMIN_URL (ledger), GATEWAY_CATALOGUE_URL (router's admin
 port, /admin) and GATEWAY_ADMIN_TOKEN, or else through .gateway/stack.json in the current directory
 (written by \`pnpm start\`). \`catalogue check --file\` reads the file alone; \`channel test\` asks a router
-instead: GATEWAY_ROUTER_URL (host:port), signed with GATEWAY_SERVICE_TOKEN_SECRET when the router
-requires service tokens; or the router and secret that \`pnpm start\` wrote to the same file.
+instead: GATEWAY_ROUTER_URL (host:port, a comma-separated list of them or a gRPC target such as
+dns:///name:port), signed with GATEWAY_SERVICE_TOKEN_SECRET when the router requires service tokens;
+or the routers and secret that \`pnpm start\` wrote to the same file.
 With --json a command prints one JSON object; money (*_micros) is in micro-yuan, as strings.`;
