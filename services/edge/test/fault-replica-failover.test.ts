@@ -7,6 +7,7 @@ import {
   eventually,
   type LoadReport,
   openReservations,
+  type ServiceProcess,
   type SimulatedRequest,
   SteadyLoad,
   type Supervisor,
@@ -15,6 +16,7 @@ import {
   superviseStack,
   type TestStack,
 } from "@gateway/stack";
+import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 // Two replicas of router, ledger and video behind one edge under steady load from the official
@@ -33,9 +35,9 @@ afterAll(async () => {
   await stack?.teardown();
 });
 
-/** Resolves once the supervisor has replaced router replica `index`, gone since `gone`. */
-const replaced = (index: number, gone: TestStack["replicas"]["router"][number]) =>
-  eventually(async () => (stack.replicas.router[index] !== gone ? true : undefined), 60_000, 100);
+/** Resolves once the supervisor has replaced replica `index` of `name`, `gone` since. */
+const replaced = (name: "router" | "ledger" | "video", index: number, gone: ServiceProcess) =>
+  eventually(async () => (stack.replicas[name][index] !== gone ? true : undefined), 60_000, 100);
 
 /** Steady load on accounts of its own (10 yuan each); `sentAt` learns when each request began. */
 async function startLoad(name: string, sentAt = new Map<number, number>()) {
@@ -68,6 +70,21 @@ async function billingOf(accounts: DemoAccount[], report: LoadReport) {
   return { billing, reserved: held.flatMap((reservations) => Object.keys(reservations)) };
 }
 
+/** Stops the load and checks that no client saw an error, billing is exact and no reservation is left. */
+async function expectNoClientError(label: string, accounts: DemoAccount[], load: SteadyLoad) {
+  const report = await load.stop();
+  const { billing, reserved } = await billingOf(accounts, report);
+  const errors = report.attempts.filter((attempt) => attempt.status !== 200);
+  console.log(
+    `${label}: ${load.servedCount} served, ${report.failed.length} failed, ${errors.length} errors seen, ${billing.records} records`,
+  );
+  expect(report.failed).toEqual([]);
+  expect(report.interrupted).toEqual([]);
+  expect(errors).toEqual([]);
+  expect(billing).toMatchObject({ missing: [], doubled: [], billedErrors: [], balanceMismatches: [], unattributed: 0 });
+  expect(reserved).toEqual([]);
+}
+
 // The load's message `load <index> …` as the simulator received it.
 const loadIndexOf = (request: SimulatedRequest) => /\bload (\d+) /.exec(JSON.stringify(request.body))?.[1];
 
@@ -85,7 +102,7 @@ it("loses a router replica under load: calls that had reached no vendor are serv
   lost.child.kill("SIGKILL");
   await servedAtLeast(load.servedCount + 20);
   // Its replacement takes over its usage journal.
-  await replaced(1, lost);
+  await replaced("router", 1, lost);
   await servedAtLeast(load.servedCount + 10);
   const report = await load.stop();
 
@@ -130,20 +147,29 @@ it("drains each router replica in turn under load (SIGTERM, then replaced): no r
     draining.child.kill("SIGTERM");
     const [exitCode] = (await exited) as [number | null];
     drains.push({ router: index, exitCode, drainMs: Date.now() - startedAt });
-    await replaced(index, draining);
+    await replaced("router", index, draining);
     await servedAtLeast(load.servedCount + 10);
   }
-  const report = await load.stop();
-  const { billing, reserved } = await billingOf(accounts, report);
-  const errors = report.attempts.filter((attempt) => attempt.status !== 200);
-  console.log(
-    `router replica drains: ${JSON.stringify(drains)}; ${load.servedCount} served, ${report.failed.length} failed, ` +
-      `${errors.length} errors seen, ${billing.records} records`,
-  );
+  await expectNoClientError(`router replica drains ${JSON.stringify(drains)}`, accounts, load);
   expect(drains.map((drain) => drain.exitCode)).toEqual([0, 0]);
-  expect(report.failed).toEqual([]);
-  expect(report.interrupted).toEqual([]);
-  expect(errors).toEqual([]);
-  expect(billing).toMatchObject({ missing: [], doubled: [], billedErrors: [], balanceMismatches: [], unattributed: 0 });
-  expect(reserved).toEqual([]);
+}, 180_000);
+
+it("loses a ledger and then a video replica under load (SIGKILL): no request fails, a new key is looked up through the other ledger, billing stays exact", async () => {
+  const { accounts, load, servedAtLeast } = await startLoad("ledger-video-loss");
+  const newKeysServed: string[] = [];
+  for (const name of ["ledger", "video"] as const) {
+    const lost = stack.replicas[name][1]!;
+    lost.child.kill("SIGKILL");
+    // An account made now: its key and balance are not cached anywhere, so edge and router ask ledger.
+    const account = await stack.createAccount({ name: `after-${name}-loss`, creditYuan: 1 });
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+    const { request_id } = await client.chat.completions
+      .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hello" }], max_tokens: 8 })
+      .withResponse();
+    newKeysServed.push(request_id!);
+    await replaced(name, 1, lost);
+    await servedAtLeast(load.servedCount + 10);
+  }
+  await expectNoClientError("ledger and video replica loss", accounts, load);
+  expect(newKeysServed).toHaveLength(2);
 }, 180_000);
