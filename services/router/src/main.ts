@@ -6,9 +6,9 @@ import { Reservations } from "@gateway/metering/reservations";
 import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import {
   type AdminRoute,
+  beginService,
   configuredUsageDefinition,
   connectNats,
-  createLogger,
   createRedis,
   drainGrpcServer,
   ensureUsageStream,
@@ -21,11 +21,8 @@ import {
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  startTelemetry,
-  stopOnSignal,
   UsagePublisher,
   usageSpoolSettings,
-  watchProcessErrors,
 } from "@gateway/shared";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
@@ -42,15 +39,15 @@ import { startRouterServer } from "./server.js";
 import { releaseUndelivered } from "./usage/release-undelivered.js";
 import { loadEncodings } from "./usage/text-tokens.js";
 
-const config = loadRouterConfig();
-startTelemetry("router", config);
-const logger = createLogger("router");
-const processErrors = watchProcessErrors(logger);
+const start = beginService("router", loadRouterConfig);
+const { config, logger } = start;
 const tokenSecret = serviceTokenSecret(config, logger);
 // Production never answers from the simulator, nor lets image downloads reach its private address.
 const simulatorAllowed = config.GATEWAY_ENV === "development";
 
-const nats = await connectNats(config, "router");
+const nats = await connectNats(config, "router").catch((error: unknown) =>
+  start.fail("cannot reach NATS at NATS_URL", error),
+);
 // Set once the catalogue admin exists; catalogue swaps before then have no refusals to clear.
 let storeDisabler: StoreChannelDisabler | undefined;
 const catalogueTokenizers = (models: { tokenizer?: "o200k_base" | "cl100k_base" }[]) =>
@@ -161,10 +158,9 @@ const catalogueAdminApi: Record<string, AdminRoute> =
     : {};
 const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT, {}, catalogueAdminApi);
 health.serving();
-logger.info({ ports: { grpc: port, admin: admin.port } }, "ready");
-processErrors.serving();
+start.ready({ ports: { grpc: port, admin: admin.port } });
 
-stopOnSignal(logger, async () => {
+start.stopOnSignal(async () => {
   await drainGrpcServer(server, health, shutdownTimings(config));
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);

@@ -1,7 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { keepIdleConnections } from "./keep-alive.js";
-import { answerMalformedHttp } from "./malformed-http.js";
+import { listenHttp } from "./listen-http.js";
 import { servePrometheusMetrics } from "./metrics.js";
 
 export type AdminRoute = (request: IncomingMessage, response: ServerResponse) => void;
@@ -38,18 +36,10 @@ export async function startAdminServer(
     }
     route(request, response);
   });
-  keepIdleConnections(server);
-  answerMalformedHttp(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  const bound = await listenHttp(server, port, host);
   return {
     server,
-    port: (server.address() as AddressInfo).port,
+    port: bound,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -7,11 +7,24 @@ export interface ServiceStart<Config> {
   logger: Logger;
   /** Ends start-up with one clear log line (an unmigrated database, NATS down, a port in use). */
   fail(message: string, error?: unknown): never;
-  /** Start-up is over: from now on an unhandled error is logged and only fatal ones stop the process. */
-  serving(): void;
+  /**
+   * Start-up is over: logs "ready" with the ports bound (what tools/stack waits for), and from now
+   * on an unhandled error is logged and only fatal ones stop the process.
+   */
+  ready(fields: { ports: Record<string, number> } & Record<string, unknown>): void;
+  /**
+   * On SIGTERM or SIGINT, runs `stop` once (each service drains and closes its parts in its own
+   * order), flushes telemetry and exits 0; a failure while stopping is logged and exits 1.
+   */
+  stopOnSignal(stop: () => Promise<void>): void;
 }
 
-/** Reads the configuration (a bad value exits 2 with the reasons) and starts telemetry before anything else. */
+/**
+ * Every service's lifecycle: `beginService` reads the configuration (a bad value exits 2 with the
+ * reasons) and starts telemetry before anything else; the service then opens its connections and
+ * servers (`fail` on any that cannot start), announces `ready`, and drains and closes them in
+ * `stopOnSignal` (graceful-shutdown.ts and http-drain.ts hold the drains).
+ */
 export function beginService<Config extends TelemetrySettings>(
   name: string,
   loadConfig: () => Config,
@@ -30,7 +43,11 @@ export function beginService<Config extends TelemetrySettings>(
     logger.fatal(error === undefined ? {} : { err: error }, message);
     process.exit(1);
   };
-  return { config, logger, fail, serving: processErrors.serving };
+  const ready = (fields: Record<string, unknown>) => {
+    logger.info(fields, "ready");
+    processErrors.serving();
+  };
+  return { config, logger, fail, ready, stopOnSignal: (stop) => stopOnSignal(logger, stop) };
 }
 
 /** Refuses to start on a database that lacks this service's migrations. */
@@ -47,11 +64,7 @@ export async function requireMigrated(
   }
 }
 
-/**
- * On SIGTERM or SIGINT, runs `stop` once (each service closes its parts in its own order),
- * flushes telemetry and exits 0; a failure while stopping is logged and exits 1.
- */
-export function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
+function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;

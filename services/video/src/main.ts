@@ -21,7 +21,6 @@ import {
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  stopOnSignal,
   UsagePublisher,
   usageSpoolSettings,
 } from "@gateway/shared";
@@ -184,13 +183,9 @@ const reloadCatalogue = () => void opened.reload();
 process.on("SIGHUP", reloadCatalogue);
 watchCatalogueFile({ reload: reloadCatalogue }, config.CATALOGUE_PATH, logger);
 grpc.health.serving();
-logger.info(
-  { ports: { grpc: grpc.port, admin: admin.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null },
-  "ready",
-);
-start.serving();
+start.ready({ ports: { grpc: grpc.port, admin: admin.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null });
 
-stopOnSignal(logger, async () => {
+start.stopOnSignal(async () => {
   // Submits keep being answered while workers finish; both end within the grace period.
   await Promise.all([
     drainGrpcServer(grpc.server, grpc.health, shutdownTimings(config)),
