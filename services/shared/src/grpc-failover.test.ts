@@ -11,6 +11,7 @@ import {
   type ServiceError,
 } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
+import { type HandlerError, serviceUnavailable, toGrpcError } from "./errors.js";
 import { channelOptions } from "./grpc.js";
 import { failoverOptions } from "./grpc-failover.js";
 
@@ -35,11 +36,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A replica that answers every call with "ok". */
-async function healthyReplica(): Promise<number> {
+/** A replica that answers every call with "ok", or refuses each as a handler does (`refusing` counts them). */
+async function replica(refusing?: { calls: number }): Promise<number> {
   const server = new Server();
   server.addService(echo, {
-    call: (_call: unknown, callback: (error: null, answer: Buffer) => void) => callback(null, Buffer.from("ok")),
+    call: (_call: unknown, callback: (error: HandlerError | null, answer?: Buffer) => void) => {
+      if (!refusing) return callback(null, Buffer.from("ok"));
+      refusing.calls += 1;
+      callback(toGrpcError(serviceUnavailable("Billing is temporarily unavailable.")));
+    },
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) =>
@@ -106,16 +111,23 @@ async function callBoth(ports: number[], count: number) {
 describe("failoverOptions", () => {
   it("sends a call whose replica died before answering any header to another replica", async () => {
     const dying = await dyingReplica(false);
-    const answers = await callBoth([dying.port, await healthyReplica()], 6);
+    const answers = await callBoth([dying.port, await replica()], 6);
     expect(dying.received.calls).toBeGreaterThan(0);
     expect(answers).toEqual(Array(6).fill("ok"));
   });
 
   it("never sends a call whose replica had sent its headers to another replica: it fails UNAVAILABLE", async () => {
     const dying = await dyingReplica(true);
-    const answers = await callBoth([dying.port, await healthyReplica()], 6);
+    const answers = await callBoth([dying.port, await replica()], 6);
     expect(dying.received.calls).toBeGreaterThan(0);
     // UNAVAILABLE is 14.
     expect(answers.filter((answer) => answer !== "ok")).toEqual(Array(dying.received.calls).fill("error 14"));
+  });
+
+  it("never sends a call a replica's handler refused (UNAVAILABLE) to another replica", async () => {
+    const refusing = { calls: 0 };
+    const answers = await callBoth([await replica(refusing), await replica()], 6);
+    expect(refusing.calls).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer !== "ok")).toEqual(Array(refusing.calls).fill("error 14"));
   });
 });

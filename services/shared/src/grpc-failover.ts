@@ -16,7 +16,8 @@ interface MethodPath {
 // grpc-js retries an attempt that failed with one of these codes before any response header
 // arrived: a replica killed (the connection dropped: UNAVAILABLE), draining (refused streams,
 // a GOAWAY: UNAVAILABLE) or cut at the end of its grace period (CANCELLED). The attempt
-// after the first goes to the next ready replica of round-robin; a call with more than
+// after the first goes to the next ready replica of round-robin. An error a handler answered
+// says `grpc-retry-pushback-ms: -1` (errors.ts), which ends the retries; a call with more than
 // grpc-js's per-call retry buffer (1 MB) of request sent is not retried.
 const retryPolicy = {
   maxAttempts: 3,
