@@ -1,4 +1,4 @@
-import type { HttpDrain, Logger, Redis } from "@gateway/shared";
+import type { HttpDrain, Logger, Redis } from "@gateway/platform";
 import express, { type Express, type Response } from "express";
 import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";

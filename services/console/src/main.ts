@@ -10,7 +10,7 @@ import {
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-} from "@gateway/shared";
+} from "@gateway/platform";
 import type { Response } from "express";
 import { createApp } from "./app.js";
 import { loadConsoleConfig } from "./config.js";

@@ -1,5 +1,12 @@
+import {
+  BodyBudget,
+  type HttpDrain,
+  invalidRequest,
+  type Logger,
+  notFound,
+  observeBodyBudget,
+} from "@gateway/platform";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { BodyBudget, type HttpDrain, invalidRequest, type Logger, notFound, observeBodyBudget } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";

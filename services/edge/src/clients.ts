@@ -1,3 +1,4 @@
+import { everyMethod, failoverOptions, grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/platform";
 import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import { AudioServiceService } from "@gateway/proto/router/v1/audio";
 import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
@@ -5,7 +6,6 @@ import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
 import { RouterServiceClient, RouterServiceService } from "@gateway/proto/router/v1/router";
 import { VideoServiceClient, VideoServiceService } from "@gateway/proto/video/v1/video";
-import { everyMethod, failoverOptions, grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/shared";
 import type { NatsConnection } from "nats";
 import { routerServices } from "./router-services.js";
 

@@ -1,5 +1,4 @@
 import { createServer } from "node:http";
-import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
   beginService,
   connectNats,
@@ -10,7 +9,8 @@ import {
   serviceUnavailable,
   shutdownTimings,
   startAdminServer,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import type { Response } from "express";
 import { createApp } from "./app.js";
 import { KeyCache } from "./auth/key-cache.js";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { loadUsageDefinition } from "@gateway/shared";
+import { loadUsageDefinition } from "@gateway/platform";
 import {
   checkExactBilling,
   eventually,

@@ -12,7 +12,7 @@ import {
   requireMigrated,
   serviceTokenSecret,
   shutdownTimings,
-} from "@gateway/shared";
+} from "@gateway/platform";
 import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";

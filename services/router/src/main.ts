@@ -1,9 +1,13 @@
-import { openCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
-import { Admission } from "@gateway/metering/admission";
-import { RateLimiter } from "@gateway/metering/rate-limits";
-import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
+import {
+  Admission,
+  observeUsageSpool,
+  RateLimiter,
+  Reservations,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/billing";
+import { watchCatalogueFile } from "@gateway/catalogue";
+import { openCatalogue } from "@gateway/catalogue/store";
 import {
   type AdminRoute,
   beginService,
@@ -16,14 +20,12 @@ import {
   gatewayMeter,
   grpcTarget,
   insecureChannel,
-  observeUsageSpool,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  UsagePublisher,
-  usageSpoolSettings,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
 import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";

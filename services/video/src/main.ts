@@ -1,9 +1,13 @@
-import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
-import { Admission } from "@gateway/metering/admission";
-import { RateLimiter } from "@gateway/metering/rate-limits";
-import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
+import {
+  Admission,
+  observeUsageSpool,
+  RateLimiter,
+  Reservations,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/billing";
+import { watchCatalogueFile } from "@gateway/catalogue";
+import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store";
 import {
   beginService,
   configuredUsageDefinition,
@@ -15,15 +19,13 @@ import {
   failoverOptions,
   grpcTarget,
   insecureChannel,
-  observeUsageSpool,
   requireMigrated,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  UsagePublisher,
-  usageSpoolSettings,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import { type CallbackDeliveries, startCallbackDeliveries } from "./callbacks/deliver-callbacks.js";
 import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import { fromGrpcError, GatewayError, serverError, serviceUnavailable, shutdownCutOf } from "@gateway/shared";
+import { fromGrpcError, GatewayError, serverError, serviceUnavailable, shutdownCutOf } from "@gateway/platform";
 import type { ClientReadableStream } from "@grpc/grpc-js";
 import type { Response } from "express";
 import { copyRateLimitHeaders } from "./rate-limit-headers.js";

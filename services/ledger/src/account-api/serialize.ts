@@ -1,4 +1,4 @@
-import { formatYuan } from "@gateway/shared";
+import { formatYuan } from "@gateway/billing";
 import { usageJson } from "../admin/serialize.js";
 import type { DailyUsage, RequestLog, UsageRecord } from "../generated/prisma/client.js";
 import type { UsageCounts } from "./read-statistics.js";

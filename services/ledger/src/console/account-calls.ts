@@ -1,10 +1,10 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   AccountRequest,
   ConsoleServiceServer,
   ListAccountsRequest,
   SetLogCaptureRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { z } from "zod";
 import { listPage } from "../account-api/page.js";
 import { findAccount } from "../accounts/find-account.js";

@@ -1,3 +1,4 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   AdminServiceServer,
   GrantRoleRequest,
@@ -9,7 +10,6 @@ import type {
   SetAccountLogCaptureRequest,
 } from "@gateway/proto/ledger/v1/admin";
 import type { AccountRequest } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { listPage } from "../account-api/page.js";
 import { findAccount } from "../accounts/find-account.js";
 import { searchAccounts } from "../accounts/search-accounts.js";

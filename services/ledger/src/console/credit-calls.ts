@@ -1,5 +1,5 @@
+import { unaryHandler } from "@gateway/platform";
 import type { AdjustCreditRequest, ConsoleServiceServer } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { adjustCredit } from "../accounts/adjust-credit.js";
 import { parseInput } from "../admin/parse-input.js";
 import type { ConsoleDependencies } from "./console-dependencies.js";

@@ -1,10 +1,10 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   AccountRequest,
   ConsoleServiceServer,
   FindOrCreateAccountByIdentityRequest,
   LinkIdentityRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { parseInput } from "../admin/parse-input.js";
 import { findOrCreateAccountByIdentity } from "../identities/find-or-create-account.js";
 import { linkIdentity, listIdentities } from "../identities/link-identity.js";

@@ -1,10 +1,10 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   AccountRequest,
   ConsoleServiceServer,
   CreateKeyRequest,
   KeyRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { z } from "zod";
 import { parseInput } from "../admin/parse-input.js";
 import { createKey } from "../keys/create-key.js";

@@ -1,3 +1,4 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   CloseExpiredTopUpOrdersRequest,
   CloseTopUpOrderRequest,
@@ -5,7 +6,6 @@ import type {
   ListStaleTopUpOrdersRequest,
   RecordPaymentNotificationRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { parseInput } from "../admin/parse-input.js";
 import { topUpOrderNotFound } from "../ledger-errors.js";
 import { closeExpiredTopUpOrders, closeTopUpOrder, listStaleTopUpOrders } from "../topups/reconcile-top-up-orders.js";

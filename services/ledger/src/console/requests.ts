@@ -1,5 +1,5 @@
+import { storableText } from "@gateway/platform";
 import { type ListFilter as ListFilterMessage, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
-import { storableText } from "@gateway/shared";
 import { z } from "zod";
 import { cursorParam } from "../account-api/cursor.js";
 import { parseInput } from "../admin/parse-input.js";

@@ -1,10 +1,10 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   ConsoleServiceServer,
   CreateTopUpOrderRequest,
   ListTopUpOrdersRequest,
   TopUpOrderRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { listPage } from "../account-api/page.js";
 import { parseInput } from "../admin/parse-input.js";
 import { topUpOrderNotFound } from "../ledger-errors.js";

@@ -1,3 +1,4 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   ConsoleServiceServer,
   GetStatisticsRequest,
@@ -5,7 +6,6 @@ import type {
   ListUsageRequest,
   RequestLogRequest,
 } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { findLoggedRequest, findRequestLogs } from "../account-api/find-request-logs.js";
 import { findUsagePage } from "../account-api/find-usage-page.js";
 import { listPage } from "../account-api/page.js";

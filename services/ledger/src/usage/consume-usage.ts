@@ -1,5 +1,4 @@
-import { UsageEvent } from "@gateway/proto/events/v1/events";
-import type { Redis, SqlPool } from "@gateway/shared";
+import type { Redis, SqlPool } from "@gateway/platform";
 import {
   ensureUsageConsumer,
   ensureUsageStream,
@@ -8,7 +7,8 @@ import {
   tracer,
   type UsageDefinition,
   withMessageContext,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { UsageEvent } from "@gateway/proto/events/v1/events";
 import type { JsMsg, NatsConnection } from "nats";
 import { MicroBatcher } from "./micro-batcher.js";
 import { recordUsage } from "./record-usage.js";

@@ -1,5 +1,5 @@
-import type { RequestFacts } from "@gateway/metering/request-accounting";
-import { vendorCalledHeader } from "@gateway/shared";
+import type { RequestFacts } from "@gateway/billing";
+import { vendorCalledHeader } from "@gateway/platform";
 import { Metadata } from "@grpc/grpc-js";
 
 /**
