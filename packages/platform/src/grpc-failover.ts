@@ -19,10 +19,12 @@ interface MethodPath {
 // after the first goes to the next ready replica of round-robin. An error a handler answered
 // says `grpc-retry-pushback-ms: -1` (errors.ts), which ends the retries; a call with more than
 // grpc-js's per-call retry buffer (1 MB) of request sent is not retried.
+// Five attempts (grpc-js's most) up to 1.5 s apart in all: a busy machine can take that long
+// to show a client which replica is gone, or to bring a replaced one back.
 const retryPolicy = {
-  maxAttempts: 3,
-  initialBackoff: "0.05s",
-  maxBackoff: "0.5s",
+  maxAttempts: 5,
+  initialBackoff: "0.1s",
+  maxBackoff: "1s",
   backoffMultiplier: 2,
   retryableStatusCodes: ["UNAVAILABLE", "CANCELLED"],
 };

@@ -11,8 +11,10 @@ import {
   type SimulatedRequest,
   SteadyLoad,
   type Supervisor,
+  scrapeMetrics,
   simulatorRequests,
   startTestStack,
+  sumOf,
   superviseStack,
   type TestStack,
 } from "@gateway/stack";
@@ -34,6 +36,17 @@ afterAll(async () => {
   await supervisor?.stop();
   await stack?.teardown();
 });
+
+/** Resolves once router replica `index` has served a call: edge reconnected to it (its back-off is capped at 2 s). */
+const routerTakingCalls = (index: number) =>
+  eventually(
+    async () => {
+      const samples = await scrapeMetrics(`http://127.0.0.1:${stack.replicas.router[index]!.ports.admin}/metrics`);
+      return (sumOf(samples, "gateway_router_requests_total") ?? 0) > 0 ? true : undefined;
+    },
+    60_000,
+    100,
+  );
 
 /** Resolves once the supervisor has replaced replica `index` of `name`, `gone` since. */
 const replaced = (name: "router" | "ledger" | "video", index: number, gone: ServiceProcess) =>
@@ -148,6 +161,8 @@ it("drains each router replica in turn under load (SIGTERM, then replaced): no r
     const [exitCode] = (await exited) as [number | null];
     drains.push({ router: index, exitCode, drainMs: Date.now() - startedAt });
     await replaced("router", index, draining);
+    // As a rollout waits for the new pod to be ready before it drains the next.
+    await routerTakingCalls(index);
     await servedAtLeast(load.servedCount + 10);
   }
   await expectNoClientError(`router replica drains ${JSON.stringify(drains)}`, accounts, load);
