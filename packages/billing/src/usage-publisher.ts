@@ -2,8 +2,9 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "@gateway/platform";
 import { natsNames, tracedHeaders } from "@gateway/platform";
 import { type UsageEvent, UsageEvent as UsageEventCodec } from "@gateway/proto/events/v1/events";
-import { type JetStreamClient, type MsgHdrs, headers as natsHeaders } from "nats";
+import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from "nats";
 import { z } from "zod";
+import { JetStreamBatchPublisher, type JetStreamMessage } from "./jetstream-batch.js";
 import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
 import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
 
@@ -66,15 +67,17 @@ export class UsagePublisher {
   private readonly spool: UsageSpool;
   private readonly journal: UsageJournal | undefined;
   private readonly retry: NodeJS.Timeout;
+  private readonly jetStream: JetStreamBatchPublisher;
   private drainRunning = false;
 
   constructor(
-    private readonly jetStream: JetStreamClient,
+    nats: NatsConnection,
     namespace: string,
     private readonly logger: Logger,
     spool: SpoolSettings,
   ) {
     this.names = natsNames(namespace);
+    this.jetStream = new JetStreamBatchPublisher(nats);
     this.spool = new UsageSpool(spool.directory, spool.maxBytes);
     if (spool.journal) {
       const { undelivered } = spool.journal;
@@ -111,7 +114,8 @@ export class UsagePublisher {
     this.journal?.close();
   }
 
-  private pending: Array<() => void> = [];
+  // Events queued for the next batch: what each sends (built when it is sent), and what learns whether it is held.
+  private pending: Array<{ message: () => SpooledMessage; held: (held: boolean) => void }> = [];
   private linger: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<boolean>>();
   // Events held until their answers leave (see `publish`), each as what queues it for sending.
@@ -149,13 +153,12 @@ export class UsagePublisher {
     const published = new Promise<boolean>((resolve) => {
       const queue = () => {
         if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
-        this.pending.push(() => {
-          const sent = complete?.(event) ?? event;
-          const message = sent === event ? billed : this.messageOf(sent, headers);
-          this.send(message).then(
-            () => resolve(true),
-            (error: unknown) => resolve(this.keep(message, error)),
-          );
+        this.pending.push({
+          message: () => {
+            const sent = complete?.(event) ?? event;
+            return sent === event ? billed : this.messageOf(sent, headers);
+          },
+          held: resolve,
         });
       };
       if (!delivery) return queue();
@@ -215,12 +218,7 @@ export class UsagePublisher {
   }
 
   private async send(message: SpooledMessage): Promise<void> {
-    const headers: MsgHdrs = natsHeaders();
-    for (const [key, value] of Object.entries(message.headers)) headers.set(key, value);
-    await this.jetStream.publish(message.subject, Buffer.from(message.data, "base64"), {
-      msgID: message.msgID,
-      headers,
-    });
+    await this.jetStream.publishAll([jetStreamMessage(message)])[0];
   }
 
   /** True when the spool took the message. */
@@ -253,9 +251,26 @@ export class UsagePublisher {
     }
   }
 
+  /** Publishes the queued events as one batch; each is settled by its own ack, or spooled. */
   private flush(): void {
-    const sends = this.pending;
+    const batch = this.pending;
     this.pending = [];
-    for (const send of sends) send();
+    if (batch.length === 0) return;
+    const messages = batch.map(({ message }) => message());
+    const acked = this.jetStream.publishAll(messages.map(jetStreamMessage));
+    acked.forEach((ack, index) => {
+      const message = messages[index]!;
+      const { held } = batch[index]!;
+      ack.then(
+        () => held(true),
+        (error: unknown) => held(this.keep(message, error)),
+      );
+    });
   }
+}
+
+function jetStreamMessage(message: SpooledMessage): JetStreamMessage {
+  const headers: MsgHdrs = natsHeaders();
+  for (const [key, value] of Object.entries(message.headers)) headers.set(key, value);
+  return { subject: message.subject, id: message.msgID, data: Buffer.from(message.data, "base64"), headers };
 }

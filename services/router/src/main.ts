@@ -84,7 +84,7 @@ const ledger = new LedgerServiceClient(
 );
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
-const usage = new UsagePublisher(nats.jetstream(), config.GATEWAY_NAMESPACE, logger, {
+const usage = new UsagePublisher(nats, config.GATEWAY_NAMESPACE, logger, {
   ...usageSpoolSettings(config, "router"),
   journal: { undelivered: releaseUndelivered(reservations) },
 });

@@ -92,12 +92,7 @@ try {
 }
 const catalogue = opened.holder;
 await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
-const usage = new UsagePublisher(
-  nats.jetstream(),
-  config.GATEWAY_NAMESPACE,
-  logger,
-  usageSpoolSettings(config, "video"),
-);
+const usage = new UsagePublisher(nats, config.GATEWAY_NAMESPACE, logger, usageSpoolSettings(config, "video"));
 observeUsageSpool(usage);
 const metrics = new VideoMetrics(pool);
 

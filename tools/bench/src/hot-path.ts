@@ -16,7 +16,7 @@ import { percentilesOf, round2, roundPercentiles } from "./stats.js";
 // only the request hot path's rows of `pnpm bench` (1-connection latency, saturation throughput
 // beside Portkey, streaming first frame, peak RSS), fast enough to compare one change at a time.
 // --limits checks the catalogue's rate limits (raised out of reach), --tracing exports spans sampled as in production
-// (OTEL_TRACES_SAMPLER_ARG, 10 % of new traces unless set), --profile writes edge's and router's CPU profiles to DIR.
+// (OTEL_TRACES_SAMPLER_ARG, 10 % of new traces unless set), --profile writes edge's, router's and ledger's CPU profiles to DIR.
 
 const { values: flags } = parseArgs({
   options: {
@@ -40,11 +40,16 @@ function hotPathServiceEnv(profileDirectory: string | undefined, nodeOptions: st
   const dir = profileDirectory && resolve(profileDirectory);
   if (dir) mkdirSync(dir, { recursive: true });
   const preload = new URL("./cpu-profile-preload.js", import.meta.url).href;
-  const env = (name: string) => ({
-    NODE_OPTIONS: [nodeOptions, dir && `--import=${preload}`].filter(Boolean).join(" "),
+  const env = (name: string, options: string) => ({
+    NODE_OPTIONS: [options, dir && `--import=${preload}`].filter(Boolean).join(" "),
     ...(dir && { BENCH_CPU_PROFILE: join(dir, `${name}.cpuprofile`) }),
   });
-  return { edge: env("edge"), router: env("router") };
+  // Ledger is profiled too (the usage events' consumer), but keeps its own Node options.
+  return {
+    edge: env("edge", nodeOptions),
+    router: env("router", nodeOptions),
+    ...(dir && { ledger: env("ledger", "") }),
+  };
 }
 
 /**
