@@ -28,6 +28,7 @@ export const gatewayRedisCommands = [
   "zrangebyscore",
   "zrem",
   "zremrangebyscore",
+  "zscore",
 ] as const;
 
 /** `ACL SETUSER <user> …` rules: the gateway's commands on its namespace's keys, no pub/sub, nothing else. */
