@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
+  accountUsageRecords,
   awayFromLimitWindowEdge,
   balanceMicrosOf,
-  eventually,
-  queryRows,
   scrapeMetrics,
   startTestStack,
   sumOf,
   type TestStack,
-  writeCatalogueWithLimits,
+  temporaryCatalogueWithLimits,
 } from "@gateway/stack";
 import OpenAI, { RateLimitError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,20 +16,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // account as a whole, not per router. Per-router counting would admit up to twice the limit.
 // Default group: 3 requests at once; premium: 40 requests a minute.
 let stack: TestStack;
-let directory: string;
+let catalogue: ReturnType<typeof temporaryCatalogueWithLimits>;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "gw-replica-limits-"));
-  const cataloguePath = join(directory, "models.yaml");
-  writeCatalogueWithLimits(cataloguePath, {
+  catalogue = temporaryCatalogueWithLimits({
     default: { requests_per_minute: 600, tokens_per_minute: 10_000_000, concurrent_requests: 3 },
     premium: { requests_per_minute: 40, tokens_per_minute: 50_000_000, concurrent_requests: 1024 },
   });
-  stack = await startTestStack({ replicas: 2, env: { CATALOGUE_PATH: cataloguePath } });
+  stack = await startTestStack({ replicas: 2, env: { CATALOGUE_PATH: catalogue.path } });
 }, 120_000);
 afterAll(async () => {
   await stack?.teardown();
-  rmSync(directory, { recursive: true, force: true });
+  catalogue?.remove();
 }, 60_000);
 
 const clientFor = (apiKey: string) => new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
@@ -155,14 +149,7 @@ describe("limits with two router replicas", () => {
     for (const count of byRouter) expect(count).toBeGreaterThan(0);
 
     const servedIds = served.map((response) => response.headers.get("x-request-id")!);
-    const records = await eventually(async () => {
-      const rows = await queryRows<{ request_id: string; cost_micros: string }>(
-        stack.databaseUrl,
-        "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
-        [account.account_id],
-      );
-      return rows.length >= served.length ? rows : undefined;
-    });
+    const records = await accountUsageRecords(stack.databaseUrl, account.account_id, served.length);
     expect(records.map((row) => row.request_id).sort()).toEqual([...servedIds].sort());
     // Debited in the transaction that wrote the records.
     const final = await balanceMicrosOf(stack.databaseUrl, account.account_id);

@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   awayFromLimitWindowEdge as awayFromWindowEdge,
   queryRows,
   simulatorRequests,
   startTestStack,
   type TestStack,
-  writeCatalogueWithLimits,
+  temporaryCatalogueWithLimits,
 } from "@gateway/stack";
 import OpenAI, { RateLimitError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,20 +14,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // per key and per account. Every request names max_tokens, since tokens per minute counts it.
 // Premium (the video models' group) gets 2 requests a minute.
 let stack: TestStack;
-let directory: string;
+let catalogue: ReturnType<typeof temporaryCatalogueWithLimits>;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "gw-rate-limits-"));
-  const cataloguePath = join(directory, "models.yaml");
-  writeCatalogueWithLimits(cataloguePath, {
+  catalogue = temporaryCatalogueWithLimits({
     default: { requests_per_minute: 3, tokens_per_minute: 5000, concurrent_requests: 2 },
     premium: { requests_per_minute: 2, tokens_per_minute: 5000000, concurrent_requests: 1024 },
   });
-  stack = await startTestStack({ env: { CATALOGUE_PATH: cataloguePath } });
+  stack = await startTestStack({ env: { CATALOGUE_PATH: catalogue.path } });
 });
 afterAll(async () => {
   await stack?.teardown();
-  rmSync(directory, { recursive: true, force: true });
+  catalogue?.remove();
 });
 
 const clientFor = (apiKey: string) => new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });

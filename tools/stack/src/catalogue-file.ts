@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./repo-paths.js";
 
@@ -29,6 +30,17 @@ export function writeCatalogueWithLimits(path: string, limits: Record<string, Gr
     );
   }
   writeFileSync(path, catalogue);
+}
+
+/** The shipped catalogue with other limits, in a directory of its own (`CATALOGUE_PATH`); `remove` deletes it. */
+export function temporaryCatalogueWithLimits(limits: Record<string, GroupLimitValues>): {
+  path: string;
+  remove(): void;
+} {
+  const directory = mkdtempSync(join(tmpdir(), "gw-limits-"));
+  const path = join(directory, "models.yaml");
+  writeCatalogueWithLimits(path, limits);
+  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
 /**
