@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
       "services/*/src/**/*.test.ts",
       "services/*/test/**/*.test.ts",
       "tools/*/src/**/*.test.ts",

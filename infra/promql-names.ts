@@ -6,15 +6,17 @@ import { join } from "node:path";
 
 const repoRoot = join(import.meta.dirname, "..");
 
-/** Every non-test TypeScript file under services/<service>/src. */
+/** Every non-test TypeScript file under services/<service>/src and packages/<library>/src. */
 function serviceSources(): string[] {
-  return readdirSync(join(repoRoot, "services"), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((service) =>
-      readdirSync(join(repoRoot, "services", service.name, "src"), { recursive: true, encoding: "utf8" })
-        .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.includes("generated"))
-        .map((file) => readFileSync(join(repoRoot, "services", service.name, "src", file), "utf8")),
-    );
+  return ["services", "packages"].flatMap((folder) =>
+    readdirSync(join(repoRoot, folder), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((service) =>
+        readdirSync(join(repoRoot, folder, service.name, "src"), { recursive: true, encoding: "utf8" })
+          .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.includes("generated"))
+          .map((file) => readFileSync(join(repoRoot, folder, service.name, "src", file), "utf8")),
+      ),
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { Logger, Redis } from "@gateway/shared";
-import express, { type Express } from "express";
+import type { HttpDrain, Logger, Redis } from "@gateway/platform";
+import express, { type Express, type Response } from "express";
 import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";
-import type { Drain } from "./http/drain.js";
 import { webApp } from "./http/web-app.js";
 import type { Ledger, LedgerAdmin, Operations } from "./ledger-client.js";
 import type { CatalogueEditor, RouterViews } from "./router-client.js";
@@ -54,7 +53,7 @@ export interface ConsoleDependencies {
   redeemLimits: RedeemLimits;
   webDirectory: string;
   publicUrl: () => string;
-  drain: Drain;
+  drain: HttpDrain<Response>;
   logger: Logger;
 }
 
@@ -66,10 +65,10 @@ export function createApp(deps: ConsoleDependencies): Express {
     response.json({ status: "ok" });
   });
   app.get("/readyz", (_request, response) => {
-    const ready = deps.drain.isReady && deps.redis.isReady;
+    const ready = deps.drain.ready && deps.redis.isReady;
     response.status(ready ? 200 : 503).json({ status: ready ? "ok" : "not_ready" });
   });
-  app.use(deps.drain.track);
+  app.use(deps.drain.admit);
   app.use((_request, response, next) => {
     // The app never needs to be framed, and it names its own sources.
     response.setHeader("x-frame-options", "DENY");

@@ -1,4 +1,4 @@
-import { commaSeparated, commonConfig, loadConfig, port } from "@gateway/shared";
+import { commaSeparated, commonConfig, loadConfig, port } from "@gateway/platform";
 import { z } from "zod";
 
 const optionalText = z.string().trim().min(1).optional();

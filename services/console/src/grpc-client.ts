@@ -1,4 +1,4 @@
-import { fromGrpcError, grpcTarget, insecureChannel, serviceClientOptions, tracedMetadata } from "@gateway/shared";
+import { fromGrpcError, grpcTarget, insecureChannel, serviceClientOptions, tracedMetadata } from "@gateway/platform";
 import { Client } from "@grpc/grpc-js";
 
 interface UnaryMethod {

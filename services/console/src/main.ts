@@ -1,21 +1,19 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { alipayConfigFromEnv, wechatPayConfigFromEnv } from "@gateway/payments";
 import {
-  answerMalformedHttp,
   beginService,
   createRedis,
-  keepIdleConnections,
+  drainHttpServer,
+  HttpDrain,
+  listenHttp,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  stopOnSignal,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import type { Response } from "express";
 import { createApp } from "./app.js";
 import { loadConsoleConfig } from "./config.js";
-import { Drain } from "./http/drain.js";
 import { connectLedger, connectOperations } from "./ledger-client.js";
 import { paymentSetup } from "./payment-setup.js";
 import { connectRouter } from "./router-client.js";
@@ -51,7 +49,9 @@ const { ledger, ledgerAdmin, close: closeLedger } = connectLedger(config.LEDGER_
 const { operations, close: closeOperations } = connectOperations(config.LEDGER_URL, tokenSecret);
 const { router, catalogueEditor, close: closeRouter } = connectRouter(config.ROUTER_URL, tokenSecret);
 const lifetimes = { idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS, maxSeconds: config.CONSOLE_SESSION_MAX_SECONDS };
-const drain = new Drain();
+const drain = new HttpDrain<Response>((response) =>
+  response.status(503).json({ error: { code: "shutting_down", message: "The console is restarting; retry." } }),
+);
 const app = createApp({
   ledger,
   operations,
@@ -86,15 +86,11 @@ const admin = await startAdminServer(config.CONSOLE_HOST, config.CONSOLE_ADMIN_P
   fail("cannot start the admin HTTP server", error),
 );
 const server = createServer(app);
-await new Promise<void>((resolve) => {
-  server.once("error", (error) => fail("cannot listen on CONSOLE_PORT", error));
-  server.listen(config.CONSOLE_PORT, config.CONSOLE_HOST, resolve);
-});
-const port = (server.address() as AddressInfo).port;
+const port = await listenHttp(server, config.CONSOLE_PORT, config.CONSOLE_HOST).catch((error: unknown) =>
+  fail("cannot listen on CONSOLE_PORT", error),
+);
 const host = config.CONSOLE_HOST.includes(":") ? `[${config.CONSOLE_HOST}]` : config.CONSOLE_HOST;
 publicUrl ||= `http://${host}:${port}`;
-keepIdleConnections(server);
-answerMalformedHttp(server);
 
 const reconcile = new AbortController();
 const reconciling = runReconcileJob(
@@ -113,20 +109,11 @@ const reconciling = runReconcileJob(
   reconcile.signal,
   logger,
 );
-logger.info({ ports: { http: port, admin: admin.port }, publicUrl }, "ready");
-start.serving();
+start.ready({ ports: { http: port, admin: admin.port }, publicUrl });
 
-stopOnSignal(logger, async () => {
-  const since = Date.now();
-  const { readinessDelayMs, graceMs } = shutdownTimings(config);
-  drain.notReady();
+start.stopOnSignal(async () => {
   reconcile.abort();
-  await sleep(readinessDelayMs);
-  drain.refuseNew();
-  server.closeIdleConnections();
-  if (!(await drain.idle(since + graceMs - Date.now()))) logger.warn("grace period over: closing the rest");
-  server.close();
-  server.closeAllConnections();
+  await drainHttpServer(server, drain, shutdownTimings(config), logger);
   await reconciling;
   await admin.close();
   closeLedger();

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { Catalogue } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
+import { Catalogue, pricesAt } from "@gateway/catalogue";
 import { repoRoot, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,12 +1,18 @@
+import {
+  BodyBudget,
+  type HttpDrain,
+  invalidRequest,
+  type Logger,
+  notFound,
+  observeBodyBudget,
+} from "@gateway/platform";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { BodyBudget, invalidRequest, type Logger, notFound, observeBodyBudget } from "@gateway/shared";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { googleErrorBody } from "./gemini-wire/google-errors.js";
-import type { Drain } from "./http/drain.js";
 import { jsonBody as boundedJsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { multipartBody } from "./http/multipart-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
@@ -47,7 +53,7 @@ export interface EdgeDependencies extends EdgeClients {
   // Stored Responses API responses, for previous_response_id, retrieve and delete.
   responses: ResponseStore;
   // SIGTERM: readiness, refusing new requests, cutting what outlives the grace period.
-  drain: Drain;
+  drain: HttpDrain<Response>;
 }
 
 export function createApp(deps: EdgeDependencies): Express {

@@ -1,7 +1,7 @@
+import { grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/platform";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { VideoServiceClient } from "@gateway/proto/video/v1/video";
-import { grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/shared";
 import type { NatsConnection } from "nats";
 import { routerServices } from "./router-services.js";
 

@@ -1,4 +1,4 @@
-import { byteSize, commonConfig, filesConfig, loadConfig, port } from "@gateway/shared";
+import { byteSize, commonConfig, filesConfig, loadConfig, port } from "@gateway/platform";
 import { z } from "zod";
 import { trustedProxiesSetting } from "./http/trusted-proxies.js";
 

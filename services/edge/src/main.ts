@@ -1,19 +1,17 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
-import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import {
-  answerMalformedHttp,
+  beginService,
   connectNats,
-  createLogger,
-  keepIdleConnections,
+  drainHttpServer,
+  HttpDrain,
+  listenHttp,
   serviceTokenSecret,
+  serviceUnavailable,
   shutdownTimings,
   startAdminServer,
-  startTelemetry,
-  stopOnSignal,
-  watchProcessErrors,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
+import type { Response } from "express";
 import { createApp } from "./app.js";
 import { KeyCache } from "./auth/key-cache.js";
 import { evictRevokedKeys } from "./auth/key-revocations.js";
@@ -21,15 +19,15 @@ import { createGrpcClients } from "./clients.js";
 import { loadEdgeConfig } from "./config.js";
 import { GeneratedFiles } from "./files/generated-files.js";
 import { deferContinue } from "./http/accept-body.js";
-import { Drain } from "./http/drain.js";
+import { sendError } from "./http/send-error.js";
 import { ResponseStore } from "./responses/response-store.js";
 
-const config = loadEdgeConfig();
-startTelemetry("edge", config);
-const logger = createLogger("edge");
-const processErrors = watchProcessErrors(logger);
+const start = beginService("edge", loadEdgeConfig);
+const { config, logger } = start;
 
-const nats = await connectNats(config, "edge");
+const nats = await connectNats(config, "edge").catch((error: unknown) =>
+  start.fail("cannot reach NATS at NATS_URL", error),
+);
 const keyCache = new KeyCache<ResolveKeyResponse>(config.KEY_CACHE_TTL_MS);
 evictRevokedKeys(nats, config.GATEWAY_NAMESPACE, keyCache, logger);
 const clients = createGrpcClients(config, serviceTokenSecret(config, logger));
@@ -39,7 +37,9 @@ const files = new GeneratedFiles({
   ttlSeconds: config.FILE_URL_TTL_SECONDS,
 });
 const responses = new ResponseStore(clients.ledger, config.RESPONSES_MAX_STORED_BYTES);
-const drain = new Drain();
+const drain = new HttpDrain<Response>((response) =>
+  sendError(response, serviceUnavailable("This gateway instance is shutting down. Please retry.")),
+);
 const app = createApp({
   drain,
   ...clients,
@@ -57,29 +57,13 @@ const app = createApp({
 const admin = await startAdminServer(config.EDGE_HOST, config.EDGE_ADMIN_PORT);
 const server = createServer(app);
 deferContinue(server, app);
-server.listen(config.GATEWAY_PORT, config.EDGE_HOST, () => {
-  logger.info({ ports: { http: (server.address() as AddressInfo).port, admin: admin.port } }, "ready");
-  processErrors.serving();
-});
-keepIdleConnections(server);
-answerMalformedHttp(server);
+const port = await listenHttp(server, config.GATEWAY_PORT, config.EDGE_HOST).catch((error: unknown) =>
+  start.fail("cannot listen on GATEWAY_PORT", error),
+);
+start.ready({ ports: { http: port, admin: admin.port } });
 
-stopOnSignal(logger, async () => {
-  const since = Date.now();
-  const { readinessDelayMs, graceMs } = shutdownTimings(config);
-  drain.notReady();
-  await sleep(readinessDelayMs);
-  drain.refuseNew();
-  // Idle keep-alive connections go now; their clients' next requests connect elsewhere.
-  server.closeIdleConnections();
-  if (!(await drain.idle(since + graceMs - Date.now()))) {
-    logger.warn("grace period over: cutting the requests still in flight");
-    drain.cutRemaining();
-    // Time to write the error frames.
-    await drain.idle(1_000);
-  }
-  server.close();
-  server.closeAllConnections();
+start.stopOnSignal(async () => {
+  await drainHttpServer(server, drain, shutdownTimings(config), logger);
   await admin.close();
   clients.router.close();
   clients.ledger.close();

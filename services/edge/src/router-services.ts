@@ -1,8 +1,8 @@
+import { insecureChannel } from "@gateway/platform";
 import { AudioServiceClient } from "@gateway/proto/router/v1/audio";
 import { CompletionServiceClient } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceClient } from "@gateway/proto/router/v1/images";
-import { insecureChannel } from "@gateway/shared";
 import type { Client, Interceptor } from "@grpc/grpc-js";
 
 /**

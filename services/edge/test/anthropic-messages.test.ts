@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageStream } from "@anthropic-ai/sdk/lib/MessageStream";
 import type { MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
-import { priceUsage } from "@gateway/shared";
+import { priceUsage } from "@gateway/billing";
 import {
   type SimulatedRequest,
   simulatorRequests,

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { insecureChannel } from "@gateway/platform";
 import { type ChannelHealth, RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { insecureChannel } from "@gateway/shared";
 import {
   clearSimulatorRequests,
   repoRoot,

@@ -36,11 +36,6 @@ afterAll(async () => {
 
 const servers = { nats: () => nats, redis: () => redis, postgres: () => postgres };
 
-async function servedMore(load: SteadyLoad, count: number): Promise<void> {
-  const target = load.servedCount + count;
-  await eventually(async () => (load.servedCount >= target ? true : undefined), 90_000, 100);
-}
-
 it.each(Object.keys(servers) as (keyof typeof servers)[])(
   "refuses only retryably while %s is down, and settles every answer exactly once after it returns",
   async (name) => {
@@ -49,14 +44,14 @@ it.each(Object.keys(servers) as (keyof typeof servers)[])(
     );
     // Enough SDK retries (0.5 s doubling to 8 s) to outlast the outage.
     const load = new SteadyLoad({ baseUrl: stack.baseUrl, accounts, ratePerSecond: 3, maxRetries: 12 });
-    await servedMore(load, 6);
+    await load.servedMore(6);
     const server = servers[name]();
     const downAt = Date.now();
     await server.stop();
     await new Promise((resolve) => setTimeout(resolve, faultSuite.outageMs));
     await server.resume();
     const upAt = Date.now();
-    await servedMore(load, 6);
+    await load.servedMore(6);
     const report = await load.stop();
 
     expect(report.failed).toEqual([]);

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { healthService } from "@gateway/shared";
+import { healthService } from "@gateway/platform";
 import {
   eventually,
   startService,

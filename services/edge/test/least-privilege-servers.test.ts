@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Redis } from "@gateway/shared";
+import type { Redis } from "@gateway/platform";
 import {
   connectTestRedis,
   eventually,

@@ -1,8 +1,8 @@
+import { callUnary, serviceClientOptions } from "@gateway/platform";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import { VideoServiceClient } from "@gateway/proto/video/v1/video";
-import { callUnary, serviceClientOptions } from "@gateway/shared";
 import {
   type ServiceProcess,
   serviceEntry,

@@ -1,4 +1,4 @@
-import { priceUsage } from "@gateway/shared";
+import { priceUsage } from "@gateway/billing";
 import {
   type SimulatedRequest,
   simulatorRequests,

@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { Catalogue } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
+import { Catalogue, pricesAt } from "@gateway/catalogue";
 import { repoRoot } from "@gateway/stack";
 
 // The catalogue the test stack runs with, for tests that check a bill against its prices.

@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { priceUsage } from "@gateway/shared";
+import { priceUsage } from "@gateway/billing";
 import {
   clearSimulatorRequests,
   simulatorRequests,

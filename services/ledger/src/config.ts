@@ -1,4 +1,4 @@
-import { commonConfig, loadConfig, port } from "@gateway/shared";
+import { commonConfig, loadConfig, port } from "@gateway/platform";
 import { z } from "zod";
 
 const databaseUrlHint = "set it to the Postgres URL, e.g. postgresql://postgres@127.0.0.1:5432/gateway";

@@ -1,3 +1,14 @@
+import {
+  callersOfEveryMethod,
+  type GrpcHealth,
+  inSpan,
+  invalidRequest,
+  type Logger,
+  logHandlerErrors,
+  serveHealth,
+  serviceServerOptions,
+  unaryHandler,
+} from "@gateway/platform";
 import { type AdminServiceServer, AdminServiceService } from "@gateway/proto/ledger/v1/admin";
 import { type ConsoleServiceServer, ConsoleServiceService } from "@gateway/proto/ledger/v1/console";
 import {
@@ -9,17 +20,6 @@ import {
   type StoreResponseRequest,
 } from "@gateway/proto/ledger/v1/ledger";
 import { type OperationsServiceServer, OperationsServiceService } from "@gateway/proto/ledger/v1/operations";
-import {
-  callersOfEveryMethod,
-  type GrpcHealth,
-  inSpan,
-  invalidRequest,
-  type Logger,
-  logHandlerErrors,
-  serveHealth,
-  serviceServerOptions,
-  unaryHandler,
-} from "@gateway/shared";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { LoadedBalance } from "./accounts/load-balance.js";
 import type { StoredResponses } from "./responses/stored-responses.js";

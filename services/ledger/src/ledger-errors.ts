@@ -1,4 +1,4 @@
-import { echoed, GatewayError, invalidRequest, notFound } from "@gateway/shared";
+import { echoed, GatewayError, invalidRequest, notFound } from "@gateway/platform";
 
 // The ledger's own OpenAI-shaped errors, built on the shared GatewayError helpers.
 

@@ -1,21 +1,18 @@
 // The ledger process: wires configuration, connections, the gRPC server, the admin HTTP
 // API and the usage consumer together, and takes them down in order on SIGTERM/SIGINT.
-import type { Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import {
-  answerMalformedHttp,
   beginService,
   configuredUsageDefinition,
   connectNats,
   createRedis,
   createSqlPool,
   drainGrpcServer,
-  keepIdleConnections,
+  listenHttp,
   requireMigrated,
   serviceTokenSecret,
   shutdownTimings,
-  stopOnSignal,
-} from "@gateway/shared";
+} from "@gateway/platform";
 import type { CommittedBalance } from "./accounts/committed-copies.js";
 import { createBalanceLoader } from "./accounts/load-balance.js";
 import { createAdminApp } from "./admin/app.js";
@@ -86,13 +83,10 @@ const app = createAdminApp({
   adminToken: config.GATEWAY_ADMIN_TOKEN,
   logger,
 });
-const http = await new Promise<HttpServer>((resolve, reject) => {
-  const server = app.listen(config.LEDGER_ADMIN_PORT, config.LEDGER_HOST, (error?: Error) =>
-    error ? reject(error) : resolve(server),
-  );
-  keepIdleConnections(server);
-  answerMalformedHttp(server);
-}).catch((error: unknown) => fail("cannot start the admin HTTP server", error));
+const http = createServer(app);
+const adminPort = await listenHttp(http, config.LEDGER_ADMIN_PORT, config.LEDGER_HOST).catch((error: unknown) =>
+  fail("cannot start the admin HTTP server", error),
+);
 const consumer = await startUsageConsumer({
   nats,
   redis,
@@ -109,10 +103,9 @@ const retention = startPeriodicPurge(
 );
 
 grpc.health.serving();
-logger.info({ ports: { grpc: grpc.port, admin: (http.address() as AddressInfo).port } }, "ready");
-start.serving();
+start.ready({ ports: { grpc: grpc.port, admin: adminPort } });
 
-stopOnSignal(logger, async () => {
+start.stopOnSignal(async () => {
   const since = Date.now();
   grpc.health.draining();
   // Finish billing first: the consumer's last batch must commit and be acked while

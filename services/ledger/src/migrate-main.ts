@@ -1,6 +1,6 @@
 // Applies the ledger's migrations to DATABASE_URL and exits: the Kubernetes migration Job
 // and `pnpm --filter @gateway/ledger migrate` run this; tests call migrate() directly.
-import { runMigrationCommand } from "@gateway/shared/sql-migrations";
+import { runMigrationCommand } from "@gateway/platform/sql-migrations";
 import { migrate, pendingMigrations } from "./migrate.js";
 
 await runMigrationCommand({ migrate, pendingMigrations });

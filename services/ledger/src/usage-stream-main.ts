@@ -10,7 +10,7 @@ import {
   ensureUsageStream,
   loadConfig,
   stopTelemetry,
-} from "@gateway/shared";
+} from "@gateway/platform";
 import { z } from "zod";
 
 const start = beginService("usage-stream", () => loadConfig(z.object(commonConfig)));

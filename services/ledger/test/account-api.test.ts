@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { natsNames } from "@gateway/platform";
 import { LogCapture } from "@gateway/proto/common/v1/common";
 import { RequestLog, UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
-import { natsNames } from "@gateway/shared";
 import { eventually, queryRows, testServers } from "@gateway/stack";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
+import { callUnary, insecureChannel, natsNames } from "@gateway/platform";
 import { KeyRevoked } from "@gateway/proto/events/v1/events";
 import { AdminServiceClient } from "@gateway/proto/ledger/v1/admin";
 import { ConsoleServiceClient } from "@gateway/proto/ledger/v1/console";
 import { KeyStatus, LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { callUnary, insecureChannel, natsNames } from "@gateway/shared";
 import { queryRows, testClientOptions, testServers } from "@gateway/stack";
 import { status } from "@grpc/grpc-js";
 import { connect } from "nats";

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { billingKeys } from "@gateway/billing";
+import { callUnary, insecureChannel, natsNames, type ServiceName } from "@gateway/platform";
 import { KeyRevoked } from "@gateway/proto/events/v1/events";
 import {
   ConsoleServiceClient,
@@ -8,7 +10,6 @@ import {
   type TopUpOrder,
   TopUpOrderState,
 } from "@gateway/proto/ledger/v1/console";
-import { billingKeys, callUnary, insecureChannel, natsNames, type ServiceName } from "@gateway/shared";
 import { queryRows, testClientOptions, testServers } from "@gateway/stack";
 import { status } from "@grpc/grpc-js";
 import { connect } from "nats";

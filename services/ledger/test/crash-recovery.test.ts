@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { loadUsageDefinition, natsNames } from "@gateway/platform";
 import { UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
-import { loadUsageDefinition, natsNames } from "@gateway/shared";
 import { eventually, queryRows, testServers } from "@gateway/stack";
 import { connect } from "nats";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { loadUsageDefinition } from "@gateway/shared";
+import { loadUsageDefinition } from "@gateway/platform";
 import {
   createTemporaryDatabase,
   type ServiceProcess,

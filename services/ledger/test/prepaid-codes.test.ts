@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { insecureChannel } from "@gateway/platform";
 import { ConsoleServiceClient, PaymentProvider, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
 import { OperationsServiceClient } from "@gateway/proto/ledger/v1/operations";
-import { insecureChannel } from "@gateway/shared";
 import { queryRows, testClientOptions } from "@gateway/stack";
 import { status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

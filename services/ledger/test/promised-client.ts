@@ -1,4 +1,4 @@
-import { callUnary } from "@gateway/shared";
+import { callUnary } from "@gateway/platform";
 
 /** Every unary method of a generated gRPC client, as a function answering a promise. */
 export type Promised<Client> = {

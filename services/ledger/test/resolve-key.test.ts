@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { billingKeys } from "@gateway/billing";
+import { callUnary, natsNames } from "@gateway/platform";
 import { LogCapture } from "@gateway/proto/common/v1/common";
 import { KeyRevoked } from "@gateway/proto/events/v1/events";
 import { KeyStatus, LedgerServiceClient, type LoadBalanceRequest } from "@gateway/proto/ledger/v1/ledger";
-import { billingKeys, callUnary, natsNames } from "@gateway/shared";
 import { queryRows, testClientOptions, testServers } from "@gateway/stack";
 import { credentials } from "@grpc/grpc-js";
 import { connect, type NatsConnection } from "nats";

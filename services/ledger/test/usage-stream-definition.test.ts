@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadUsageDefinition } from "@gateway/shared";
+import { loadUsageDefinition } from "@gateway/platform";
 import { testServers } from "@gateway/stack";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

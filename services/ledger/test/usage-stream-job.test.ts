@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { loadUsageDefinition } from "@gateway/shared";
+import { loadUsageDefinition } from "@gateway/platform";
 import { testServers, uniqueNamespace } from "@gateway/stack";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

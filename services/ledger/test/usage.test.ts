@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { billingKeys } from "@gateway/billing";
+import { loadUsageDefinition, natsNames } from "@gateway/platform";
 import { LogCapture } from "@gateway/proto/common/v1/common";
 import { UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
-import { billingKeys, loadUsageDefinition, natsNames } from "@gateway/shared";
 import { eventually, queryRows, testServers } from "@gateway/stack";
 import { connect, headers, type JetStreamClient, type NatsConnection } from "nats";
 import { createClient } from "redis";

@@ -1,4 +1,4 @@
-import { BODY_BYTES_METADATA, type BodyBudget, GatewayError, toGrpcError } from "@gateway/shared";
+import { BODY_BYTES_METADATA, type BodyBudget, GatewayError, toGrpcError } from "@gateway/platform";
 import { ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
 
 /**

@@ -1,13 +1,6 @@
 import { fileURLToPath } from "node:url";
-import {
-  byteSize,
-  commaSeparated,
-  commonConfig,
-  filesConfig,
-  loadConfig,
-  port,
-  usageSpoolConfig,
-} from "@gateway/shared";
+import { usageSpoolConfig } from "@gateway/billing";
+import { byteSize, commaSeparated, commonConfig, filesConfig, loadConfig, port } from "@gateway/platform";
 import { z } from "zod";
 
 const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));

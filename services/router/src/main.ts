@@ -1,31 +1,30 @@
-import { openCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
-import { Admission } from "@gateway/metering/admission";
-import { RateLimiter } from "@gateway/metering/rate-limits";
-import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import {
+  Admission,
+  observeUsageSpool,
+  RateLimiter,
+  Reservations,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/billing";
+import { watchCatalogueFile } from "@gateway/catalogue";
+import { openCatalogue } from "@gateway/catalogue/store";
 import {
   type AdminRoute,
+  beginService,
   configuredUsageDefinition,
   connectNats,
-  createLogger,
   createRedis,
   drainGrpcServer,
   ensureUsageStream,
   gatewayMeter,
   grpcTarget,
   insecureChannel,
-  observeUsageSpool,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  startTelemetry,
-  stopOnSignal,
-  UsagePublisher,
-  usageSpoolSettings,
-  watchProcessErrors,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
 import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";
@@ -41,15 +40,15 @@ import { startRouterServer } from "./server.js";
 import { releaseUndelivered } from "./usage/release-undelivered.js";
 import { loadEncodings } from "./usage/text-tokens.js";
 
-const config = loadRouterConfig();
-startTelemetry("router", config);
-const logger = createLogger("router");
-const processErrors = watchProcessErrors(logger);
+const start = beginService("router", loadRouterConfig);
+const { config, logger } = start;
 const tokenSecret = serviceTokenSecret(config, logger);
 // Production never answers from the simulator, nor lets image downloads reach its private address.
 const simulatorAllowed = config.GATEWAY_ENV === "development";
 
-const nats = await connectNats(config, "router");
+const nats = await connectNats(config, "router").catch((error: unknown) =>
+  start.fail("cannot reach NATS at NATS_URL", error),
+);
 // Set once the catalogue admin exists; catalogue swaps before then have no refusals to clear.
 let storeDisabler: StoreChannelDisabler | undefined;
 const catalogueTokenizers = (models: { tokenizer?: "o200k_base" | "cl100k_base" }[]) =>
@@ -159,10 +158,9 @@ const catalogueAdminApi: Record<string, AdminRoute> =
     : {};
 const admin = await startAdminServer(config.ROUTER_HOST, config.ROUTER_ADMIN_PORT, {}, catalogueAdminApi);
 health.serving();
-logger.info({ ports: { grpc: port, admin: admin.port } }, "ready");
-processErrors.serving();
+start.ready({ ports: { grpc: port, admin: admin.port } });
 
-stopOnSignal(logger, async () => {
+start.stopOnSignal(async () => {
   await drainGrpcServer(server, health, shutdownTimings(config));
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);

@@ -1,9 +1,3 @@
-import { AudioServiceService } from "@gateway/proto/router/v1/audio";
-import { CatalogueAdminServiceService } from "@gateway/proto/router/v1/catalogue_admin";
-import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
-import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
-import { ImageServiceService } from "@gateway/proto/router/v1/images";
-import { RouterServiceService } from "@gateway/proto/router/v1/router";
 import {
   BodyBudget,
   type CallerPolicy,
@@ -13,7 +7,13 @@ import {
   serveHealth,
   serviceServerOptions,
   unaryHandler,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { AudioServiceService } from "@gateway/proto/router/v1/audio";
+import { CatalogueAdminServiceService } from "@gateway/proto/router/v1/catalogue_admin";
+import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
+import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
+import { ImageServiceService } from "@gateway/proto/router/v1/images";
+import { RouterServiceService } from "@gateway/proto/router/v1/router";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { bodyBudgetInterceptor } from "./body-budget-interceptor.js";
 import { CallsInFlight } from "./calls-in-flight.js";

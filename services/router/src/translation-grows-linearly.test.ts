@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import { type Caller, LogCapture } from "@gateway/proto/common/v1/common";
 import type { ChatRequest, Message } from "@gateway/proto/router/v1/chat";
 import { superLinear, tenfoldGrowth } from "@gateway/stack";

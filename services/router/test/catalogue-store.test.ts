@@ -1,13 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { checkCatalogue } from "@gateway/catalogue/catalogue";
-import { migrate } from "@gateway/catalogue/catalogue-migrate";
-import { applyEdit, type CatalogueEdit } from "@gateway/catalogue/store/catalogue-edits";
-import { CatalogueRefused, CatalogueStore, maskedCatalogue } from "@gateway/catalogue/store/catalogue-store";
-import { importCatalogueFile } from "@gateway/catalogue/store/import-catalogue-file";
-import { KeyCipher } from "@gateway/catalogue/store/key-cipher";
-import { repoRoot } from "@gateway/stack/repo-paths";
-import { createTemporaryDatabase, queryRows, type TemporaryDatabase } from "@gateway/stack/test-resources";
+import { checkCatalogue } from "@gateway/catalogue";
+import {
+  applyEdit,
+  type CatalogueEdit,
+  CatalogueRefused,
+  CatalogueStore,
+  importCatalogueFile,
+  KeyCipher,
+  maskedCatalogue,
+  migrate,
+} from "@gateway/catalogue/store";
+import { createTemporaryDatabase, queryRows, repoRoot, type TemporaryDatabase } from "@gateway/stack";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";

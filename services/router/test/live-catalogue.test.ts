@@ -4,14 +4,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { Catalogue } from "@gateway/catalogue/catalogue";
-import { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import { CatalogueStore } from "@gateway/catalogue/store/catalogue-store";
-import { CatalogueFollower } from "@gateway/catalogue/store/follow-catalogue";
-import { KeyCipher } from "@gateway/catalogue/store/key-cipher";
+import { priceUsage } from "@gateway/billing";
+import { Catalogue, CatalogueHolder } from "@gateway/catalogue";
+import { CatalogueFollower, CatalogueStore, KeyCipher } from "@gateway/catalogue/store";
+import { callUnary, createLogger, natsConnectOptions } from "@gateway/platform";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { CatalogueAdminServiceClient } from "@gateway/proto/router/v1/catalogue_admin";
-import { callUnary, createLogger, natsConnectOptions, priceUsage } from "@gateway/shared";
 import {
   clearSimulatorRequests,
   eventually,

@@ -1,4 +1,4 @@
-import { watchProcessErrors } from "@gateway/shared/process-errors";
+import { watchProcessErrors } from "@gateway/platform";
 import { startSimulator } from "./server.js";
 
 function integerFromEnv(name: string, fallback: number): number {

@@ -1,4 +1,4 @@
-import { googleRpcStatus } from "@gateway/shared";
+import { googleRpcStatus } from "@gateway/platform";
 import { anthropicErrorBody } from "./anthropic/errors.js";
 import { type Exchange, type SimulatorState, sendJson } from "./http.js";
 import { isRecord } from "./json.js";

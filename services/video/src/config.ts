@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
-import { commaSeparated, commonConfig, loadConfig, port, usageSpoolConfig } from "@gateway/shared";
+import { usageSpoolConfig } from "@gateway/billing";
+import { commaSeparated, commonConfig, loadConfig, port } from "@gateway/platform";
 import { z } from "zod";
 
 const defaultCataloguePath = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));

@@ -1,4 +1,3 @@
-import { VideoServiceService, VideoTestClockServiceService } from "@gateway/proto/video/v1/video";
 import {
   callersOfEveryMethod,
   type GrpcHealth,
@@ -8,7 +7,8 @@ import {
   serveHealth,
   serviceServerOptions,
   unaryHandler,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { VideoServiceService, VideoTestClockServiceService } from "@gateway/proto/video/v1/video";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { Clock } from "./clock.js";
 import { type ContentDependencies, readVideoContent } from "./content/read-content.js";

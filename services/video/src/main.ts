@@ -1,9 +1,13 @@
-import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import { watchCatalogueFile } from "@gateway/catalogue/watch-catalogue-file";
-import { Admission } from "@gateway/metering/admission";
-import { RateLimiter } from "@gateway/metering/rate-limits";
-import { Reservations } from "@gateway/metering/reservations";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import {
+  Admission,
+  observeUsageSpool,
+  RateLimiter,
+  Reservations,
+  UsagePublisher,
+  usageSpoolSettings,
+} from "@gateway/billing";
+import { watchCatalogueFile } from "@gateway/catalogue";
+import { type OpenedCatalogue, openCatalogue } from "@gateway/catalogue/store";
 import {
   beginService,
   configuredUsageDefinition,
@@ -14,16 +18,13 @@ import {
   ensureUsageStream,
   grpcTarget,
   insecureChannel,
-  observeUsageSpool,
   requireMigrated,
   serviceClientOptions,
   serviceTokenSecret,
   shutdownTimings,
   startAdminServer,
-  stopOnSignal,
-  UsagePublisher,
-  usageSpoolSettings,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { type CallbackDeliveries, startCallbackDeliveries } from "./callbacks/deliver-callbacks.js";
 import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";
@@ -182,13 +183,9 @@ const reloadCatalogue = () => void opened.reload();
 process.on("SIGHUP", reloadCatalogue);
 watchCatalogueFile({ reload: reloadCatalogue }, config.CATALOGUE_PATH, logger);
 grpc.health.serving();
-logger.info(
-  { ports: { grpc: grpc.port, admin: admin.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null },
-  "ready",
-);
-start.serving();
+start.ready({ ports: { grpc: grpc.port, admin: admin.port }, worker_id: worker ? config.VIDEO_WORKER_ID : null });
 
-stopOnSignal(logger, async () => {
+start.stopOnSignal(async () => {
   // Submits keep being answered while workers finish; both end within the grace period.
   await Promise.all([
     drainGrpcServer(grpc.server, grpc.health, shutdownTimings(config)),

@@ -1,6 +1,6 @@
-import { sqlMigrator } from "@gateway/shared/sql-migrations";
+import { sqlMigrator } from "@gateway/platform/sql-migrations";
 
-export type { MigrationResult } from "@gateway/shared/sql-migrations";
+export type { MigrationResult } from "@gateway/platform/sql-migrations";
 
 /** Prisma's migrations folder: one sub-folder per migration, each holding migration.sql. */
 export const migrationsDirectory = new URL("../prisma/migrations/", import.meta.url);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { loadUsageDefinition, natsNames } from "@gateway/platform";
 import { UsageEvent, UsageOutcome } from "@gateway/proto/events/v1/events";
-import { loadUsageDefinition, natsNames } from "@gateway/shared";
 import { connect, type JetStreamClient, type JetStreamManager } from "nats";
 import { round2 } from "./stats.js";
 

@@ -1,6 +1,6 @@
-import { Reservations } from "@gateway/metering/reservations";
+import { billingKeys, Reservations } from "@gateway/billing";
+import { createLogger, createRedis, insecureChannel } from "@gateway/platform";
 import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
-import { billingKeys, createLogger, createRedis, insecureChannel } from "@gateway/shared";
 import { type Percentiles, percentilesOf, roundPercentiles } from "./stats.js";
 
 /**

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { Catalogue, type CatalogueModel } from "@gateway/catalogue/catalogue";
+import { Catalogue, type CatalogueModel } from "@gateway/catalogue";
 import { repoRoot } from "@gateway/stack";
 import type { Expected } from "./expected.js";
 import type { Family, Protocol, Recording } from "./recordings.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
-import { type PriceInput, priceUsage } from "@gateway/shared";
+import { type PriceInput, priceUsage } from "@gateway/billing";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { pricesAt } from "@gateway/catalogue";
 import { startTestStack, type TestStack, usageRecordOf } from "@gateway/stack";
 import { toFile } from "openai";
 import { afterAll, beforeAll, describe, type ExpectStatic, it } from "vitest";

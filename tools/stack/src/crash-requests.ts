@@ -109,7 +109,7 @@ export const exitedProcesses = (processes: Record<string, ServiceProcess>) =>
     .filter(({ child }) => child.exitCode !== null || child.signalCode !== null)
     .map(({ name }) => name);
 
-/** Lines a process logged about an error nothing handled (see services/shared/src/process-errors.ts). */
+/** Lines a process logged about an error nothing handled (see packages/platform/src/process-errors.ts). */
 export const uncaughtErrorLines = (processes: Record<string, ServiceProcess>) =>
   Object.values(processes).flatMap(({ name, output }) =>
     output.filter((line) => /uncaught exception|unhandled rejection/i.test(line)).map((line) => `${name}: ${line}`),

@@ -7,6 +7,7 @@ export * from "./exact-billing.js";
 export * from "./fault-suite.js";
 export * from "./linear-growth.js";
 export * from "./nats-authorization.js";
+export * from "./nats-cluster.js";
 export * from "./nats-server.js";
 export * from "./open-reservations.js";
 export * from "./otlp-collector.js";

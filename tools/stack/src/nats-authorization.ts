@@ -1,4 +1,4 @@
-import { loadUsageDefinition, natsNames } from "@gateway/shared";
+import { loadUsageDefinition, natsNames } from "@gateway/platform";
 
 export type NatsServiceUser = "edge" | "router" | "ledger" | "video";
 

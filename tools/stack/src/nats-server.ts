@@ -24,8 +24,18 @@ export class TestNats {
   ) {}
 
   static async start(options: TestNatsOptions = {}): Promise<TestNats> {
-    const nats = new TestNats(await freePort(), options);
-    await nats.resume();
+    const nats = TestNats.launch(await freePort(), options);
+    await nats.ready();
+    return nats;
+  }
+
+  /**
+   * Starts the server on `port` without waiting for it: a cluster's nodes must all run before
+   * any of them serves JetStream (it needs a meta leader, elected by a quorum of them).
+   */
+  static launch(port: number, options: TestNatsOptions): TestNats {
+    const nats = new TestNats(port, options);
+    nats.spawn();
     return nats;
   }
 
@@ -34,17 +44,29 @@ export class TestNats {
   }
 
   async resume(): Promise<void> {
+    this.spawn();
+    await this.ready();
+  }
+
+  private spawn(): void {
     const binary = process.env.NATS_SERVER_BINARY ?? "/usr/sbin/nats-server";
     const config = join(this.store, "nats.conf");
     if (this.options.config) writeFileSync(config, this.options.config, { mode: 0o600 });
     const args = ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.store];
     this.child = spawn(binary, [...args, ...(this.options.config ? ["-c", config] : [])], { stdio: "ignore" });
-    const deadline = Date.now() + 10_000;
+  }
+
+  /** Waits until the server answers JetStream's account info (in a cluster: has a meta leader). */
+  async ready(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
         const connection = await connect({ servers: this.url, reconnect: false, timeout: 500, ...this.options.probe });
-        await (await connection.jetstreamManager()).getAccountInfo();
-        await connection.close();
+        try {
+          await (await connection.jetstreamManager()).getAccountInfo();
+        } finally {
+          await connection.close();
+        }
         return;
       } catch (error) {
         if (Date.now() > deadline) throw error;

@@ -1,4 +1,4 @@
-import { billingKeys } from "@gateway/shared";
+import { billingKeys } from "@gateway/billing";
 import { createClient } from "redis";
 
 /** The account's open cost reservations in Redis (request id → micro-yuan), as a test sees them. */

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { eventually } from "./test-resources.js";
 
 export interface LoadAccount {
   account_id: string;
@@ -84,6 +85,12 @@ export class SteadyLoad {
   /** Requests answered completely so far, all accounts together. */
   get servedCount(): number {
     return [...this.report.served.values()].reduce((sum, ids) => sum + ids.length, 0);
+  }
+
+  /** Waits until `count` more requests than now have been answered completely. */
+  async servedMore(count: number, timeoutMs = 90_000): Promise<void> {
+    const target = this.servedCount + count;
+    await eventually(async () => (this.servedCount >= target ? true : undefined), timeoutMs, 100);
   }
 
   /** Stops starting requests and waits for the ones under way. */

@@ -1,4 +1,4 @@
-import { createLogger, createRedis, GatewayError, type Redis } from "@gateway/shared";
+import { createLogger, createRedis, GatewayError, type Redis } from "@gateway/platform";
 import { testServers } from "./test-resources.js";
 
 /** A connected client of the test Redis (or another URL's), for tests of code that takes one. */

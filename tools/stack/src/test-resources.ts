@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type ServiceClientOptions, type ServiceName, serviceClientOptions } from "@gateway/shared";
+import { type ServiceClientOptions, type ServiceName, serviceClientOptions } from "@gateway/platform";
 import pg from "pg";
 
 /** Where the tests find the real servers; the development machines run them locally. */

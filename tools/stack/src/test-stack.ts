@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { natsConnectOptions } from "@gateway/shared";
+import { natsConnectOptions } from "@gateway/platform";
 import { connect } from "nats";
 import { repoRoot } from "./repo-paths.js";
 import type { ServiceProcess } from "./service-process.js";

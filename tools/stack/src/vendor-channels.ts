@@ -1,4 +1,4 @@
-import { Catalogue, channelKeyVariables } from "@gateway/catalogue/catalogue";
+import { Catalogue, channelKeyVariables } from "@gateway/catalogue";
 import { repoRoot } from "./repo-paths.js";
 
 export interface VendorChannels {

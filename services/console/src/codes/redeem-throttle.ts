@@ -1,4 +1,4 @@
-import { LuaScript, type Redis } from "@gateway/shared";
+import { LuaScript, type Redis } from "@gateway/platform";
 
 export interface RedeemLimits {
   failuresPerAccount: number;

@@ -1,5 +1,5 @@
-import type { Logger } from "@gateway/shared";
-import { GatewayError } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
+import { GatewayError } from "@gateway/platform";
 import type { ErrorRequestHandler, Response } from "express";
 import type { z } from "zod";
 

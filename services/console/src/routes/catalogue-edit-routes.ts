@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 import type { Router } from "express";
 import { z } from "zod";
 import { parseInput } from "../http/console-error.js";

@@ -1,5 +1,5 @@
+import { GatewayError } from "@gateway/platform";
 import type { CodeBatch, PrepaidCode } from "@gateway/proto/ledger/v1/operations";
-import { GatewayError } from "@gateway/shared";
 import type { Response, Router } from "express";
 import { z } from "zod";
 import type { RedeemThrottle } from "../codes/redeem-throttle.js";

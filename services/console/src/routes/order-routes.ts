@@ -1,5 +1,5 @@
+import type { Logger } from "@gateway/platform";
 import { PaymentProvider, type TopUpOrder, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
-import type { Logger } from "@gateway/shared";
 import type { Router } from "express";
 import { z } from "zod";
 import type { AdminGuards } from "../http/admin-guards.js";

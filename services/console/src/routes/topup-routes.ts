@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 import type { Router } from "express";
 import { z } from "zod";
 import { ConsoleError, notFound, parseInput } from "../http/console-error.js";

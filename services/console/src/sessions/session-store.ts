@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Redis } from "@gateway/shared";
+import type { Redis } from "@gateway/platform";
 import { z } from "zod";
 
 const sessionRecord = z.object({

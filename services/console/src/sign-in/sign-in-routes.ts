@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 import { type Request, type Response, Router } from "express";
 import { notFound } from "../http/console-error.js";
 import type { Ledger, LedgerAdmin } from "../ledger-client.js";

@@ -7,8 +7,8 @@ import {
   type WechatPayConfig,
   wechatPayNotificationAnswer,
 } from "@gateway/payments";
+import type { Logger } from "@gateway/platform";
 import { NotificationOutcome } from "@gateway/proto/ledger/v1/console";
-import type { Logger } from "@gateway/shared";
 import express, { type Request, type Router } from "express";
 import type { Ledger } from "../ledger-client.js";
 import { type PaymentMethod, paymentFacts } from "./payment-methods.js";

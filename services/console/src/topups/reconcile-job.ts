@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "@gateway/platform";
 import type { Actor } from "@gateway/proto/ledger/v1/actor";
 import { type TopUpOrder, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
-import type { Logger } from "@gateway/shared";
 import type { Ledger } from "../ledger-client.js";
 import { type PaymentMethod, paymentFacts } from "./payment-methods.js";
 

@@ -1,4 +1,4 @@
-import type { GatewayError } from "@gateway/shared";
+import type { GatewayError } from "@gateway/platform";
 
 // Gateway errors in Anthropic's error shape, for the Messages ingress.
 // https://docs.anthropic.com/en/api/errors

@@ -1,4 +1,4 @@
-import { int32From, modelId } from "@gateway/shared";
+import { int32From, modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // Anthropic's Messages API request as the gateway takes it at POST /v1/messages.

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
+import { API_KEY_PATTERN, callUnary, fromGrpcError, invalidApiKey } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { KeyStatus, type LedgerServiceClient, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { API_KEY_PATTERN, callUnary, fromGrpcError, invalidApiKey } from "@gateway/shared";
 import type { NextFunction, Request, Response } from "express";
 import { sendError } from "../http/send-error.js";
 import { FailedAuthThrottle } from "./failed-auth-throttle.js";

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 
 export interface ThrottleSettings {
   // Failed keys one address may present per window; past that its failures are answered 429.

@@ -1,5 +1,5 @@
+import { invalidRequest } from "@gateway/platform";
 import type { ThinkingBlock } from "@gateway/proto/router/v1/chat";
-import { invalidRequest } from "@gateway/shared";
 
 // Claude's thinking blocks carried as Gemini thought parts, so a Gemini client's tool loop on a
 // Claude model sends them back (Claude refuses a thinking turn's tool_use without its thinking).

@@ -1,6 +1,6 @@
+import { int32From, invalidRequest, modelId } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { EmbeddingList, EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
-import { int32From, invalidRequest, modelId } from "@gateway/shared";
 import { z } from "zod";
 
 // Gemini's embedContent and batchEmbedContents, served by every embedding model.

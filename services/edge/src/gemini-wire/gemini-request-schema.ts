@@ -1,4 +1,4 @@
-import { int32From, modelId } from "@gateway/shared";
+import { int32From, modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // Gemini's generateContent request (camelCase, as @google/genai sends it), bounded the way

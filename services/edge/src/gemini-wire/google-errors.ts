@@ -1,4 +1,4 @@
-import { type GatewayError, googleRpcStatus } from "@gateway/shared";
+import { type GatewayError, googleRpcStatus } from "@gateway/platform";
 
 // Errors as Google's APIs write them (google.rpc.Status): `{error:{code, message, status, details}}`.
 // https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes

@@ -1,6 +1,6 @@
+import { invalidRequest } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest, ContentPart, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
-import { invalidRequest } from "@gateway/shared";
 import { thinkingBlockOf } from "./claude-thought-parts.js";
 import type { ContentBody, GenerateContentBody, PartBody } from "./gemini-request-schema.js";
 import { jsonSchemaOf } from "./json-schema-of.js";

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { type Readable, Transform } from "node:stream";
+import { BODY_BYTES_METADATA, type BodyBudget, type BodyHold, tracedMetadata } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { BODY_BYTES_METADATA, type BodyBudget, type BodyHold, tracedMetadata } from "@gateway/shared";
 import type { Metadata } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
 import type { QuotaRefusals } from "./quota-refusals.js";

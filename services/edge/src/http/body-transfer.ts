@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 import type { Request, Response } from "express";
 import { sendError } from "./send-error.js";
 

@@ -1,4 +1,4 @@
-import { fromGrpcError } from "@gateway/shared";
+import { fromGrpcError } from "@gateway/platform";
 import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from "@grpc/grpc-js";
 import type { Response } from "express";
 import { routerMetadata } from "./body-budget.js";

@@ -1,4 +1,4 @@
-import { GatewayError, payloadTooLarge } from "@gateway/shared";
+import { GatewayError, payloadTooLarge } from "@gateway/platform";
 import bytes from "bytes";
 import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";

@@ -1,4 +1,4 @@
-import type { GatewayError } from "@gateway/shared";
+import type { GatewayError } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, refuseDeepJson, tooDeep } from "./json-depth.js";
 

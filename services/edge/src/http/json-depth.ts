@@ -1,4 +1,4 @@
-import { echoed, invalidRequest } from "@gateway/shared";
+import { echoed, invalidRequest } from "@gateway/platform";
 
 /** The deepest nesting of objects and arrays a JSON body may have; no API we serve needs more. */
 export const MAX_JSON_DEPTH = 64;

@@ -1,4 +1,4 @@
-import { echoed, GatewayError, invalidRequest } from "@gateway/shared";
+import { echoed, GatewayError, invalidRequest } from "@gateway/platform";
 import { refuseDeepJson } from "./json-depth.js";
 
 // JSON exchanged between systems is UTF-8 (RFC 8259 §8.1). Other charsets are refused rather

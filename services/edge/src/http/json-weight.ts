@@ -1,4 +1,4 @@
-import { payloadTooLarge } from "@gateway/shared";
+import { payloadTooLarge } from "@gateway/platform";
 
 /**
  * The most values (objects, arrays, and the strings, numbers and literals in them) a JSON body

@@ -1,4 +1,4 @@
-import { payloadTooLarge } from "@gateway/shared";
+import { payloadTooLarge } from "@gateway/platform";
 import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
 import { type BodyAdmission, declaredBytes, meterBody } from "./body-budget.js";

@@ -1,5 +1,5 @@
+import { GatewayError } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { GatewayError } from "@gateway/shared";
 import type { NextFunction, Request, Response } from "express";
 
 // As long as a resolved key is cached: a top-up is served within this, as a new key is.

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Transform } from "node:stream";
 import zlib from "node:zlib";
-import { GatewayError, invalidRequest } from "@gateway/shared";
+import { GatewayError, invalidRequest } from "@gateway/platform";
 import getRawBody from "raw-body";
 import { meteredBody } from "./body-budget.js";
 

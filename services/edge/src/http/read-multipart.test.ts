@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
-import type { GatewayError } from "@gateway/shared";
+import type { GatewayError } from "@gateway/platform";
 import type { Request } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MultipartLimits, readMultipart } from "./read-multipart.js";

@@ -1,4 +1,4 @@
-import { invalidRequest, payloadTooLarge } from "@gateway/shared";
+import { invalidRequest, payloadTooLarge } from "@gateway/platform";
 import busboy from "busboy";
 import type { Request } from "express";
 import { meteredBody, stopMetering } from "./body-budget.js";

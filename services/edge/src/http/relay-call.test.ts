@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { notFound, serviceUnavailable, toGrpcError } from "@gateway/shared";
+import { notFound, serviceUnavailable, toGrpcError } from "@gateway/platform";
 import { type ClientReadableStream, status as grpcStatus } from "@grpc/grpc-js";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,8 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import { fromGrpcError, GatewayError, serverError, serviceUnavailable } from "@gateway/shared";
+import { fromGrpcError, GatewayError, serverError, serviceUnavailable, shutdownCutOf } from "@gateway/platform";
 import type { ClientReadableStream } from "@grpc/grpc-js";
 import type { Response } from "express";
-import { shutdownCutOf } from "./drain.js";
 import { copyRateLimitHeaders } from "./rate-limit-headers.js";
 import { sendError } from "./send-error.js";
 

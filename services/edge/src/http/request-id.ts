@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { withRequestId } from "@gateway/shared";
+import { withRequestId } from "@gateway/platform";
 import type { NextFunction, Request, Response } from "express";
 
 /**

@@ -1,4 +1,4 @@
-import { GatewayError, serverError } from "@gateway/shared";
+import { GatewayError, serverError } from "@gateway/platform";
 import type { NextFunction, Request, Response } from "express";
 import { closeAfterUnreadBody } from "./refused-body.js";
 

@@ -1,4 +1,4 @@
-import { tracer } from "@gateway/shared";
+import { tracer } from "@gateway/platform";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { NextFunction, Request, Response } from "express";
 

@@ -1,4 +1,4 @@
-import { gatewayMeter } from "@gateway/shared";
+import { gatewayMeter } from "@gateway/platform";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 // Seconds: from a cached models list to a long generation streamed to the end.

@@ -1,4 +1,4 @@
-import type { GatewayError } from "@gateway/shared";
+import type { GatewayError } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { checkAudioFile } from "./audio-file-type.js";
 

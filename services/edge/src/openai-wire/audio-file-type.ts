@@ -1,4 +1,4 @@
-import { echoed, invalidRequest } from "@gateway/shared";
+import { echoed, invalidRequest } from "@gateway/platform";
 
 // The formats OpenAI transcribes (PROTOCOLS.md A9), by extension, each with the start of its
 // bytes where that is cheap to tell; mp4/m4a share ISO-BMFF's ftyp box, mp3/mpga MPEG audio.

@@ -1,4 +1,4 @@
-import { int32From, modelId } from "@gateway/shared";
+import { int32From, modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's chat request as the spec bounds it.

@@ -1,4 +1,4 @@
-import { int32From, invalidRequest, modelId } from "@gateway/shared";
+import { int32From, invalidRequest, modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's legacy completions request. https://platform.openai.com/docs/api-reference/completions/create

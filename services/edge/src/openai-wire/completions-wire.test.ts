@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { completionRequestSchema, refuseTokenPrompts } from "./completion-request-schema.js";
 import { renderTextChunk, renderTextCompletion } from "./render-completion.js";

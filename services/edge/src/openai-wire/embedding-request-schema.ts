@@ -1,4 +1,4 @@
-import { int32From, modelId } from "@gateway/shared";
+import { int32From, modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's embeddings request. https://platform.openai.com/docs/api-reference/embeddings/create

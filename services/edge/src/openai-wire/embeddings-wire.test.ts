@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { embeddingRequestSchema } from "./embedding-request-schema.js";
 import { encodeBase64Floats, renderEmbeddings, toCanonicalEmbeddings } from "./embeddings-wire.js";

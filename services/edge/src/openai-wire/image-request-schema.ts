@@ -1,4 +1,4 @@
-import { modelId } from "@gateway/shared";
+import { modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's images requests (PROTOCOLS.md A8). Edge checks the shape; the model's own rules

@@ -1,4 +1,4 @@
-import { int32From, modelId, storableText } from "@gateway/shared";
+import { int32From, modelId, storableText } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's Responses request, limited to what the gateway serves on top of chat models.

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { chatRequestSchema } from "./chat-request-schema.js";

@@ -1,4 +1,4 @@
-import { modelId } from "@gateway/shared";
+import { modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's transcription form fields (PROTOCOLS.md A9); the file itself is checked apart.

@@ -1,4 +1,4 @@
-import { echoed, invalidRequest } from "@gateway/shared";
+import { echoed, invalidRequest } from "@gateway/platform";
 import type { z } from "zod";
 
 /** `messages[0].content` style, as OpenAI names a parameter. */

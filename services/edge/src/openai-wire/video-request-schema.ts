@@ -1,4 +1,4 @@
-import { modelId, storableText } from "@gateway/shared";
+import { modelId, storableText } from "@gateway/platform";
 import { z } from "zod";
 
 // POST /v1/videos/generations as the spec defines it. duration defaults to 5 seconds (the spec

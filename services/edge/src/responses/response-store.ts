@@ -1,6 +1,6 @@
+import { callUnary, serviceUnavailable } from "@gateway/platform";
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { Message } from "@gateway/proto/router/v1/chat";
-import { callUnary, serviceUnavailable } from "@gateway/shared";
 import { VALUE_WEIGHT_BYTES } from "../http/json-weight.js";
 import type { RenderedResponse } from "../openai-wire/render-response.js";
 

@@ -1,6 +1,6 @@
+import { invalidRequest } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { AudioServiceClient } from "@gateway/proto/router/v1/audio";
-import { invalidRequest } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { callRouter } from "../http/call-router.js";
 import { filesOf, readMultipart } from "../http/read-multipart.js";

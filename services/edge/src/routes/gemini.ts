@@ -1,7 +1,7 @@
+import { callUnary, echoed, fromGrpcError, invalidRequest, modelId, notFound } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { callUnary, echoed, fromGrpcError, invalidRequest, modelId, notFound } from "@gateway/shared";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { camelCaseKeys } from "../gemini-wire/camel-case-keys.js";
 import {

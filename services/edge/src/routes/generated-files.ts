@@ -1,4 +1,4 @@
-import { GatewayError, generatedFileIdPattern, generatedFileTypes, notFound } from "@gateway/shared";
+import { GatewayError, generatedFileIdPattern, generatedFileTypes, notFound } from "@gateway/platform";
 import type { NextFunction, Request, Response } from "express";
 import type { GeneratedFiles } from "../files/generated-files.js";
 

@@ -1,5 +1,5 @@
+import { callUnary } from "@gateway/platform";
 import type { RouterServiceClient, ServingStatus } from "@gateway/proto/router/v1/router";
-import { callUnary } from "@gateway/shared";
 import type { Client } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
 import type { NatsConnection } from "nats";

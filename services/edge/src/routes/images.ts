@@ -1,6 +1,6 @@
+import { invalidRequest } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ImageServiceClient, UploadedFile } from "@gateway/proto/router/v1/images";
-import { invalidRequest } from "@gateway/shared";
 import type { Request, Response } from "express";
 import type { GeneratedFiles } from "../files/generated-files.js";
 import { callRouter } from "../http/call-router.js";

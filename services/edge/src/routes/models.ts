@@ -1,6 +1,6 @@
+import { callUnary, fromGrpcError } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Model, RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { callUnary, fromGrpcError } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { renderPricing } from "../openai-wire/render-pricing.js";
 import { speaksAnthropic } from "./messages.js";

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 import express, { type Request, type Router } from "express";
 
 // OpenAI API families this gateway does not offer (the spec leaves out fine-tuning, file,

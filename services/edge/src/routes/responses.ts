@@ -1,7 +1,7 @@
+import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Message } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
-import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/shared";
 import type { Request, Response } from "express";
 import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";

@@ -1,5 +1,3 @@
-import type { Caller } from "@gateway/proto/common/v1/common";
-import type { VideoContentChunk, VideoServiceClient, VideoTask } from "@gateway/proto/video/v1/video";
 import {
   callUnary,
   fromGrpcError,
@@ -7,7 +5,9 @@ import {
   renderVideoTask,
   serverError,
   tracedMetadata,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import type { Caller } from "@gateway/proto/common/v1/common";
+import type { VideoContentChunk, VideoServiceClient, VideoTask } from "@gateway/proto/video/v1/video";
 import type { Request, Response } from "express";
 import type { PublicBaseUrl } from "../http/public-base-url.js";
 import { relayCall, type StreamRendering } from "../http/relay-call.js";

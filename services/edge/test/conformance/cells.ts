@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { Catalogue, type CatalogueModel } from "@gateway/catalogue/catalogue";
+import { Catalogue, type CatalogueModel } from "@gateway/catalogue";
 import { repoRoot } from "@gateway/stack";
 
 // The conformance matrix's axes: ingress formats, vendor families, features; and which model of

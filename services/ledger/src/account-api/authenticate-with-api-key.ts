@@ -1,5 +1,5 @@
+import { invalidApiKey } from "@gateway/platform";
 import { KeyStatus, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { invalidApiKey } from "@gateway/shared";
 import type { RequestHandler } from "express";
 import { bearerToken } from "../http/bearer-token.js";
 import { hashApiKey } from "../keys/api-key.js";

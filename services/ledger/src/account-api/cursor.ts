@@ -1,4 +1,4 @@
-import { storableText } from "@gateway/shared";
+import { storableText } from "@gateway/platform";
 import { z } from "zod";
 import { dateTime } from "../http/input-fields.js";
 

@@ -1,4 +1,4 @@
-import { hasNoNul } from "@gateway/shared";
+import { hasNoNul } from "@gateway/platform";
 import type { Database } from "../database.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { requestLogNotFound } from "../ledger-errors.js";

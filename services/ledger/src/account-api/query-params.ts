@@ -1,4 +1,4 @@
-import { MAX_MODEL_CHARS, storableText } from "@gateway/shared";
+import { MAX_MODEL_CHARS, storableText } from "@gateway/platform";
 import { z } from "zod";
 import { dateTime, utcDay } from "../http/input-fields.js";
 import { cursorParam, type Position } from "./cursor.js";

@@ -7,6 +7,17 @@ export interface StatisticsFilter {
   model?: string | undefined;
 }
 
+/** One day and model's counts (ledger.daily_usage), or their sum: what both wires' statistics carry. */
+export interface UsageCounts {
+  requests: bigint;
+  promptTokens: bigint;
+  completionTokens: bigint;
+  cachedTokens: bigint;
+  cacheCreationTokens: bigint;
+  reasoningTokens: bigint;
+  costMicros: bigint;
+}
+
 /**
  * An account's totals per UTC day and model with their sum, read from the running totals
  * the usage consumer keeps (ledger.daily_usage): never a scan of the usage records.
@@ -16,7 +27,7 @@ export async function readStatistics(database: Database, accountId: string, filt
     where: { accountId, model: filter.model, day: { gte: filter.from, lte: filter.to } },
     orderBy: [{ day: "asc" }, { model: "asc" }],
   });
-  const totals = {
+  const totals: UsageCounts = {
     requests: 0n,
     promptTokens: 0n,
     completionTokens: 0n,

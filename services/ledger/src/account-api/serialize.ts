@@ -1,6 +1,7 @@
-import { formatYuan } from "@gateway/shared";
+import { formatYuan } from "@gateway/billing";
 import { usageJson } from "../admin/serialize.js";
 import type { DailyUsage, RequestLog, UsageRecord } from "../generated/prisma/client.js";
+import type { UsageCounts } from "./read-statistics.js";
 
 // The account API's JSON, in the admin API's conventions: money (`*_micros`) is a string of
 // an integer of micro-yuan, times are ISO 8601.
@@ -12,18 +13,8 @@ export const balanceJson = (account: { id: string; balanceMicros: bigint }) => (
   balance_yuan: formatYuan(account.balanceMicros),
 });
 
-interface Counts {
-  requests: bigint;
-  promptTokens: bigint;
-  completionTokens: bigint;
-  cachedTokens: bigint;
-  cacheCreationTokens: bigint;
-  reasoningTokens: bigint;
-  costMicros: bigint;
-}
-
 // Token and request counts stay far below 2^53, so they are plain JSON numbers.
-const countsJson = (counts: Counts) => ({
+const countsJson = (counts: UsageCounts) => ({
   requests: Number(counts.requests),
   prompt_tokens: Number(counts.promptTokens),
   completion_tokens: Number(counts.completionTokens),
@@ -34,7 +25,7 @@ const countsJson = (counts: Counts) => ({
   cost_micros: counts.costMicros.toString(),
 });
 
-export const statisticsJson = ({ days, totals }: { days: DailyUsage[]; totals: Counts }) => ({
+export const statisticsJson = ({ days, totals }: { days: DailyUsage[]; totals: UsageCounts }) => ({
   object: "statistics",
   data: days.map((day) => ({ day: day.day.toISOString().slice(0, 10), model: day.model, ...countsJson(day) })),
   totals: countsJson(totals),

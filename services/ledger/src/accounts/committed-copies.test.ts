@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { billingKeys, type Redis } from "@gateway/shared";
+import { billingKeys } from "@gateway/billing";
+import type { Redis } from "@gateway/platform";
 import { connectTestRedis } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeBalanceCopy, writeKeySpentCopy } from "./committed-copies.js";

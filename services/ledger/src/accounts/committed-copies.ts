@@ -1,5 +1,5 @@
-import type { Redis } from "@gateway/shared";
-import { billingKeys } from "@gateway/shared";
+import { billingKeys } from "@gateway/billing";
+import type { Redis } from "@gateway/platform";
 
 /** A balance as one commit left it, with the account's balance_version after that commit. */
 export interface CommittedBalance {

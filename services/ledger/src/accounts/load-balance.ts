@@ -1,4 +1,4 @@
-import type { Redis } from "@gateway/shared";
+import type { Redis } from "@gateway/platform";
 import { z } from "zod";
 import type { Database } from "../database.js";
 import { keyNotFound } from "../ledger-errors.js";

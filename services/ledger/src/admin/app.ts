@@ -1,4 +1,4 @@
-import { servePrometheusMetrics } from "@gateway/shared";
+import { servePrometheusMetrics } from "@gateway/platform";
 import express from "express";
 import { authenticateWithApiKey } from "../account-api/authenticate-with-api-key.js";
 import { accountApiRouter } from "../account-api/router.js";

@@ -1,5 +1,5 @@
+import type { Logger } from "@gateway/platform";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import type { Logger } from "@gateway/shared";
 import type { CommittedBalance } from "../accounts/committed-copies.js";
 import type { Database } from "../database.js";
 

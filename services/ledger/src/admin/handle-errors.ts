@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, type Logger, notFound, serverError } from "@gateway/shared";
+import { GatewayError, invalidRequest, type Logger, notFound, serverError } from "@gateway/platform";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 
 export const unknownRoute: RequestHandler = (request, _response, next) => {

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@gateway/shared";
+import { invalidRequest } from "@gateway/platform";
 import type { z } from "zod";
 import { parseYuan } from "../money.js";
 

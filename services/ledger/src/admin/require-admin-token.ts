@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { invalidApiKey } from "@gateway/shared";
+import { invalidApiKey } from "@gateway/platform";
 import type { RequestHandler } from "express";
 import { bearerToken } from "../http/bearer-token.js";
 

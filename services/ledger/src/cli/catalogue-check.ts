@@ -1,8 +1,12 @@
-import { readCatalogueFile } from "@gateway/catalogue/catalogue";
-import { type CatalogueFile, catalogueFileSchema } from "@gateway/catalogue/catalogue-schema";
-import { type PriceDifference, priceDifferences } from "@gateway/catalogue/model-prices";
-import type { TokenPrice } from "@gateway/catalogue/token-prices";
-import { formatYuan } from "@gateway/shared";
+import { formatYuan } from "@gateway/billing";
+import type { TokenPrice } from "@gateway/catalogue";
+import {
+  type CatalogueFile,
+  catalogueFileSchema,
+  type PriceDifference,
+  priceDifferences,
+  readCatalogueFile,
+} from "@gateway/catalogue";
 import { table } from "./table.js";
 
 // Yuan per million tokens, with each band above its prompt length.

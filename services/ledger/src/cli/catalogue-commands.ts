@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { catalogueFileSchema } from "@gateway/catalogue/catalogue-schema";
-import { resolveModelPrices } from "@gateway/catalogue/model-prices";
+import { catalogueFileSchema, resolveModelPrices } from "@gateway/catalogue";
 import { parse, stringify } from "yaml";
 import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fromGrpcError, grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/platform";
 import { type ChannelTestReport, RouterServiceClient, TestChannelRequest } from "@gateway/proto/router/v1/router";
-import { fromGrpcError, grpcTarget, insecureChannel, serviceClientOptions } from "@gateway/shared";
 import { Metadata } from "@grpc/grpc-js";
 import type { Command } from "./parse-arguments.js";
 

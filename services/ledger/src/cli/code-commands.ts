@@ -1,4 +1,4 @@
-import { formatYuan } from "@gateway/shared";
+import { formatYuan } from "@gateway/billing";
 import type { AdminRequest } from "./admin-client.js";
 import {
   CommandLineError,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { formatYuan } from "@gateway/shared";
+import { formatYuan } from "@gateway/billing";
 import type { AdminRequest } from "./admin-client.js";
 import type { CatalogueCommand } from "./catalogue-arguments.js";
 import { catalogueToCheck, checkCatalogue } from "./catalogue-check.js";

@@ -1,4 +1,4 @@
-import { storableText } from "@gateway/shared";
+import { storableText } from "@gateway/platform";
 import { z } from "zod";
 import { cursorParam } from "../account-api/cursor.js";
 import { LOG_CAPTURE_LEVELS } from "../accounts/log-capture.js";

@@ -1,3 +1,4 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   AdminServiceServer,
   GrantRoleRequest,
@@ -9,7 +10,6 @@ import type {
   SetAccountLogCaptureRequest,
 } from "@gateway/proto/ledger/v1/admin";
 import type { AccountRequest } from "@gateway/proto/ledger/v1/console";
-import { unaryHandler } from "@gateway/shared";
 import { listPage } from "../account-api/page.js";
 import { findAccount } from "../accounts/find-account.js";
 import { searchAccounts } from "../accounts/search-accounts.js";
@@ -18,7 +18,6 @@ import { setDefaultGroup } from "../accounts/set-default-group.js";
 import { setLogCapture } from "../accounts/set-log-capture.js";
 import { parseInput } from "../admin/parse-input.js";
 import { findAuditPage } from "../audit/list-audit.js";
-import type { AuditEntry } from "../generated/prisma/client.js";
 import { grantRole, listRoles, revokeRole, roleOfAccount } from "../roles/admin-roles.js";
 import {
   auditQuery,
@@ -29,42 +28,9 @@ import {
   revokeInput,
   searchInput,
 } from "./admin-requests.js";
-import type { ConsoleDependencies } from "./console-service.js";
+import type { ConsoleDependencies } from "./console-dependencies.js";
 import { accountIdOf } from "./requests.js";
-import { accountMessage } from "./to-proto.js";
-
-const grantMessage = (grant: { grantee: string; role: string; grantedBy: string; grantedAt: Date } | null) => ({
-  grantee: grant?.grantee ?? "",
-  role: grant?.role ?? "",
-  grantedBy: grant?.grantedBy ?? "",
-  grantedAtMs: grant?.grantedAt.getTime() ?? 0,
-});
-
-const statusMessage = (account: {
-  id: string;
-  disabledAt: Date | null;
-  defaultGroup: string | null;
-  logCapture: string | null;
-}) => ({
-  accountId: account.id,
-  disabledAtMs: account.disabledAt?.getTime() ?? 0,
-  group: account.defaultGroup ?? undefined,
-  logCapture: account.logCapture ?? undefined,
-});
-
-const json = (value: unknown) => (value === null ? "" : JSON.stringify(value));
-const auditMessage = (entry: AuditEntry) => ({
-  id: entry.id,
-  atMs: entry.at.getTime(),
-  actorAccountId: entry.actorAccountId ?? "",
-  actor: entry.actor,
-  actorRole: entry.actorRole,
-  action: entry.action,
-  accountId: entry.accountId ?? "",
-  target: entry.target ?? "",
-  beforeJson: json(entry.before),
-  afterJson: json(entry.after),
-});
+import { accountMessage, auditMessage, grantMessage, statusMessage } from "./to-proto.js";
 
 /** AdminService: the console's admin pages. The console checks roles; every change here is audited with its actor. */
 export function adminService({

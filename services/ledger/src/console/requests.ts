@@ -1,6 +1,8 @@
+import { storableText } from "@gateway/platform";
 import { type ListFilter as ListFilterMessage, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
-import { storableText } from "@gateway/shared";
 import { z } from "zod";
+import { cursorParam } from "../account-api/cursor.js";
+import { parseInput } from "../admin/parse-input.js";
 import { ROLES } from "../audit/record-audit.js";
 import { accountNotFound } from "../ledger-errors.js";
 import { OUT_TRADE_NO_PATTERN } from "../topups/out-trade-no.js";
@@ -112,6 +114,14 @@ export const pageLimit = z
   .int()
   .transform((limit) => limit || 50)
   .pipe(z.number().min(1).max(500));
+
+const pageInput = z.object({ limit: pageLimit, cursor: cursorParam(z.uuid()).optional() });
+/** A page request's size and position (the last id of the page before; empty for the first). */
+export const pageOf = (request: { limit: number; cursor: string }) =>
+  parseInput(pageInput, { limit: request.limit, cursor: request.cursor || undefined });
+
+/** The proto's way to say "no next page" is an empty cursor. */
+export const nextCursor = (page: { next_cursor: string | null }) => page.next_cursor ?? "";
 
 /** A ListFilter as the account API's query, so both are checked by the same schemas (account-api/query-params.ts). */
 export function listQuery(filter: ListFilterMessage | undefined) {

@@ -2,6 +2,7 @@ import {
   type Account as AccountMessage,
   type ApiKey as ApiKeyMessage,
   ApiKeyStatus,
+  NotificationOutcome,
   PaymentProvider,
   type RequestLog as RequestLogMessage,
   type SignInIdentity as SignInIdentityMessage,
@@ -11,9 +12,11 @@ import {
   type UsageRecord as UsageRecordMessage,
 } from "@gateway/proto/ledger/v1/console";
 import { KeyStatus } from "@gateway/proto/ledger/v1/ledger";
+import type { UsageCounts } from "../account-api/read-statistics.js";
 import type {
   Account,
   ApiKey,
+  AuditEntry,
   RequestLog,
   SignInIdentity,
   TopUpOrder,
@@ -26,6 +29,7 @@ import {
   type TopUpMethodName,
   type TopUpOrderStateName,
 } from "../topups/payment-provider.js";
+import type { NotificationOutcome as Outcome } from "../topups/record-payment-notification.js";
 
 // Ledger rows as the console's messages: money in micro-yuan, times in Unix ms (0 = none).
 
@@ -54,11 +58,24 @@ const KEY_STATUS_MESSAGES: Partial<Record<KeyStatus, ApiKeyStatus>> = {
   [KeyStatus.KEY_STATUS_EXPIRED]: ApiKeyStatus.API_KEY_STATUS_EXPIRED,
 };
 
+export const OUTCOME_MESSAGES: Record<Outcome, NotificationOutcome> = {
+  credited: NotificationOutcome.NOTIFICATION_OUTCOME_CREDITED,
+  duplicate: NotificationOutcome.NOTIFICATION_OUTCOME_DUPLICATE,
+  pending: NotificationOutcome.NOTIFICATION_OUTCOME_PENDING,
+  closed: NotificationOutcome.NOTIFICATION_OUTCOME_CLOSED,
+  rejected: NotificationOutcome.NOTIFICATION_OUTCOME_REJECTED,
+};
+
 export const accountMessage = (account: Account): AccountMessage => ({
   accountId: account.id,
   name: account.name,
   balanceMicros: Number(account.balanceMicros),
   createdAtMs: ms(account.createdAt),
+});
+
+export const settingsMessage = (account: { id: string; logCapture: string | null }) => ({
+  accountId: account.id,
+  logCapture: account.logCapture ?? undefined,
 });
 
 export const identityMessage = (identity: SignInIdentity): SignInIdentityMessage => ({
@@ -133,17 +150,7 @@ export const requestLogMessage = ({ log, record }: { log: RequestLog; record: Us
   truncated: log.truncated,
 });
 
-interface Counts {
-  requests: bigint;
-  promptTokens: bigint;
-  completionTokens: bigint;
-  cachedTokens: bigint;
-  cacheCreationTokens: bigint;
-  reasoningTokens: bigint;
-  costMicros: bigint;
-}
-
-export const statisticsRow = (counts: Counts & { day?: Date; model?: string }): StatisticsRow => ({
+export const statisticsRow = (counts: UsageCounts & { day?: Date; model?: string }): StatisticsRow => ({
   day: counts.day?.toISOString().slice(0, 10) ?? "",
   model: counts.model ?? "",
   requests: Number(counts.requests),
@@ -153,4 +160,39 @@ export const statisticsRow = (counts: Counts & { day?: Date; model?: string }): 
   cacheCreationTokens: Number(counts.cacheCreationTokens),
   reasoningTokens: Number(counts.reasoningTokens),
   costMicros: Number(counts.costMicros),
+});
+
+// The AdminService's messages.
+
+export const grantMessage = (grant: { grantee: string; role: string; grantedBy: string; grantedAt: Date } | null) => ({
+  grantee: grant?.grantee ?? "",
+  role: grant?.role ?? "",
+  grantedBy: grant?.grantedBy ?? "",
+  grantedAtMs: grant?.grantedAt.getTime() ?? 0,
+});
+
+export const statusMessage = (account: {
+  id: string;
+  disabledAt: Date | null;
+  defaultGroup: string | null;
+  logCapture: string | null;
+}) => ({
+  accountId: account.id,
+  disabledAtMs: account.disabledAt?.getTime() ?? 0,
+  group: account.defaultGroup ?? undefined,
+  logCapture: account.logCapture ?? undefined,
+});
+
+const json = (value: unknown) => (value === null ? "" : JSON.stringify(value));
+export const auditMessage = (entry: AuditEntry) => ({
+  id: entry.id,
+  atMs: entry.at.getTime(),
+  actorAccountId: entry.actorAccountId ?? "",
+  actor: entry.actor,
+  actorRole: entry.actorRole,
+  action: entry.action,
+  accountId: entry.accountId ?? "",
+  target: entry.target ?? "",
+  beforeJson: json(entry.before),
+  afterJson: json(entry.after),
 });

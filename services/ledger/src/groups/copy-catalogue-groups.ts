@@ -1,5 +1,5 @@
+import { type Logger, natsNames } from "@gateway/platform";
 import { CatalogueChanged, type CatalogueGroup, KeyRevoked } from "@gateway/proto/events/v1/events";
-import { type Logger, natsNames } from "@gateway/shared";
 import type { NatsConnection } from "nats";
 import type pg from "pg";
 import type { KeyCache } from "../keys/key-cache.js";

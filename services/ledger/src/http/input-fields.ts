@@ -1,4 +1,4 @@
-import { storableText } from "@gateway/shared";
+import { storableText } from "@gateway/platform";
 import { z } from "zod";
 
 // Fields the admin and account APIs share. Each is refused as the client's 400 where Postgres

@@ -1,5 +1,5 @@
+import { natsNames, tracedHeaders } from "@gateway/platform";
 import { KeyRevoked } from "@gateway/proto/events/v1/events";
-import { natsNames, tracedHeaders } from "@gateway/shared";
 import type { NatsConnection } from "nats";
 import type { KeyCache } from "./key-cache.js";
 

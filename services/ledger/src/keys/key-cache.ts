@@ -1,5 +1,5 @@
+import type { Logger, Redis } from "@gateway/platform";
 import { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import type { Logger, Redis } from "@gateway/shared";
 
 /**
  * The Redis cache of ResolveKey answers, keyed by key hash and holding the encoded

@@ -1,5 +1,5 @@
+import { invalidRequest } from "@gateway/platform";
 import { KeyStatus, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import { invalidRequest } from "@gateway/shared";
 import { logCaptureOf } from "../accounts/log-capture.js";
 import type { Database } from "../database.js";
 import { isKeyHash } from "./api-key.js";

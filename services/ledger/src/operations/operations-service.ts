@@ -1,3 +1,4 @@
+import { unaryHandler } from "@gateway/platform";
 import type {
   BatchRequest,
   CreateCodeBatchRequest,
@@ -10,7 +11,6 @@ import type {
   RedeemCodeRequest,
   RevokeCodesRequest,
 } from "@gateway/proto/ledger/v1/operations";
-import { unaryHandler } from "@gateway/shared";
 import { z } from "zod";
 import { listPage } from "../account-api/page.js";
 import type { CommittedBalance } from "../accounts/committed-copies.js";

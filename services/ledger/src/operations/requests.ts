@@ -1,5 +1,5 @@
+import { storableText } from "@gateway/platform";
 import { PaymentProvider, TopUpOrderState } from "@gateway/proto/ledger/v1/console";
-import { storableText } from "@gateway/shared";
 import { z } from "zod";
 import { cursorParam } from "../account-api/cursor.js";
 import { actorInput } from "../console/admin-requests.js";

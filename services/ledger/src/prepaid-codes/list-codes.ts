@@ -1,4 +1,4 @@
-import { notFound } from "@gateway/shared";
+import { notFound } from "@gateway/platform";
 import { newestFirst, type Position, rowsAfter } from "../account-api/cursor.js";
 import type { Database } from "../database.js";
 import type { PrepaidCode, PrepaidCodeBatch } from "../generated/prisma/client.js";

@@ -1,4 +1,4 @@
-import { notFound } from "@gateway/shared";
+import { notFound } from "@gateway/platform";
 import { creditInTransaction } from "../accounts/add-credit.js";
 import { findAccount } from "../accounts/find-account.js";
 import type { Database } from "../database.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 
 // Small enough that each delete is a short transaction holding few locks.
 const BATCH_ROWS = 5_000;

@@ -1,5 +1,4 @@
-import { UsageEvent } from "@gateway/proto/events/v1/events";
-import type { Redis, SqlPool } from "@gateway/shared";
+import type { Redis, SqlPool } from "@gateway/platform";
 import {
   ensureUsageConsumer,
   ensureUsageStream,
@@ -8,7 +7,8 @@ import {
   tracer,
   type UsageDefinition,
   withMessageContext,
-} from "@gateway/shared";
+} from "@gateway/platform";
+import { UsageEvent } from "@gateway/proto/events/v1/events";
 import type { JsMsg, NatsConnection } from "nats";
 import { MicroBatcher } from "./micro-batcher.js";
 import { recordUsage } from "./record-usage.js";
@@ -28,6 +28,12 @@ export const BATCHES_IN_FLIGHT = 2;
 // How many messages the client keeps requested from the server ahead of processing: enough
 // to fill every batch in flight and the next.
 const PULL_AHEAD = BATCH_SIZE * (BATCHES_IN_FLIGHT + 1);
+// How long one pull request lasts. A pull waiting at the consumer's leader dies with it (a NATS
+// node lost): the client pulls again after two missed heartbeats (half of this each), and after
+// a reconnect it retries the consumer's info every this long until a new leader answers.
+// nats.js's default, 30 s, stopped billing for 30-45 s when a node was lost; 5 s costs an
+// idle ledger one pull request per 5 s.
+const PULL_EXPIRES_MS = 5_000;
 const RETRY_BASE_DELAY_MS = 1_000;
 const RETRY_MAX_DELAY_MS = 60_000;
 
@@ -105,7 +111,11 @@ export async function startUsageConsumer(dependencies: {
     }
     batcher.add({ message, event: decoded.event, traceId: undefined });
   };
-  const messages = await consumer.consume({ max_messages: PULL_AHEAD, callback: receive });
+  const messages = await consumer.consume({
+    max_messages: PULL_AHEAD,
+    expires: PULL_EXPIRES_MS,
+    callback: receive,
+  });
   logger.info({ stream: definition.stream.name, consumer: definition.consumer.durable_name }, "consuming usage");
 
   return {

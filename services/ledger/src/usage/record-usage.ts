@@ -1,4 +1,4 @@
-import type { SqlPool } from "@gateway/shared";
+import type { SqlPool } from "@gateway/platform";
 import type { CommittedBalance } from "../accounts/committed-copies.js";
 import { requestLogFields } from "./request-log-fields.js";
 import { keyMultipliersSql, recordUsageBatchSql } from "./usage-batch-sql.js";

@@ -1,5 +1,5 @@
-import type { Redis } from "@gateway/shared";
-import { billingKeys, type Logger } from "@gateway/shared";
+import { billingKeys } from "@gateway/billing";
+import type { Logger, Redis } from "@gateway/platform";
 import { type CommittedBalance, writeBalanceCopy, writeKeySpentCopy } from "../accounts/committed-copies.js";
 
 export interface SettledRequest {

@@ -1,4 +1,4 @@
-import { gatewayMeter } from "@gateway/shared";
+import { gatewayMeter } from "@gateway/platform";
 import type { Counter, Gauge, Histogram } from "@opentelemetry/api";
 import type { JsMsg } from "nats";
 import type { UsageRow } from "./usage-rows.js";

@@ -1,5 +1,5 @@
+import { priceUsage } from "@gateway/billing";
 import { type RequestLog, type UsageEvent, usageOutcomeToJSON } from "@gateway/proto/events/v1/events";
-import { priceUsage } from "@gateway/shared";
 
 const FULL_PRICE_BASIS_POINTS = 10_000;
 const INT32_MAX = 2_147_483_647;

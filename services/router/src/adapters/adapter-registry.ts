@@ -1,5 +1,4 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import type { VendorProtocol } from "@gateway/catalogue/catalogue-schema";
+import type { Channel, VendorProtocol } from "@gateway/catalogue";
 import { anthropicAdapter } from "./anthropic/anthropic-adapter.js";
 import type { ChatAdapter } from "./chat-adapter.js";
 import type { EmbeddingAdapter } from "./embedding-adapter.js";

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { KeyedChannel } from "../routing/channel-keys.js";
 import type { VendorTimeouts } from "../vendor-http/vendor-client.js";

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { toAnthropicRequest } from "./anthropic/to-anthropic-request.js";

@@ -1,5 +1,5 @@
+import { invalidRequest } from "@gateway/platform";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import { invalidRequest } from "@gateway/shared";
 
 /**
  * For adapters whose vendor API gives no log probabilities back in OpenAI's terms (Claude;

@@ -1,6 +1,6 @@
-import type { AudioRules, ImageRules, VideoRules } from "@gateway/catalogue/catalogue-schema";
+import { multipliedYuan } from "@gateway/billing";
+import type { AudioRules, ImageRules, VideoRules } from "@gateway/catalogue";
 import type { ModelPricing, TokenPricing } from "@gateway/proto/router/v1/router";
-import { multipliedYuan } from "@gateway/shared";
 
 /**
  * A token price as the catalogue writes it, in micro-yuan per million tokens: one price, or a base
@@ -29,7 +29,7 @@ const tierStarts = (field: TokenPriceField | undefined) =>
 /** Every token price of a model in effect for a prompt length, in yuan for the group. */
 function tokenPricing(price: TokenPriceFields, promptTokens: number, basisPoints: number): TokenPricing {
   const yuan = (field: TokenPriceField) => multipliedYuan(priceAt(field, promptTokens), basisPoints);
-  // Cache prices absent (or zero) bill cached tokens at the prompt price: shared/price.ts.
+  // Cache prices absent (or zero) bill cached tokens at the prompt price: billing's price.ts.
   const cached = (field: TokenPriceField | undefined) => (field ? yuan(field) : yuan(price.input));
   return {
     prompt: yuan(price.input),

@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue } from "@gateway/catalogue/catalogue";
-import { priceAt, pricesAt } from "@gateway/catalogue/token-prices";
-import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { RequestFacts } from "@gateway/billing";
+import { Catalogue, priceAt, pricesAt } from "@gateway/catalogue";
 import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { pricedAsServed, pricedModel, requestedSurcharges } from "./surcharges.js";

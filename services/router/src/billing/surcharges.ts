@@ -1,9 +1,8 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { VendorProtocol } from "@gateway/catalogue/catalogue-schema";
-import { mapTokenPrices, scaleTokenPrice } from "@gateway/catalogue/token-prices";
-import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { RequestFacts } from "@gateway/billing";
+import type { CatalogueModel, VendorProtocol } from "@gateway/catalogue";
+import { mapTokenPrices, scaleTokenPrice } from "@gateway/catalogue";
+import { echoed, invalidRequest } from "@gateway/platform";
 import type { ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
-import { echoed, invalidRequest } from "@gateway/shared";
 
 export type Surcharge = keyof NonNullable<CatalogueModel["surcharges"]>;
 

@@ -1,8 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue, type CatalogueModel } from "@gateway/catalogue/catalogue";
-import { type RequestFacts, UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
+import { priceUsage, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/billing";
+import { Catalogue, type CatalogueModel } from "@gateway/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import { priceUsage } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 import { worstCase } from "./worst-case-cost.js";

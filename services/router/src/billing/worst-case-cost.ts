@@ -1,7 +1,7 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
+import { priceUsage } from "@gateway/billing";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { pricesAt } from "@gateway/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import { priceUsage } from "@gateway/shared";
 import { thinkingBudgetOf } from "../adapters/thinking-budget.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 

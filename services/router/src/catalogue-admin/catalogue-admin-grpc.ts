@@ -1,4 +1,5 @@
-import { CatalogueRefused } from "@gateway/catalogue/store/catalogue-store";
+import { CatalogueRefused } from "@gateway/catalogue/store";
+import { invalidRequest, unaryHandler } from "@gateway/platform";
 import type {
   CatalogueChangeList,
   CatalogueChangeRequest,
@@ -6,7 +7,6 @@ import type {
   ListCatalogueChangesRequest,
   StoredCatalogue,
 } from "@gateway/proto/router/v1/catalogue_admin";
-import { invalidRequest, unaryHandler } from "@gateway/shared";
 import type { CatalogueAdmin } from "./catalogue-admin.js";
 
 const MAX_CHANGES_LISTED = 500;

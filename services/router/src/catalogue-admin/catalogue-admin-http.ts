@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CatalogueRefused } from "@gateway/catalogue/store/catalogue-store";
-import type { AdminRoute, Logger } from "@gateway/shared";
+import { CatalogueRefused } from "@gateway/catalogue/store";
+import type { AdminRoute, Logger } from "@gateway/platform";
 import { z } from "zod";
 import type { CatalogueAdmin } from "./catalogue-admin.js";
 

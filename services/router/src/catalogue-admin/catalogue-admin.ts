@@ -1,7 +1,6 @@
-import { applyEdit, catalogueEditSchema } from "@gateway/catalogue/store/catalogue-edits";
-import { CatalogueRefused, maskedCatalogue } from "@gateway/catalogue/store/catalogue-store";
-import type { OpenedCatalogue } from "@gateway/catalogue/store/open-catalogue";
-import type { Logger } from "@gateway/shared";
+import type { OpenedCatalogue } from "@gateway/catalogue/store";
+import { applyEdit, CatalogueRefused, catalogueEditSchema, maskedCatalogue } from "@gateway/catalogue/store";
+import type { Logger } from "@gateway/platform";
 
 type Live = NonNullable<OpenedCatalogue["live"]>;
 

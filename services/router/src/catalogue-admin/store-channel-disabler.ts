@@ -1,6 +1,5 @@
-import type { Catalogue } from "@gateway/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import type { Logger } from "@gateway/shared";
+import type { Catalogue, CatalogueHolder } from "@gateway/catalogue";
+import type { Logger } from "@gateway/platform";
 import {
   type ChannelDisabler,
   type DisabledKey,

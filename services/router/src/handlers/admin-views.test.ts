@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue } from "@gateway/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
+import type { CatalogueHolder } from "@gateway/catalogue";
+import { Catalogue } from "@gateway/catalogue";
 import { CircuitState } from "@gateway/proto/router/v1/router";
 import { describe, expect, it } from "vitest";
 import { InMemoryChannelDisabler } from "../routing/channel-disabler.js";

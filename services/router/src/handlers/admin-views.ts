@@ -1,6 +1,5 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import type { ModelEntry } from "@gateway/catalogue/catalogue-schema";
-import { pricesAt, type TokenPrices } from "@gateway/catalogue/token-prices";
+import type { Channel, ModelEntry } from "@gateway/catalogue";
+import { pricesAt, type TokenPrices } from "@gateway/catalogue";
 import {
   type CatalogueDescription,
   type CatalogueModel,

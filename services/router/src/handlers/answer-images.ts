@@ -1,6 +1,6 @@
-import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
+import { type RequestFacts, UsageOutcome } from "@gateway/billing";
+import { inSpan, type UnaryContext } from "@gateway/platform";
 import type { GeneratedImage, ImagesResponse } from "@gateway/proto/router/v1/images";
-import { inSpan, type UnaryContext } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
 import type { VendorImage, VendorImages } from "../adapters/openai-media/media-adapter.js";
 import { unitsCostMicros } from "../billing/worst-case-cost.js";

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import { ChatRequest, type Usage } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { combinedUsage, StreamTally } from "./chat-stream.js";

@@ -1,9 +1,9 @@
 import { once } from "node:events";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
+import { type RequestFacts, UsageOutcome } from "@gateway/billing";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { callCancellation, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/platform";
 import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
-import { callCancellation, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { streamAnswerBudget } from "../request-log/request-log.js";

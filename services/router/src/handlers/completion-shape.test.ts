@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { ChatCompletion } from "@gateway/proto/router/v1/chat";
 import type { CompletionRequest } from "@gateway/proto/router/v1/completions";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { invalidRequest } from "@gateway/platform";
 import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice, CompletionRequest } from "@gateway/proto/router/v1/completions";
-import { invalidRequest } from "@gateway/shared";
 
 // Legacy text completions served through chat: each prompt becomes one user message, and
 // each chat choice becomes a text choice numbered the way OpenAI numbers several prompts.

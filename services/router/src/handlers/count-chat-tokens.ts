@@ -1,7 +1,7 @@
-import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { RequestFacts } from "@gateway/billing";
+import { inSpan, type UnaryContext } from "@gateway/platform";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { TokenCount } from "@gateway/proto/router/v1/router";
-import { inSpan, type UnaryContext } from "@gateway/shared";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 import { callWithFailover, routeRequest } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";

@@ -1,6 +1,6 @@
-import { type RequestFacts, UsageOutcome } from "@gateway/metering/request-accounting";
+import { type RequestFacts, UsageOutcome } from "@gateway/billing";
+import { inSpan, type UnaryContext } from "@gateway/platform";
 import type { ChatCompletion, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
-import { inSpan, type UnaryContext } from "@gateway/shared";
 import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { chatAnswerLog } from "../request-log/answer-bodies.js";
 import { chatRequestLog } from "../request-log/request-bodies.js";

@@ -1,6 +1,6 @@
-import { UsageOutcome } from "@gateway/metering/request-accounting";
+import { UsageOutcome } from "@gateway/billing";
+import { inSpan, type UnaryContext } from "@gateway/platform";
 import type { Completion, CompletionRequest } from "@gateway/proto/router/v1/completions";
-import { inSpan, type UnaryContext } from "@gateway/shared";
 import { textAnswerLog } from "../request-log/answer-bodies.js";
 import { completionRequestLog } from "../request-log/request-bodies.js";
 import { chatRequestsFor, checkCompletionRequest, textChoicesOf } from "./completion-shape.js";

@@ -1,8 +1,8 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { pricesAt } from "@gateway/catalogue/token-prices";
-import { UsageOutcome } from "@gateway/metering/request-accounting";
+import { priceUsage, UsageOutcome } from "@gateway/billing";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { pricesAt } from "@gateway/catalogue";
+import { inSpan, serverError, type UnaryContext } from "@gateway/platform";
 import type { EmbeddingList, EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
-import { inSpan, priceUsage, serverError, type UnaryContext } from "@gateway/shared";
 import { embeddingAdapterFor } from "../adapters/adapter-registry.js";
 import { embeddingAnswerLog } from "../request-log/answer-bodies.js";
 import { embeddingRequestLog } from "../request-log/request-bodies.js";

@@ -1,6 +1,6 @@
-import { UsageOutcome } from "@gateway/metering/request-accounting";
+import { UsageOutcome } from "@gateway/billing";
+import { inSpan, invalidRequest, serverError, type UnaryContext } from "@gateway/platform";
 import type { Transcription, TranscriptionRequest } from "@gateway/proto/router/v1/audio";
-import { inSpan, invalidRequest, serverError, type UnaryContext } from "@gateway/shared";
 import { mediaAdapterFor } from "../adapters/openai-media/media-adapter.js";
 import { unitsCostMicros } from "../billing/worst-case-cost.js";
 import { audioDuration } from "../media/audio-duration.js";

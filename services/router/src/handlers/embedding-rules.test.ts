@@ -1,5 +1,5 @@
+import { GatewayError } from "@gateway/platform";
 import type { EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
-import { GatewayError } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
 import { checkEmbeddingRequest } from "./embedding-rules.js";
 

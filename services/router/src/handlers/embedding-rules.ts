@@ -1,6 +1,6 @@
-import type { EmbeddingRules } from "@gateway/catalogue/catalogue-schema";
+import type { EmbeddingRules } from "@gateway/catalogue";
+import { invalidRequest } from "@gateway/platform";
 import type { EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
-import { invalidRequest } from "@gateway/shared";
 
 /** Refuses what the model cannot do, by the catalogue, before any vendor sees the request. */
 export function checkEmbeddingRequest(request: EmbeddingRequest, modelId: string, rules: EmbeddingRules): void {

@@ -1,5 +1,5 @@
+import type { UnaryContext } from "@gateway/platform";
 import type { EditImagesRequest, GenerateImagesRequest, ImagesResponse } from "@gateway/proto/router/v1/images";
-import type { UnaryContext } from "@gateway/shared";
 import { mediaAdapterFor } from "../adapters/openai-media/media-adapter.js";
 import type { FileStore } from "../media/file-store.js";
 import { checkEdit, checkGeneration, imageRulesOf } from "../media/image-rules.js";

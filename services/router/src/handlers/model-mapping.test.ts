@@ -1,6 +1,6 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import { channelKey } from "@gateway/catalogue/channel-key";
-import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { RequestFacts } from "@gateway/billing";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { channelKey } from "@gateway/catalogue";
 import { describe, expect, it } from "vitest";
 import type { KeyedChannel } from "../routing/channel-keys.js";
 import { answeredModel, upstreamModel } from "./route-request.js";

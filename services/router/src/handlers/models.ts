@@ -1,4 +1,4 @@
-import type { Catalogue, CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { Catalogue, CatalogueModel } from "@gateway/catalogue";
 import type {
   GetModelRequest,
   ListModelsRequest,

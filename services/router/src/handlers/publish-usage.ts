@@ -1,5 +1,5 @@
-import { type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
-import { type AnswerDelivery, GatewayError } from "@gateway/shared";
+import { type AnswerDelivery, type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/billing";
+import { GatewayError } from "@gateway/platform";
 import { trace } from "@opentelemetry/api";
 import { pricedAsServed } from "../billing/surcharges.js";
 import { genAiAttributes } from "../metrics/gen-ai-attributes.js";

@@ -1,4 +1,4 @@
-import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { RequestFacts } from "@gateway/billing";
 import { Metadata } from "@grpc/grpc-js";
 
 /**

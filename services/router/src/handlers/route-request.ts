@@ -1,9 +1,8 @@
-import { type CatalogueModel, vendorModelId } from "@gateway/catalogue/catalogue";
-import { DEFAULT_MAX_IMAGES_PER_REQUEST } from "@gateway/catalogue/catalogue-schema";
-import type { RequestFacts } from "@gateway/metering/request-accounting";
+import type { RequestFacts } from "@gateway/billing";
+import { type CatalogueModel, DEFAULT_MAX_IMAGES_PER_REQUEST, vendorModelId } from "@gateway/catalogue";
+import { invalidRequest, serverError } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import { invalidRequest, serverError } from "@gateway/shared";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
 import { pricedModel, requestedSurcharges } from "../billing/surcharges.js";
 import { worstCase } from "../billing/worst-case-cost.js";

@@ -1,8 +1,6 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import type { Admission } from "@gateway/metering/admission";
-import type { RateLimiter } from "@gateway/metering/rate-limits";
-import type { Logger, UsagePublisher } from "@gateway/shared";
+import type { Admission, RateLimiter, UsagePublisher } from "@gateway/billing";
+import type { CatalogueHolder, Channel } from "@gateway/catalogue";
+import type { Logger } from "@gateway/platform";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
 import type { RouterMetrics } from "../metrics/router-metrics.js";
 import type { RequestLogSettings } from "../request-log/request-log.js";

@@ -1,9 +1,9 @@
-import { type CatalogueModel, type Channel, vendorModelId } from "@gateway/catalogue/catalogue";
-import type { ChannelKey } from "@gateway/catalogue/channel-key";
-import { VendorError } from "@gateway/outbound-http/vendor-error";
+import type { ChannelKey } from "@gateway/catalogue";
+import { type CatalogueModel, type Channel, vendorModelId } from "@gateway/catalogue";
+import { VendorError } from "@gateway/outbound-http";
+import { echoed, invalidRequest, notFound } from "@gateway/platform";
 import { ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { ChannelTestReport, KeyTestResult, TestChannelRequest } from "@gateway/proto/router/v1/router";
-import { echoed, invalidRequest, notFound } from "@gateway/shared";
 import { upstreamModel } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 

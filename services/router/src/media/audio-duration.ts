@@ -1,4 +1,4 @@
-import { invalidRequest } from "@gateway/shared";
+import { invalidRequest } from "@gateway/platform";
 import { parseBuffer } from "music-metadata";
 
 export interface AudioDuration {

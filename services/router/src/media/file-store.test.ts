@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger, generatedFileIdPattern } from "@gateway/shared";
+import { createLogger, generatedFileIdPattern } from "@gateway/platform";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileStore } from "./file-store.js";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { generatedFileIdPattern, type Logger } from "@gateway/shared";
+import { generatedFileIdPattern, type Logger } from "@gateway/platform";
 import type { ImageFormat } from "./image-header.js";
 
 /**

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue } from "@gateway/catalogue/catalogue";
+import { Catalogue } from "@gateway/catalogue";
+import { GatewayError } from "@gateway/platform";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
-import { GatewayError } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
 import { solidPng } from "../../../simulator/src/gemini/images.js";
 import { checkEdit, checkGeneration } from "./image-rules.js";

@@ -1,7 +1,6 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
-import type { ImageRules } from "@gateway/catalogue/catalogue-schema";
+import type { CatalogueModel, ImageRules } from "@gateway/catalogue";
+import { invalidRequest, payloadTooLarge, serverError } from "@gateway/platform";
 import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
-import { invalidRequest, payloadTooLarge, serverError } from "@gateway/shared";
 import { type ImageHeader, readImageHeader } from "./image-header.js";
 
 /** What one images request resolves to under its model's rules, and the price of each image. */

@@ -1,4 +1,4 @@
-import type { Outcome, RequestFacts } from "@gateway/metering/request-accounting";
+import type { Outcome, RequestFacts } from "@gateway/billing";
 import { type Attributes, trace } from "@opentelemetry/api";
 
 // https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/ — well-known values where the

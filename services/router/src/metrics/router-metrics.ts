@@ -1,8 +1,8 @@
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
-import type { Outcome, RequestFacts } from "@gateway/metering/request-accounting";
-import type { KeyRefusal } from "@gateway/outbound-http/key-refusal";
+import type { Outcome, RequestFacts } from "@gateway/billing";
+import type { CatalogueModel, Channel } from "@gateway/catalogue";
+import type { KeyRefusal } from "@gateway/outbound-http";
+import { GatewayError } from "@gateway/platform";
 import { UsageOutcome } from "@gateway/proto/events/v1/events";
-import { GatewayError } from "@gateway/shared";
 import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
 import type { ChannelHealth } from "../routing/channel-health.js";
 import type { FailoverObserver } from "../routing/run-with-failover.js";

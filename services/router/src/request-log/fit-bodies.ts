@@ -1,4 +1,4 @@
-import { truncateUtf8 } from "@gateway/shared";
+import { truncateUtf8 } from "@gateway/platform";
 
 /**
  * Cuts a request and a response body to share `maxBytes`: each may keep at least half, and

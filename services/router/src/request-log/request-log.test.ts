@@ -1,6 +1,6 @@
+import { GatewayError } from "@gateway/platform";
 import { type Caller, LogCapture } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
-import { GatewayError } from "@gateway/shared";
 import { describe, expect, it } from "vitest";
 import { chatAnswerLog } from "./answer-bodies.js";
 import { chatRequestLog } from "./request-bodies.js";

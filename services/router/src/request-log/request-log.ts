@@ -1,6 +1,6 @@
+import { GatewayError, redactSecrets, serverError } from "@gateway/platform";
 import { type Caller, LogCapture } from "@gateway/proto/common/v1/common";
 import type { RequestLog } from "@gateway/proto/events/v1/events";
-import { GatewayError, redactSecrets, serverError } from "@gateway/shared";
 import { effectiveCapture } from "./capture-level.js";
 import { fitBodies } from "./fit-bodies.js";
 

@@ -1,4 +1,4 @@
-import type { KeyRefusal } from "@gateway/outbound-http/key-refusal";
+import type { KeyRefusal } from "@gateway/outbound-http";
 
 /** Why and when a vendor refused a key, as the operator is shown it. */
 export interface KeyDisablement {

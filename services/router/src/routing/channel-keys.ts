@@ -1,5 +1,4 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import type { ChannelKey } from "@gateway/catalogue/channel-key";
+import type { Channel, ChannelKey } from "@gateway/catalogue";
 import type { ChannelDisabler } from "./channel-disabler.js";
 
 /** A channel with the key one attempt calls it with. */

@@ -1,6 +1,6 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { channelKey } from "@gateway/catalogue/channel-key";
-import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
+import type { Channel } from "@gateway/catalogue";
+import { channelKey } from "@gateway/catalogue";
+import { mapVendorError } from "@gateway/outbound-http";
 import { describe, expect, it } from "vitest";
 import { type ChannelDisabler, InMemoryChannelDisabler, KeepRefusedKeys } from "./channel-disabler.js";
 import { ChannelHealth } from "./channel-health.js";

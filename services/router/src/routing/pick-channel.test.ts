@@ -1,4 +1,4 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
+import type { Channel } from "@gateway/catalogue";
 import { describe, expect, it } from "vitest";
 import { pickChannel } from "./pick-channel.js";
 

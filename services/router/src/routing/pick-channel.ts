@@ -1,4 +1,4 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
+import type { Channel } from "@gateway/catalogue";
 
 /** Lowest priority number first; among equals, a weighted random pick spreads the load. */
 export function pickChannel(channels: readonly Channel[], random = Math.random): Channel | undefined {

@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/shared";
+import type { Logger } from "@gateway/platform";
 import type { RouterMetrics } from "../metrics/router-metrics.js";
 import type { KeyRefused } from "./run-with-failover.js";
 

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/shared";
+import { GatewayError } from "@gateway/platform";
 
 export interface RetrySettings {
   maxAttempts: number;

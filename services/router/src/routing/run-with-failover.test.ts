@@ -1,6 +1,6 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { channelKey } from "@gateway/catalogue/channel-key";
-import { invalidRequest, serviceUnavailable } from "@gateway/shared";
+import type { Channel } from "@gateway/catalogue";
+import { channelKey } from "@gateway/catalogue";
+import { invalidRequest, serviceUnavailable } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { InMemoryChannelDisabler } from "./channel-disabler.js";
 import { ChannelHealth } from "./channel-health.js";

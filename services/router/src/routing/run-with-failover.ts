@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { VendorError } from "@gateway/outbound-http/vendor-error";
-import { serviceUnavailable } from "@gateway/shared";
+import type { Channel } from "@gateway/catalogue";
+import { VendorError } from "@gateway/outbound-http";
+import { serviceUnavailable } from "@gateway/platform";
 import type { ChannelDisabler } from "./channel-disabler.js";
 import type { ChannelHealth } from "./channel-health.js";
 import type { KeyedChannel, KeyRotation } from "./channel-keys.js";

@@ -1,6 +1,6 @@
-import type { RequestHolder } from "@gateway/metering/reservations";
+import type { RequestHolder } from "@gateway/billing";
+import { gatewayMeter } from "@gateway/platform";
 import type { UsageEvent } from "@gateway/proto/events/v1/events";
-import { gatewayMeter } from "@gateway/shared";
 
 /**
  * What router does with the usage a killed predecessor journaled for answers that never left

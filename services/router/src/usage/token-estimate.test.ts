@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue } from "@gateway/catalogue/catalogue";
+import { Catalogue } from "@gateway/catalogue";
 import type { ChatRequest, ContentPart } from "@gateway/proto/router/v1/chat";
 import { countTokens as o200kTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";

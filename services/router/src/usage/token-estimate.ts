@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { ChatChunk, ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { EmbeddingRequest } from "@gateway/proto/router/v1/embeddings";
 import { dataUrlDimensions } from "../media/image-dimensions.js";

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@gateway/shared";
+import { invalidRequest } from "@gateway/platform";
 
 /**
  * The bytes one request's image downloads may bring in together, counted as they arrive

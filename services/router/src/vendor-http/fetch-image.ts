@@ -1,5 +1,5 @@
-import { discard, RefusedUrlError, requestPublicUrl } from "@gateway/outbound-http/request-public-url";
-import { GatewayError, invalidRequest } from "@gateway/shared";
+import { discard, RefusedUrlError, requestPublicUrl } from "@gateway/outbound-http";
+import { GatewayError, invalidRequest } from "@gateway/platform";
 import type { Dispatcher } from "undici";
 import type { ImageFetchPolicy } from "../adapters/adapter-registry.js";
 import type { FetchBudget } from "./fetch-budget.js";

@@ -1,4 +1,4 @@
-import { serviceUnavailable } from "@gateway/shared";
+import { serviceUnavailable } from "@gateway/platform";
 
 /** A vendor answer the gateway cannot use is the vendor's failure: 503, so it is retried. */
 export const malformedAnswer = () => serviceUnavailable("The model provider sent a malformed answer. Please retry.");

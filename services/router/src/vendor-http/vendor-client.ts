@@ -1,5 +1,5 @@
-import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
-import { GatewayError, serviceUnavailable } from "@gateway/shared";
+import { mapVendorError } from "@gateway/outbound-http";
+import { GatewayError, serviceUnavailable } from "@gateway/platform";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { Agent, type Dispatcher, FormData, errors as undiciErrors } from "undici";
 

@@ -1,4 +1,4 @@
-import { googleRpcStatus } from "@gateway/shared";
+import { googleRpcStatus } from "@gateway/platform";
 import { type Exchange, sendJson } from "../http.js";
 
 /** Sends Google's error shape: `{"error":{"code","message","status","details"?}}`. */

@@ -1,8 +1,6 @@
 import type { KeyObject } from "node:crypto";
-import { verifyParameters } from "@gateway/payments/alipay/sign-content";
-import { fenToYuan, yuanToFen } from "@gateway/payments/amount";
-import { parseJson } from "@gateway/payments/json";
-import { signSha256WithRsa } from "@gateway/payments/rsa-sha256";
+import { fenToYuan, yuanToFen } from "@gateway/payments";
+import { parseJson, signSha256WithRsa, verifyParameters } from "@gateway/payments/protocol";
 import { z } from "zod";
 import { type Exchange, type SimulatorState, writeHead } from "../http.js";
 import type { PaymentCredentials } from "./credentials.js";

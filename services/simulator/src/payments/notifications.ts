@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { alipayTimestamp, signParameters } from "@gateway/payments/alipay/sign-content";
-import { fenToYuan } from "@gateway/payments/amount";
-import { encryptResource } from "@gateway/payments/wechat-pay/resource-cipher";
+import { fenToYuan } from "@gateway/payments";
+import { alipayTimestamp, encryptResource, signParameters } from "@gateway/payments/protocol";
 import { alipayTradeStatus } from "./alipay-gateway.js";
 import { otherMerchant, type PaymentCredentials } from "./credentials.js";
 import type { PaymentOrder } from "./orders.js";

@@ -1,8 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { WechatPayClient } from "@gateway/payments/wechat-pay/client";
-import { wechatPayConfigFromEnv } from "@gateway/payments/wechat-pay/config";
+import { WechatPayClient, wechatPayConfigFromEnv } from "@gateway/payments";
 import { expect, it } from "vitest";
 import { startSimulator } from "../server.js";
 

@@ -1,4 +1,4 @@
-import { fenToYuan } from "@gateway/payments/amount";
+import { fenToYuan } from "@gateway/payments";
 import { z } from "zod";
 import { escapeMarkup } from "../escape-markup.js";
 import { type Exchange, type SimulatorState, writeHead } from "../http.js";

@@ -1,13 +1,14 @@
 import type { KeyObject } from "node:crypto";
-import { signSha256WithRsa, verifySha256WithRsa } from "@gateway/payments/rsa-sha256";
 import {
   authorizationScheme,
   newNonce,
   parseAuthorization,
   requestMessage,
   responseMessage,
-} from "@gateway/payments/wechat-pay/messages";
-import { timestampToleranceSeconds } from "@gateway/payments/wechat-pay/signature";
+  signSha256WithRsa,
+  timestampToleranceSeconds,
+  verifySha256WithRsa,
+} from "@gateway/payments/protocol";
 import { z } from "zod";
 import { type Exchange, type Handler, type SimulatorState, writeHead } from "../http.js";
 import type { PaymentCredentials } from "./credentials.js";

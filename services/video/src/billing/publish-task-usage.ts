@@ -1,4 +1,5 @@
-import type { SqlPool, UsagePublisher } from "@gateway/shared";
+import type { UsagePublisher } from "@gateway/billing";
+import type { SqlPool } from "@gateway/platform";
 import type { Clock } from "../clock.js";
 import type { VideoTask } from "../database.js";
 import type { VideoModel } from "../tasks/find-video-model.js";

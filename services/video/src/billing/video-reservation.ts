@@ -1,5 +1,5 @@
+import { priceUsage } from "@gateway/billing";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { priceUsage } from "@gateway/shared";
 import type { VideoModel } from "../tasks/find-video-model.js";
 
 /**

@@ -1,4 +1,4 @@
-import { UsageOutcome, usageEvent } from "@gateway/metering/request-accounting";
+import { UsageOutcome, usageEvent } from "@gateway/billing";
 import type { UsageEvent } from "@gateway/proto/events/v1/events";
 import type { VideoTask } from "../database.js";
 import type { VideoModel } from "../tasks/find-video-model.js";

@@ -1,5 +1,5 @@
-import type { Logger, SqlPool } from "@gateway/shared";
-import { renderVideoTask } from "@gateway/shared";
+import type { Logger, SqlPool } from "@gateway/platform";
+import { renderVideoTask } from "@gateway/platform";
 import type { Clock } from "../clock.js";
 import type { VideoTask } from "../database.js";
 import { type LinkSettings, renderTask } from "../tasks/render-task.js";

@@ -1,4 +1,4 @@
-import { requestPublicUrl } from "@gateway/outbound-http/request-public-url";
+import { requestPublicUrl } from "@gateway/outbound-http";
 
 export interface CallbackPolicy {
   /** host or host:port values that may be private (a test receiver, an internal hook). */

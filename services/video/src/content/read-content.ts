@@ -1,6 +1,6 @@
 import { once } from "node:events";
+import { cancellationSignal, GatewayError, runInCallContext, type SqlPool, toGrpcError } from "@gateway/platform";
 import type { ReadVideoContentRequest, VideoContentChunk } from "@gateway/proto/video/v1/video";
-import { cancellationSignal, GatewayError, runInCallContext, type SqlPool, toGrpcError } from "@gateway/shared";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import type { Clock } from "../clock.js";
 import { verifyContentSignature } from "../links/signed-url.js";

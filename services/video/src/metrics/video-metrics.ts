@@ -1,4 +1,4 @@
-import { gatewayMeter, type SqlPool } from "@gateway/shared";
+import { gatewayMeter, type SqlPool } from "@gateway/platform";
 import type { Histogram } from "@opentelemetry/api";
 
 // Seconds: video generations take from tens of seconds to the task time-out.

@@ -1,7 +1,5 @@
-import type { CatalogueModel, Channel } from "@gateway/catalogue/catalogue";
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import type { VideoRules } from "@gateway/catalogue/catalogue-schema";
-import { invalidRequest, serverError } from "@gateway/shared";
+import type { CatalogueHolder, CatalogueModel, Channel, VideoRules } from "@gateway/catalogue";
+import { invalidRequest, serverError } from "@gateway/platform";
 import { ENDPOINT } from "./task-rules.js";
 
 export interface VideoModel {

@@ -1,6 +1,6 @@
+import type { SqlPool } from "@gateway/platform";
+import { echoed, notFound, serverError } from "@gateway/platform";
 import type { GetVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
-import type { SqlPool } from "@gateway/shared";
-import { echoed, notFound, serverError } from "@gateway/shared";
 import type { Clock } from "../clock.js";
 import { type LinkSettings, renderTask } from "./render-task.js";
 import { isTaskId } from "./task-rules.js";

@@ -1,5 +1,5 @@
+import { hasNoNul, invalidRequest, MAX_MODEL_CHARS } from "@gateway/platform";
 import type { SubmitVideoRequest } from "@gateway/proto/video/v1/video";
-import { hasNoNul, invalidRequest, MAX_MODEL_CHARS } from "@gateway/shared";
 
 // Edge's bounds on the same fields: a longer key would not fit the unique index it is stored under.
 const MAX_IDEMPOTENCY_KEY_CHARS = 255;

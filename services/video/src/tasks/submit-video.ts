@@ -1,7 +1,7 @@
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import type { Admission } from "@gateway/metering/admission";
+import type { Admission } from "@gateway/billing";
+import type { CatalogueHolder } from "@gateway/catalogue";
+import { GatewayError, invalidRequest, isUniqueViolation, type SqlPool, serverError } from "@gateway/platform";
 import type { SubmitVideoRequest, VideoTask as VideoTaskMessage } from "@gateway/proto/video/v1/video";
-import { GatewayError, invalidRequest, isUniqueViolation, type SqlPool, serverError } from "@gateway/shared";
 import { videoWorstCaseMicros } from "../billing/video-reservation.js";
 import type { Clock } from "../clock.js";
 import type { VideoTask } from "../database.js";

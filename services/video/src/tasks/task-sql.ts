@@ -1,4 +1,4 @@
-import type { SqlPool } from "@gateway/shared";
+import type { SqlPool } from "@gateway/platform";
 import type { VideoTask } from "../database.js";
 
 // Every column, named as the generated VideoTask type names it, so a row is a task as it comes.

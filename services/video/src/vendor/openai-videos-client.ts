@@ -1,6 +1,6 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
-import { mapVendorError } from "@gateway/outbound-http/map-vendor-error";
-import { type GatewayError, serviceUnavailable } from "@gateway/shared";
+import type { Channel } from "@gateway/catalogue";
+import { mapVendorError } from "@gateway/outbound-http";
+import { type GatewayError, serviceUnavailable } from "@gateway/platform";
 import { z } from "zod";
 
 // OpenAI's videos API (PROTOCOLS.md A12): create POST /videos, retrieve GET /videos/{id},

@@ -1,4 +1,4 @@
-import type { SqlPool } from "@gateway/shared";
+import type { SqlPool } from "@gateway/platform";
 import type { VideoTask } from "../database.js";
 import { queryTasks, taskColumns } from "../tasks/task-sql.js";
 

@@ -1,4 +1,4 @@
-import type { SqlPool } from "@gateway/shared";
+import type { SqlPool } from "@gateway/platform";
 import type { VideoStorage } from "../storage/video-storage.js";
 
 /**

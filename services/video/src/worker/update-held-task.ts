@@ -1,4 +1,4 @@
-import type { SqlPool } from "@gateway/shared";
+import type { SqlPool } from "@gateway/platform";
 import type { VideoTask } from "../database.js";
 
 /** What a worker writes to the task it holds, by the VideoTask field names; undefined fields are left alone. */

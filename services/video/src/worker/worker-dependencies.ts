@@ -1,6 +1,6 @@
-import type { CatalogueHolder } from "@gateway/catalogue/catalogue-holder";
-import type { Reservations } from "@gateway/metering/reservations";
-import type { Logger, SqlPool, UsagePublisher } from "@gateway/shared";
+import type { Reservations, UsagePublisher } from "@gateway/billing";
+import type { CatalogueHolder } from "@gateway/catalogue";
+import type { Logger, SqlPool } from "@gateway/platform";
 import type { Clock } from "../clock.js";
 import type { VideoMetrics } from "../metrics/video-metrics.js";
 import type { VideoStorage } from "../storage/video-storage.js";

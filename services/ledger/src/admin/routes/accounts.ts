@@ -1,4 +1,4 @@
-import { API_KEY_PATTERN, API_KEY_PATTERN_TEXT } from "@gateway/shared";
+import { API_KEY_PATTERN, API_KEY_PATTERN_TEXT } from "@gateway/platform";
 import type { Router } from "express";
 import { z } from "zod";
 import { createAccount } from "../../accounts/create-account.js";

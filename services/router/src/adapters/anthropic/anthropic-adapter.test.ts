@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { ChatChunk, ChatRequest } from "@gateway/proto/router/v1/chat";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { KeyedChannel } from "../../routing/channel-keys.js";

@@ -1,5 +1,5 @@
+import { serviceUnavailable } from "@gateway/platform";
 import type { ChatChunk, ChatCompletion } from "@gateway/proto/router/v1/chat";
-import { serviceUnavailable } from "@gateway/shared";
 import { parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
 import type { AdapterCall, ChatAdapter } from "../chat-adapter.js";

@@ -1,5 +1,5 @@
+import { serviceUnavailable } from "@gateway/platform";
 import type { ChatChunk, ChatCompletion, Delta, ThinkingBlock, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
-import { serviceUnavailable } from "@gateway/shared";
 import { malformedStream, parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import {
   type AnthropicMessage,

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { ChatRequest, Message } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { toAnthropicRequest, toAnthropicTemperature } from "./to-anthropic-request.js";

@@ -1,4 +1,5 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { invalidRequest } from "@gateway/platform";
 import type {
   CacheControl,
   ChatRequest,
@@ -9,7 +10,6 @@ import type {
   ThinkingBlock,
   ToolChoice,
 } from "@gateway/proto/router/v1/chat";
-import { invalidRequest } from "@gateway/shared";
 import { refuseLogprobs } from "../refuse-logprobs.js";
 import { adaptiveEffortOf, anthropicMinimumThinkingBudget, thinkingBudgetOf } from "../thinking-budget.js";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { serviceUnavailable } from "@gateway/platform";
 import type { ChatChunk, ChatCompletion, Choice, ChunkChoice, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
-import { serviceUnavailable } from "@gateway/shared";
 import {
   type GeminiCandidate,
   type GeminiResponse,

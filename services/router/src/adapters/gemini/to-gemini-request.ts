@@ -1,5 +1,5 @@
+import { invalidRequest } from "@gateway/platform";
 import type { ChatRequest, Document, Message, Tool, ToolChoice } from "@gateway/proto/router/v1/chat";
-import { invalidRequest } from "@gateway/shared";
 import { refuseLogprobs } from "../refuse-logprobs.js";
 import { effortWithin, reasoningEffortOf, thinkingBudgetOf } from "../thinking-budget.js";
 import type {

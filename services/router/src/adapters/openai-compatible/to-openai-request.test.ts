@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
 import { toOpenAIRequest } from "./to-openai-request.js";

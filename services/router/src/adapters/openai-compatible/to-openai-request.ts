@@ -1,6 +1,6 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
+import { invalidRequest } from "@gateway/platform";
 import type { ChatRequest, ContentPart, Document, Message, ToolChoice } from "@gateway/proto/router/v1/chat";
-import { invalidRequest } from "@gateway/shared";
 import { effortWithin, reasoningEffortOf } from "../thinking-budget.js";
 import type { VendorProfile } from "./vendor-profiles.js";
 

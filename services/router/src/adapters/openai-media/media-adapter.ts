@@ -1,7 +1,7 @@
-import type { Channel } from "@gateway/catalogue/catalogue";
+import type { Channel } from "@gateway/catalogue";
+import { serverError } from "@gateway/platform";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
-import { serverError } from "@gateway/shared";
 import type { AdapterCall } from "../chat-adapter.js";
 import { openAIMediaAdapter } from "./openai-media-adapter.js";
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { Catalogue } from "@gateway/catalogue/catalogue";
+import { Catalogue } from "@gateway/catalogue";
 import { describe, expect, it } from "vitest";
 import { toOpenAIEdit, toOpenAIGeneration, toOpenAITranscription } from "./openai-media-wire.js";
 

@@ -1,4 +1,4 @@
-import type { CatalogueModel } from "@gateway/catalogue/catalogue";
+import type { CatalogueModel } from "@gateway/catalogue";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
 import { FormData } from "undici";

@@ -6,7 +6,7 @@ import type { CatalogueChangeResult, StoredCatalogue } from "../../api/catalogue
 import { ApiError, api } from "../../api/client.js";
 import { useSession } from "../../api/session.js";
 
-/** One change as router's catalogue takes it (services/catalogue/src/store/catalogue-edits.ts). */
+/** One change as router's catalogue takes it (packages/catalogue/src/store/catalogue-edits.ts). */
 export type CatalogueEdit = { action: string } & Record<string, unknown>;
 
 // Every view a change can alter: the stored entries, router's description, channel health, the history.
