@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { loadUsageDefinition } from "@gateway/shared";
+import { loadUsageDefinition } from "@gateway/platform";
 import {
   accountUsageRecords,
   balanceMicrosOf,

@@ -1,4 +1,4 @@
-import { loadUsageDefinition, natsConnectOptions } from "@gateway/shared";
+import { loadUsageDefinition, natsConnectOptions } from "@gateway/platform";
 import { connect } from "nats";
 import { testServers } from "./test-resources.js";
 
