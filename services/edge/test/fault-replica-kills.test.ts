@@ -18,6 +18,7 @@ import {
   usageConsumerState,
 } from "@gateway/stack";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { VideoClients } from "./video-clients.js";
 import { simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
 
 // Two replicas of router, ledger and video under steady load from the official SDK, which
@@ -125,25 +126,15 @@ it("loses a video replica mid-render under load: its task is rendered and billed
   const { accounts, load } = await startLoad("video-kill");
   const owner = await stack.createAccount({ group: "premium", creditYuan: 1_000 });
   const initial = await balanceMicrosOf(stack.databaseUrl, owner.account_id);
-  const api = videoApi(stack.baseUrl, owner.api_key);
-  const answers: { at: number; status: number; what: string }[] = [];
-  const answered = (what: string, response: Response, body: { error?: { message: string } }) =>
-    answers.push({ at: Date.now(), status: response.status, what: `${what}: ${body.error?.message ?? "ok"}` });
-  const submitted: string[] = [];
-  const submit = async (prompt: string) => {
-    const { response, body } = await api.submit({ model: "sora-2", prompt, async: true });
-    answered(`submit ${prompt}`, response, body);
-    if (response.ok) submitted.push(body.id);
-  };
+  const clients = new VideoClients(videoApi(stack.baseUrl, owner.api_key));
   // Long renders (4 s): each worker holds several at the kill.
   const prompts = Array.from({ length: 8 }, (_, index) => `replica kill ${index} [sim:video_ms=4000]`);
-  await Promise.all(prompts.map(submit));
-  const ids = [...submitted];
+  await Promise.all(prompts.map((prompt) => clients.submit(prompt)));
   const lost = stack.replicas.video[1]!;
   const lostWorker = `-${lost.child.pid}`;
   const held = await eventually(
     async () => {
-      const rows = await taskRows(stack.databaseUrl, "id = ANY($1) AND vendor_job_id IS NOT NULL", [ids]);
+      const rows = await taskRows(stack.databaseUrl, "id = ANY($1) AND vendor_job_id IS NOT NULL", [clients.submitted]);
       const mine = rows.filter((row) => row.worker_id?.endsWith(lostWorker));
       return mine.length > 0 ? mine : undefined;
     },
@@ -151,34 +142,17 @@ it("loses a video replica mid-render under load: its task is rendered and billed
     50,
   );
   // Clients keep asking about their tasks, and submit more, through the kill.
-  let polling = true;
-  const poll = (async () => {
-    while (polling) {
-      for (const id of ids) {
-        const { response, body } = await api.get(id);
-        answered(`get ${id}`, response, body);
-      }
-      await sleep(100);
-    }
-  })();
+  clients.startPolling();
   await sleep(500);
   const killedAt = Date.now();
   lost.child.kill("SIGKILL");
   for (let index = 0; index < 4; index++) {
-    await submit(`after the kill ${index} [sim:video_ms=500]`);
+    await clients.submit(`after the kill ${index} [sim:video_ms=500]`);
     await sleep(500);
   }
-  const rows = await eventually(
-    async () => {
-      const found = await taskRows(stack.databaseUrl, "id = ANY($1)", [submitted]);
-      return found.every((row) => row.status === "completed") ? found : undefined;
-    },
-    60_000,
-    200,
-  );
+  const rows = await clients.completed(stack.databaseUrl);
   const recoveredAt = Date.now();
-  polling = false;
-  await poll;
+  await clients.stop();
   const report = await load.stop();
 
   const tookOver = rows.filter((row) => held.some((task) => task.id === row.id));
@@ -192,12 +166,12 @@ it("loses a video replica mid-render under load: its task is rendered and billed
   const records = await accountUsageRecords(stack.databaseUrl, owner.account_id, rows.length, 30_000);
   const final = await balanceMicrosOf(stack.databaseUrl, owner.account_id);
   const billed = records.reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);
-  const failedAnswers = answers.filter((answer) => answer.status !== 200);
+  const failedAnswers = clients.failed;
   const chatBilling = await checkExactBilling(stack.databaseUrl, report, credit);
   console.log(
     `video replica kill: ${held.length} tasks held by the killed worker, finished by the other ` +
       `${recoveredAt - killedAt} ms after the kill (lease ${4_000} ms); replacement ready ` +
-      `${replacedAt.get("video-1")! - killedAt} ms after it; ${answers.length} video API answers, ` +
+      `${replacedAt.get("video-1")! - killedAt} ms after it; ${clients.answers.length} video API answers, ` +
       `${failedAnswers.length} failed; chat ${load.servedCount} served, ${report.failed.length} failed`,
   );
   expect(failedAnswers).toEqual([]);
