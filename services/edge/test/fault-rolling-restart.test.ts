@@ -68,7 +68,7 @@ it("rolls every replica of router, ledger, video and the console under load: no 
   video.startPolling(200);
   await servedAtLeast(10);
 
-  const steps: { replica: string; exitCode: number | null; drainMs: number; readyMs: number }[] = [];
+  const steps: { replica: string; at: number; exitCode: number | null; drainMs: number; readyMs: number }[] = [];
   for (const name of rolled) {
     const replicas = stack.replicas[name]!;
     expect(replicas).toHaveLength(2);
@@ -78,7 +78,7 @@ it("rolls every replica of router, ledger, video and the console under load: no 
       const exitCode = await old.stop("SIGTERM");
       const drainMs = Date.now() - startedAt;
       await eventually(async () => (replicas[index] !== old ? true : undefined), 60_000, 50);
-      steps.push({ replica: `${name}-${index}`, exitCode, drainMs, readyMs: Date.now() - startedAt });
+      steps.push({ replica: `${name}-${index}`, at: startedAt, exitCode, drainMs, readyMs: Date.now() - startedAt });
       // Under load a while before the next replica goes (about 10 s each with FAULT_SUITE_LONG=1).
       await servedAtLeast(load.servedCount + (faultSuite.long ? 100 : 5));
     }
@@ -93,10 +93,16 @@ it("rolls every replica of router, ledger, video and the console under load: no 
   const records = await accountUsageRecords(stack.databaseUrl, owner.account_id, tasks.length, 30_000);
   const videoBilled = records.reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);
   const finalVideoBalance = await balanceMicrosOf(stack.databaseUrl, owner.account_id);
+  // Which replica's restart each failure came in (from its SIGTERM to the next one's).
+  const during = (at: number) => steps.findLast((step) => step.at <= at)?.replica ?? "before";
+  const failures = [
+    ...report.failed.map((failure) => `${during(failure.at)}: chat ${failure.status} ${failure.message}`),
+    ...video.failed.map((answer) => `${during(answer.at)}: ${answer.status} ${answer.what}`),
+  ];
   console.log(
-    `rolling restart: ${JSON.stringify(steps)}; chat ${load.servedCount} served, ${report.failed.length} failed, ` +
+    `rolling restart: ${JSON.stringify(steps.map(({ at, ...step }) => step))}; chat ${load.servedCount} served, ${report.failed.length} failed, ` +
       `${errors.length} errors seen, ${billing.records} records; video ${video.answers.length} answers, ` +
-      `${video.failed.length} failed, ${tasks.length} tasks, ${records.length} records`,
+      `${video.failed.length} failed, ${tasks.length} tasks, ${records.length} records; failures: ${JSON.stringify(failures.slice(0, 20))}`,
   );
   expect(steps.map((step) => step.exitCode)).toEqual(steps.map(() => 0));
   expect(report.failed).toEqual([]);

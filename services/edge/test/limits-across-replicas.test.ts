@@ -2,6 +2,7 @@ import {
   accountUsageRecords,
   awayFromLimitWindowEdge,
   balanceMicrosOf,
+  eventually,
   scrapeMetrics,
   startTestStack,
   sumOf,
@@ -24,6 +25,18 @@ beforeAll(async () => {
     premium: { requests_per_minute: 40, tokens_per_minute: 50_000_000, concurrent_requests: 1024 },
   });
   stack = await startTestStack({ replicas: 2, env: { CATALOGUE_PATH: catalogue.path } });
+  // Edge balances over the routers it is connected to: until it has both, one takes every call.
+  const warmUp = clientFor((await stack.createAccount()).api_key);
+  const before = await vendorRequestsByRouter();
+  await eventually(
+    async () => {
+      await warmUp.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "warm-up" }] });
+      const after = await vendorRequestsByRouter();
+      return after.every((count, replica) => count > before[replica]!) ? true : undefined;
+    },
+    30_000,
+    50,
+  );
 }, 120_000);
 afterAll(async () => {
   await stack?.teardown();
