@@ -9,6 +9,7 @@ import {
   faultSuite,
   openReservations,
   queryRows,
+  type ServiceProcess,
   SteadyLoad,
   type Supervisor,
   simulatorRequests,
@@ -66,6 +67,9 @@ async function startLoad(name: string) {
   await servedAtLeast(10);
   return { accounts, load, servedAtLeast };
 }
+
+// A video worker's default id ends with its process id.
+const workerOf = (replica: ServiceProcess) => `-${replica.child.pid}`;
 
 /** Request ids that still hold a cost reservation, of the given accounts. */
 async function reservedOf(accounts: DemoAccount[]): Promise<string[]> {
@@ -130,17 +134,20 @@ it("loses a video replica mid-render under load: its task is rendered and billed
   // Long renders (4 s): each worker holds several at the kill.
   const prompts = Array.from({ length: 8 }, (_, index) => `replica kill ${index} [sim:video_ms=4000]`);
   await Promise.all(prompts.map((prompt) => clients.submit(prompt)));
-  const lost = stack.replicas.video[1]!;
-  const lostWorker = `-${lost.child.pid}`;
-  const held = await eventually(
+  // The replica to kill: one whose worker holds a task with its vendor job under way.
+  const { lost, held } = await eventually(
     async () => {
       const rows = await taskRows(stack.databaseUrl, "id = ANY($1) AND vendor_job_id IS NOT NULL", [clients.submitted]);
-      const mine = rows.filter((row) => row.worker_id?.endsWith(lostWorker));
-      return mine.length > 0 ? mine : undefined;
+      for (const replica of stack.replicas.video) {
+        const mine = rows.filter((row) => row.worker_id?.endsWith(workerOf(replica)));
+        if (mine.length > 0) return { lost: replica, held: mine };
+      }
+      return undefined;
     },
     30_000,
     50,
   );
+  const lostWorker = workerOf(lost);
   // Clients keep asking about their tasks, and submit more, through the kill.
   clients.startPolling();
   await sleep(500);
@@ -171,7 +178,7 @@ it("loses a video replica mid-render under load: its task is rendered and billed
   console.log(
     `video replica kill: ${held.length} tasks held by the killed worker, finished by the other ` +
       `${recoveredAt - killedAt} ms after the kill (lease ${4_000} ms); replacement ready ` +
-      `${replacedAt.get("video-1")! - killedAt} ms after it; ${clients.answers.length} video API answers, ` +
+      `${replacedAt.get(`video-${lost.replica}`)! - killedAt} ms after it; ${clients.answers.length} video API answers, ` +
       `${failedAnswers.length} failed; chat ${load.servedCount} served, ${report.failed.length} failed`,
   );
   expect(failedAnswers).toEqual([]);
