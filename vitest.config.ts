@@ -13,6 +13,8 @@ export default defineConfig({
       "infra/**/*.test.ts",
     ],
     testTimeout: 30_000,
+    // A condition polled for is eventually true; on two busy cores "eventually" can pass 1 s (the default).
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     // Postgres, Redis and NATS in containers where Docker is reachable; else the local servers.
     globalSetup: ["tools/stack/src/test-servers-setup.ts"],

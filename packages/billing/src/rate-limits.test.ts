@@ -105,6 +105,16 @@ describe("RateLimiter", () => {
     await limiter.admit(caller(), limits, 0);
   });
 
+  it("admits a request again in the slot it holds (edge sent it on to another router), and no other", async () => {
+    const { limiter, caller } = await setup();
+    const limits = { concurrent_requests: 1 };
+    const first = caller();
+    await limiter.admit(first, limits, 0);
+    await limiter.admit(first, limits, 0);
+    const error = await gatewayErrorOf(limiter.admit(caller(), limits, 0));
+    expect(error.message).toContain("concurrent requests");
+  });
+
   it("lets a slot whose request never ended lapse with its lease", async () => {
     const { limiter, caller } = await setup(100);
     const limits = { concurrent_requests: 1 };

@@ -38,7 +38,9 @@ local function check_limits(lk, la)
     if tpm > 0 and spent + tokens > tpm then return {2, scope, reset, requests, spent} end
     if concurrent > 0 then
       redis.call('ZREMRANGEBYSCORE', lk[scope + 2], '-inf', now)
-      if redis.call('ZCARD', lk[scope + 2]) >= concurrent then return {3, scope, ${concurrencyRetryMs}, requests, spent} end
+      -- A request admitted again (sent on by edge after its first router died) has its slot already.
+      local held = redis.call('ZCARD', lk[scope + 2]) - (redis.call('ZSCORE', lk[scope + 2], la[1]) and 1 or 0)
+      if held >= concurrent then return {3, scope, ${concurrencyRetryMs}, requests, spent} end
     end
   end
   return nil, {now = now, window = window, reset = reset, tokens = tokens, concurrent = concurrent, used = used}

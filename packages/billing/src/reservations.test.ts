@@ -79,4 +79,17 @@ describe("Reservations", () => {
     await new Promise((done) => setTimeout(done, 100));
     await reservations.reserve(caller("capped", 2n * YUAN), 2n * YUAN);
   });
+
+  it("replaces a request's own reservation when it is reserved again, on the account and the capped key", async () => {
+    const { reservations, caller, keys } = await setup(10n * YUAN, { keyId: "capped", micros: 0n });
+    // Edge sends a call on to another router when the first died before calling a vendor: same request id.
+    const request = caller("capped", 8n * YUAN);
+    await reservations.reserve(request, 7n * YUAN);
+    await reservations.reserve(request, 7n * YUAN);
+    expect(await servers.redis.hGetAll(keys.reservations)).toEqual({ [request.requestId]: String(7n * YUAN) });
+    const refused = await gatewayErrorOf(reservations.reserve(caller("k"), 4n * YUAN));
+    expect(refused.message).toContain("3.000000 yuan is available");
+    await reservations.release(request);
+    expect(await servers.redis.hLen(keys.keyReservations("capped"))).toBe(0);
+  });
 });

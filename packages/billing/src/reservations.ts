@@ -28,7 +28,9 @@ local function reserve(rk, ra)
   local lapsed = redis.call('ZRANGEBYSCORE', rk[3], '-inf', now)
   for _, id in ipairs(lapsed) do redis.call('HDEL', rk[2], id) end
   if #lapsed > 0 then redis.call('ZREMRANGEBYSCORE', rk[3], '-inf', now) end
-  local reserved = 0
+  -- A request reserved again (edge sent it on to another router after the first died before
+  -- calling a vendor) replaces its own reservation: only the others' count against it.
+  local reserved = -tonumber(redis.call('HGET', rk[2], ra[1]) or '0')
   for _, held in ipairs(redis.call('HVALS', rk[2])) do reserved = reserved + tonumber(held) end
   local available = tonumber(balance) - reserved
   if available < amount then return {0, string.format('%.0f', available)} end
@@ -37,7 +39,8 @@ local function reserve(rk, ra)
     local held = redis.call('HGETALL', rk[5])
     for i = 1, #held, 2 do
       local value, expiry = string.match(held[i + 1], '^(%d+):(%d+)$')
-      if tonumber(expiry) <= now then redis.call('HDEL', rk[5], held[i]) else keyReserved = keyReserved + tonumber(value) end
+      if tonumber(expiry) <= now then redis.call('HDEL', rk[5], held[i])
+      elseif held[i] ~= ra[1] then keyReserved = keyReserved + tonumber(value) end
     end
     local left = tonumber(cap) - tonumber(spent) - keyReserved
     if left < amount then return {2, string.format('%.0f', left)} end

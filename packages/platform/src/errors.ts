@@ -102,6 +102,10 @@ export function toGrpcError(error: unknown): HandlerError {
     headers: gatewayError.headers,
   }).finish();
   metadata.set(ERROR_TRAILER, Buffer.from(detail));
+  // The answer a handler chose is final: a client's retry policy repeats on another replica
+  // only a call its replica lost (grpc-failover.ts), not a refusal (Redis down, say) that
+  // would only take longer to come back the same.
+  metadata.set("grpc-retry-pushback-ms", "-1");
   const grpcError: HandlerError = { code: grpcCodeFor(gatewayError.httpStatus), details: message, metadata };
   // Not enumerable: grpc-js never sees it, the handler's error log does.
   Object.defineProperty(grpcError, "thrown", { value: error, enumerable: false });

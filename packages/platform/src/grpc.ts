@@ -10,6 +10,10 @@ import {
 import { toGrpcError } from "./errors.js";
 import { injectTraceContext, withExtractedContext } from "./telemetry.js";
 
+// Calls spread over every replica a target names (grpc-js's default, pick_first, would send
+// them all to the first that answers).
+export const loadBalancingConfig = [{ round_robin: {} }];
+
 /** Client options shared by every internal gRPC client: one long-lived HTTP/2 channel. */
 export const insecureChannel = () => credentials.createInsecure();
 export const channelOptions = {
@@ -21,9 +25,7 @@ export const channelOptions = {
   "grpc.max_reconnect_backoff_ms": 2_000,
   "grpc.max_receive_message_length": 64 * 1024 * 1024,
   "grpc.max_send_message_length": 64 * 1024 * 1024,
-  // Calls spread over every replica a target names (grpc-js's default, pick_first, would send
-  // them all to the first that answers).
-  "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  "grpc.service_config": JSON.stringify({ loadBalancingConfig }),
   // grpc-js resolves a dns target again only when a connection is lost (a pod gone): at most
   // once a second rather than its default 30 s, so a lost pod's siblings are known at once.
   "grpc.dns_min_time_between_resolutions_ms": 1_000,
@@ -95,8 +97,12 @@ export function cancellationSignal(call: CancellableCall): AbortSignal {
 export interface UnaryContext {
   metadata: Metadata;
   signal: AbortSignal;
-  // Response headers (initial metadata), sent with the answer (or the error).
+  // Response headers (initial metadata), added to those sent with the answer (or the error).
   sendMetadata(metadata: Metadata): void;
+  // Sends the headers gathered so far plus `metadata` at once, resolving once HTTP/2 has
+  // written them; later headers are dropped. A client's gRPC retries end once headers arrive
+  // (see grpc-failover.ts), so a handler calls it before work that must not run twice.
+  sendHeadersNow(metadata: Metadata): Promise<void>;
   // `hook` runs once the answer and its OK status have been handed to HTTP/2 (or the client
   // cancelled the call first, answered as before); never for an error.
   onDelivered(hook: () => void): void;
@@ -112,16 +118,23 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
     // Held until the answer: headers sent on their own, ahead of it, cost both sides an HTTP/2
     // frame, a write and a wake-up of their own (measured: +1.7 ms p50 at one connection).
     let headers: Metadata | undefined;
+    let headersSent = false;
     const answer = () => {
       cancellation.answered();
-      if (headers) call.sendMetadata(headers);
+      if (headers && !headersSent) call.sendMetadata(headers);
     };
     const delivered: Array<() => void> = [];
     const context: UnaryContext = {
       metadata: call.metadata,
       signal: cancellation.signal,
       sendMetadata: (metadata) => {
-        headers = metadata;
+        if (headers) headers.merge(metadata);
+        else headers = metadata;
+      },
+      sendHeadersNow: (metadata) => {
+        if (headers) metadata.merge(headers);
+        headersSent = true;
+        return sendHeadersNow(call, metadata);
       },
       onDelivered: (hook) => delivered.push(hook),
     };
@@ -142,6 +155,16 @@ export function unaryHandler<Request, Response>(work: (request: Request, context
       },
     );
   };
+}
+
+/**
+ * Sends a call's response headers and resolves once HTTP/2 has written them: it writes in the
+ * next check phase, ahead of JavaScript's immediates, so a request made after this resolves
+ * (a vendor's) cannot leave the process before the headers.
+ */
+export function sendHeadersNow(call: { sendMetadata(metadata: Metadata): void }, metadata: Metadata): Promise<void> {
+  call.sendMetadata(metadata);
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function runAll(hooks: readonly (() => void)[]): void {

@@ -8,6 +8,7 @@ export * from "./generated-files.js";
 export * from "./google-rpc-status.js";
 export * from "./graceful-shutdown.js";
 export * from "./grpc.js";
+export * from "./grpc-failover.js";
 export * from "./grpc-health.js";
 export * from "./http-drain.js";
 export * from "./keep-alive.js";

@@ -47,9 +47,10 @@ function chargeAt(record: UsageRecordRow, model: string, times: number): bigint 
   });
 }
 
-async function refusedBeforeVendor(call: Promise<unknown>, param: string) {
+/** `send` is called only once the simulator's log is clear, so a request it lets through is seen. */
+async function refusedBeforeVendor(send: () => Promise<unknown>, param: string) {
   await clearSimulatorRequests(stack.simulatorUrl);
-  const error = await call.then(
+  const error = await send().then(
     () => undefined,
     (caught: unknown) => caught,
   );
@@ -109,7 +110,7 @@ describe("surcharged vendor options", () => {
     ] as const) {
       const messages = [{ role: "user" as const, content: `${tier} marker` }];
       await refusedBeforeVendor(
-        openai.chat.completions.create({ model, messages, service_tier: tier }),
+        () => openai.chat.completions.create({ model, messages, service_tier: tier }),
         "service_tier",
       );
     }
@@ -138,12 +139,13 @@ describe("surcharged vendor options", () => {
     const standard = await usageRecord(fellBack.headers.get("request-id")!);
     expect(BigInt(standard.cost_micros)).toBe(chargeAt(standard, "claude-opus-4-8", 1));
     await refusedBeforeVendor(
-      anthropic.messages.create({
-        model: "claude-opus-4-7",
-        max_tokens: 50,
-        messages: [{ role: "user", content: "unpriced fast marker" }],
-        speed: "fast",
-      }),
+      () =>
+        anthropic.messages.create({
+          model: "claude-opus-4-7",
+          max_tokens: 50,
+          messages: [{ role: "user", content: "unpriced fast marker" }],
+          speed: "fast",
+        }),
       "speed",
     );
   });

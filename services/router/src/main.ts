@@ -16,6 +16,7 @@ import {
   createRedis,
   drainGrpcServer,
   ensureUsageStream,
+  failoverOptions,
   gatewayMeter,
   grpcTarget,
   insecureChannel,
@@ -24,7 +25,7 @@ import {
   shutdownTimings,
   startAdminServer,
 } from "@gateway/platform";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import { createAdapterRegistry } from "./adapters/adapter-registry.js";
 import { CatalogueAdmin } from "./catalogue-admin/catalogue-admin.js";
 import { catalogueAdminRoute } from "./catalogue-admin/catalogue-admin-http.js";
@@ -78,7 +79,8 @@ const redis = createRedis(config.REDIS_URL, logger, "requests are refused until 
 const ledger = new LedgerServiceClient(
   grpcTarget(config.LEDGER_URL),
   insecureChannel(),
-  serviceClientOptions("router", tokenSecret),
+  // Loading a balance copies it from Postgres into Redis under its version: a second run is harmless.
+  { ...serviceClientOptions("router", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },
 );
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).

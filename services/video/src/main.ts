@@ -16,6 +16,7 @@ import {
   createSqlPool,
   drainGrpcServer,
   ensureUsageStream,
+  failoverOptions,
   grpcTarget,
   insecureChannel,
   requireMigrated,
@@ -24,7 +25,7 @@ import {
   shutdownTimings,
   startAdminServer,
 } from "@gateway/platform";
-import { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
+import { LedgerServiceClient, LedgerServiceService } from "@gateway/proto/ledger/v1/ledger";
 import { type CallbackDeliveries, startCallbackDeliveries } from "./callbacks/deliver-callbacks.js";
 import { Clock } from "./clock.js";
 import { loadVideoConfig } from "./config.js";
@@ -104,7 +105,8 @@ const redis = createRedis(config.REDIS_URL, logger, "video submits are refused u
 const ledger = new LedgerServiceClient(
   grpcTarget(config.LEDGER_URL),
   insecureChannel(),
-  serviceClientOptions("video", tokenSecret),
+  // Loading a balance copies it from Postgres into Redis under its version: a second run is harmless.
+  { ...serviceClientOptions("video", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },
 );
 // Held past the task time-out, so a task that finishes at the last moment is still covered until ledger settles it.
 const reservationTtlMs = config.VIDEO_TASK_TIMEOUT_MS + 10 * 60_000;

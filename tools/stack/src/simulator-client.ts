@@ -1,6 +1,8 @@
 /** What the vendor simulator saw, so tests can check exactly what our adapters sent upstream. */
 export interface SimulatedRequest {
   id: string;
+  // When the request arrived (ISO 8601).
+  at: string;
   method: string;
   path: string;
   headers: Record<string, string>;

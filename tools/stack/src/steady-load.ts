@@ -33,8 +33,9 @@ export interface LoadReport {
   served: Map<string, string[]>;
   // Streams that broke after their headers: the client got part of an answer.
   interrupted: string[];
-  // Requests the SDK gave up on: the last answer it saw (status 0 for anything not HTTP), and why.
-  failed: (Attempt & { message: string })[];
+  // Requests the SDK gave up on: the last answer it saw (status 0 for anything not HTTP), why,
+  // and the request's number (its message begins `load <index> `).
+  failed: (Attempt & { message: string; index: number })[];
   attempts: Attempt[];
   skipped: number;
 }
@@ -160,6 +161,7 @@ export class SteadyLoad {
         shouldRetry: headers?.get("x-should-retry") ?? null,
         requestId: headers?.get("x-request-id") ?? null,
         message,
+        index,
       });
     }
   }

@@ -9,8 +9,8 @@ import { readImageHeader } from "../media/image-header.js";
 import type { ImageChoice } from "../media/image-rules.js";
 import { imagesAnswerLog } from "../request-log/answer-bodies.js";
 import { malformedAnswer } from "../vendor-http/parse-vendor-json.js";
+import { sendHeadersBeforeVendor } from "./call-headers.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
-import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -50,7 +50,7 @@ export function answerImages<Request>(
   return inSpan("router.images", { "gateway.model": facts.model.id, "gateway.endpoint": facts.endpoint }, async () => {
     const worstCase = unitsCostMicros(job.choice.n, job.choice.priceMicros, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, 0, worstCase);
-    sendRateLimitHeaders(context, facts);
+    await sendHeadersBeforeVendor(context, facts);
     try {
       const answer = await callWithFailover(deps, job.request, facts, signal, job.callVendor);
       const data = await Promise.all(answer.images.map((image) => toGenerated(image, job.wantsUrl, files)));

@@ -1,7 +1,14 @@
 import { once } from "node:events";
 import { type RequestFacts, UsageOutcome } from "@gateway/billing";
 import type { CatalogueModel } from "@gateway/catalogue";
-import { callCancellation, GatewayError, inSpan, runInCallContext, toGrpcError } from "@gateway/platform";
+import {
+  callCancellation,
+  GatewayError,
+  inSpan,
+  runInCallContext,
+  sendHeadersNow,
+  toGrpcError,
+} from "@gateway/platform";
 import type { ChatChunk, ChatRequest, ChunkChoice, Usage } from "@gateway/proto/router/v1/chat";
 import type { CompletionChoice } from "@gateway/proto/router/v1/completions";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
@@ -9,8 +16,8 @@ import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { streamAnswerBudget } from "../request-log/request-log.js";
 import { StreamAnswer } from "../request-log/stream-answer.js";
 import { countChunkTokens, estimatePromptTokens } from "../usage/token-estimate.js";
+import { sendHeadersBeforeVendor } from "./call-headers.js";
 import { publishUsage } from "./publish-usage.js";
-import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { answeredModel, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -158,7 +165,7 @@ export interface StreamPlan<Chunk> {
 
 /**
  * A gRPC server-streaming handler over chat streams: routes (a routing failure is the
- * call's error), sends the rate-limit headers, relays with HTTP/2 flow control (collecting
+ * call's error), sends the response headers before the vendor is called, relays with HTTP/2 flow control (collecting
  * the answer for the request log), reports usage once however the stream ends, and ends
  * the call or fails it unless the client already left.
  */
@@ -180,7 +187,7 @@ export function chatStreamHandler<Request, Chunk extends { choices: readonly (Ch
         return;
       }
       const { facts, tallies } = planned;
-      sendRateLimitHeaders(call, facts);
+      await sendHeadersBeforeVendor({ sendHeadersNow: (metadata) => sendHeadersNow(call, metadata) }, facts);
       const answer = new StreamAnswer(streamAnswerBudget(deps.requestLog, facts.caller));
       // Respect HTTP/2 flow control: a slow client slows the vendor read instead of filling memory.
       const emit = async (chunk: Chunk) => {

@@ -5,8 +5,8 @@ import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { chatAnswerLog } from "../request-log/answer-bodies.js";
 import { chatRequestLog } from "../request-log/request-bodies.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
+import { sendHeadersBeforeVendor } from "./call-headers.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
-import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitRequest, answeredModel, callWithFailover } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -54,7 +54,7 @@ export async function completeChat(
 export function createChatCompletion(deps: RouterDependencies) {
   return async (request: ChatRequest, context: UnaryContext): Promise<ChatCompletion> => {
     const facts = await admitRequest(deps, [request], "/v1/chat/completions");
-    sendRateLimitHeaders(context, facts);
+    await sendHeadersBeforeVendor(context, facts);
     const logged = () => chatRequestLog(request);
     return inSpan("router.chat_completion", { "gateway.model": facts.model.id }, async () => {
       try {

@@ -3,10 +3,10 @@ import { inSpan, type UnaryContext } from "@gateway/platform";
 import type { Completion, CompletionRequest } from "@gateway/proto/router/v1/completions";
 import { textAnswerLog } from "../request-log/answer-bodies.js";
 import { completionRequestLog } from "../request-log/request-bodies.js";
+import { sendHeadersBeforeVendor } from "./call-headers.js";
 import { chatRequestsFor, checkCompletionRequest, textChoicesOf } from "./completion-shape.js";
 import { completeChat } from "./create-chat-completion.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
-import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitRequest } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -30,7 +30,7 @@ export function createCompletion(deps: RouterDependencies) {
     const facts = await admitRequest(deps, chats, completionsEndpoint, (model) =>
       checkCompletionRequest(request, model),
     );
-    sendRateLimitHeaders(context, facts);
+    await sendHeadersBeforeVendor(context, facts);
     const logged = () => completionRequestLog(request);
     return inSpan("router.completion", { "gateway.model": facts.model.id }, async () => {
       const siblings = linkedAbort(signal);

@@ -7,9 +7,9 @@ import { embeddingAdapterFor } from "../adapters/adapter-registry.js";
 import { embeddingAnswerLog } from "../request-log/answer-bodies.js";
 import { embeddingRequestLog } from "../request-log/request-bodies.js";
 import { estimateEmbeddingTokens } from "../usage/token-estimate.js";
+import { sendHeadersBeforeVendor } from "./call-headers.js";
 import { checkEmbeddingRequest } from "./embedding-rules.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
-import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover, resolveRoute } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -36,7 +36,7 @@ export function createEmbeddings(deps: RouterDependencies, adapterFor = embeddin
     const expectedTokens = estimateEmbeddingTokens(request, facts.model);
     const cost = expectedCostMicros(expectedTokens, facts.model, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, expectedTokens, cost);
-    sendRateLimitHeaders(context, facts);
+    await sendHeadersBeforeVendor(context, facts);
     const logged = () => embeddingRequestLog(request);
     return inSpan("router.embeddings", { "gateway.model": facts.model.id }, async () => {
       try {

@@ -7,8 +7,8 @@ import { audioDuration } from "../media/audio-duration.js";
 import { reportedDurationSeconds } from "../media/reported-duration.js";
 import { transcriptionAnswerLog } from "../request-log/answer-bodies.js";
 import { transcriptionRequestLog } from "../request-log/request-bodies.js";
+import { sendHeadersBeforeVendor } from "./call-headers.js";
 import { publishFailure, publishUsage } from "./publish-usage.js";
-import { sendRateLimitHeaders } from "./rate-limit-metadata.js";
 import { admitCost, callWithFailover, resolveRoute } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
@@ -34,7 +34,7 @@ export function createTranscription(deps: RouterDependencies) {
     const expectedSeconds = Math.max(1, Math.ceil(fileDuration.seconds));
     const worstCase = unitsCostMicros(expectedSeconds, rules.price_per_second, facts.caller.multiplierBasisPoints);
     await admitCost(deps, facts, 0, worstCase);
-    sendRateLimitHeaders(context, facts);
+    await sendHeadersBeforeVendor(context, facts);
     const logged = () => transcriptionRequestLog(request);
     return inSpan("router.transcription", { "gateway.model": facts.model.id }, async () => {
       try {
