@@ -1,11 +1,13 @@
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   accountUsageRecords,
   balanceMicrosOf,
   checkExactBilling,
   type DemoAccount,
   eventually,
-  faultSuite,
   openReservations,
+  repoRoot,
   type ServiceProcess,
   SteadyLoad,
   type Supervisor,
@@ -19,7 +21,8 @@ import { simulatedVideoJobs, videoApi } from "./video-fixtures.js";
 
 // A rolling restart of two replicas each of router, ledger, video and the console under steady
 // load, as a Kubernetes rollout with maxUnavailable 0 goes: one replica at a time gets SIGTERM,
-// drains and exits, and the next waits until its replacement is ready. Edge runs once locally
+// drains and exits, and the next waits until its replacement has been ready for the
+// manifests' minReadySeconds. Edge runs once locally
 // (its replicas sit behind a load balancer in Kubernetes), so it is not restarted here. The SDK
 // retries nothing (`maxRetries: 0`): every failure edge lets through is counted.
 let stack: TestStack;
@@ -46,6 +49,14 @@ afterAll(async () => {
 
 const credit = 10_000_000n;
 const rolled = ["router", "ledger", "video", "console"] as const;
+
+// The service's Deployment's minReadySeconds, from the manifests.
+function minReadyMs(name: (typeof rolled)[number]): number {
+  const manifest = name === "console" ? "k8s/components/console/console.yaml" : `k8s/base/${name}.yaml`;
+  const seconds = /\n {2}minReadySeconds: (\d+)\n/.exec(readFileSync(`${repoRoot}${manifest}`, "utf8"))?.[1];
+  if (!seconds) throw new Error(`${manifest} sets no minReadySeconds`);
+  return Number(seconds) * 1_000;
+}
 
 async function reservedOf(accounts: DemoAccount[]): Promise<string[]> {
   const held = await Promise.all(
@@ -79,8 +90,9 @@ it("rolls every replica of router, ledger, video and the console under load: no 
       const drainMs = Date.now() - startedAt;
       await eventually(async () => (replicas[index] !== old ? true : undefined), 60_000, 50);
       steps.push({ replica: `${name}-${index}`, at: startedAt, exitCode, drainMs, readyMs: Date.now() - startedAt });
-      // Under load a while before the next replica goes (about 10 s each with FAULT_SUITE_LONG=1).
-      await servedAtLeast(load.servedCount + (faultSuite.long ? 100 : 5));
+      // The rollout waits `minReadySeconds` with the new replica ready before it stops the next.
+      await sleep(minReadyMs(name));
+      await servedAtLeast(load.servedCount + 5);
     }
   }
   await servedAtLeast(load.servedCount + 10);
