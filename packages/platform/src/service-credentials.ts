@@ -117,5 +117,12 @@ export function serviceServerOptions(
 ): ServerOptions {
   // The token check first: no other interceptor runs for a caller it refuses.
   const auth = secret ? [serviceAuthInterceptor(secret, policy)] : [];
-  return { ...options, interceptors: [...auth, ...(options.interceptors ?? [])] };
+  return {
+    // Clients resolve a dns target again only when a connection closes: closing each one after a
+    // minute (GOAWAY; its calls finish, with no grace limit for long streams) lets a pod a
+    // scale-up added take calls within a minute. grpc-js adds ±10 % jitter.
+    "grpc.max_connection_age_ms": 60_000,
+    ...options,
+    interceptors: [...auth, ...(options.interceptors ?? [])],
+  };
 }
