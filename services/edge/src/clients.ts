@@ -24,8 +24,8 @@ export interface EdgeClients {
 //   slot, both keyed by the request id, which the next router's admission replaces.
 // - ledger: key lookups and stored-Response reads, and storing one (an upsert of its id); not
 //   deleting one, whose second run would answer "not found" for a response the first deleted.
-// - video: reads of a task and its content; not a submit, whose second run would find the
-//   first's task under its request id and release the reservation that task holds.
+// - video: reads of a task and its content, and a submit: its second run answers the task the
+//   first stored under the request id, and leaves that task's reservation alone.
 const routerRetries = everyMethod(
   RouterServiceService,
   CompletionServiceService,
@@ -38,7 +38,11 @@ const ledgerRetries = [
   LedgerServiceService.storeResponse,
   LedgerServiceService.getStoredResponse,
 ];
-const videoRetries = [VideoServiceService.getVideo, VideoServiceService.readVideoContent];
+const videoRetries = [
+  VideoServiceService.submitVideo,
+  VideoServiceService.getVideo,
+  VideoServiceService.readVideoContent,
+];
 
 /**
  * One long-lived HTTP/2 channel per service, balanced over its replicas, every call signed as

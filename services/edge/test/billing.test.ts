@@ -1,4 +1,5 @@
 import {
+  accountUsageRecords,
   balanceMicrosOf,
   clearSimulatorRequests,
   eventually,
@@ -89,14 +90,7 @@ describe("prepaid balance", () => {
     expect((await simulatorRequests(stack.simulatorUrl)).length).toBe(served.length);
 
     const servedIds = served.map(({ response }) => response.headers.get("x-request-id")!);
-    const records = await eventually(async () => {
-      const rows = await queryRows<{ request_id: string; cost_micros: string }>(
-        stack.databaseUrl,
-        "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
-        [account.account_id],
-      );
-      return rows.length >= served.length ? rows : undefined;
-    });
+    const records = await accountUsageRecords(stack.databaseUrl, account.account_id, served.length);
     expect(records.map((row) => row.request_id).sort()).toEqual([...servedIds].sort());
     const final = await balanceOf(account.account_id);
     const billed = records.reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);

@@ -1,46 +1,32 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { queryRows, repoRoot, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import {
+  awayFromLimitWindowEdge as awayFromWindowEdge,
+  queryRows,
+  simulatorRequests,
+  startTestStack,
+  type TestStack,
+  temporaryCatalogueWithLimits,
+} from "@gateway/stack";
 import OpenAI, { RateLimitError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The default group gets tiny limits: 3 requests and 5,000 tokens a minute, 2 at once,
 // per key and per account. Every request names max_tokens, since tokens per minute counts it.
-const shippedLimits = "limits: { requests_per_minute: 600, tokens_per_minute: 10000000, concurrent_requests: 256 }";
-const tinyLimits = "limits: { requests_per_minute: 3, tokens_per_minute: 5000, concurrent_requests: 2 }";
 // Premium (the video models' group) gets 2 requests a minute.
-const shippedPremiumLimits =
-  "limits: { requests_per_minute: 3000, tokens_per_minute: 50000000, concurrent_requests: 1024 }";
-const tinyPremiumLimits = "limits: { requests_per_minute: 2, tokens_per_minute: 5000000, concurrent_requests: 1024 }";
-
 let stack: TestStack;
-let directory: string;
+let catalogue: ReturnType<typeof temporaryCatalogueWithLimits>;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "gw-rate-limits-"));
-  const shipped = readFileSync(join(repoRoot, "infra/catalogue/models.yaml"), "utf8");
-  expect(shipped).toContain(shippedLimits);
-  expect(shipped).toContain(shippedPremiumLimits);
-  const cataloguePath = join(directory, "models.yaml");
-  writeFileSync(
-    cataloguePath,
-    shipped.replace(shippedLimits, tinyLimits).replace(shippedPremiumLimits, tinyPremiumLimits),
-  );
-  stack = await startTestStack({ env: { CATALOGUE_PATH: cataloguePath } });
+  catalogue = temporaryCatalogueWithLimits({
+    default: { requests_per_minute: 3, tokens_per_minute: 5000, concurrent_requests: 2 },
+    premium: { requests_per_minute: 2, tokens_per_minute: 5000000, concurrent_requests: 1024 },
+  });
+  stack = await startTestStack({ env: { CATALOGUE_PATH: catalogue.path } });
 });
 afterAll(async () => {
   await stack?.teardown();
-  rmSync(directory, { recursive: true, force: true });
+  catalogue?.remove();
 });
-
-// Limits count in one-minute windows aligned to the clock (Redis's, on this machine); a test
-// that counts to a limit starts well before a window ends, so no reset lands in the middle.
-async function awayFromWindowEdge() {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 10_000) await new Promise((done) => setTimeout(done, left + 100));
-}
 
 const clientFor = (apiKey: string) => new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
 

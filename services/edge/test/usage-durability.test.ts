@@ -1,4 +1,4 @@
-import { eventually, queryRows, startTestStack, TestNats, type TestStack } from "@gateway/stack";
+import { accountUsageRecords, queryRows, startTestStack, TestNats, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
@@ -31,14 +31,7 @@ it("loses no usage and bills none twice when NATS goes away under load and comes
   await nats.resume();
 
   const served = [...before, ...during].sort();
-  const records = await eventually(async () => {
-    const rows = await queryRows<{ request_id: string; cost_micros: string }>(
-      stack.databaseUrl,
-      "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
-      [account.account_id],
-    );
-    return rows.length >= served.length ? rows : undefined;
-  }, 30_000);
+  const records = await accountUsageRecords(stack.databaseUrl, account.account_id, served.length, 30_000);
   expect(records.map((row) => row.request_id).sort()).toEqual(served);
   const [{ balance_micros: balance }] = await queryRows<{ balance_micros: string }>(
     stack.databaseUrl,

@@ -2,10 +2,10 @@ import { once } from "node:events";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  accountUsageRecords,
   balanceMicrosOf,
   eventually,
   openReservations,
-  queryRows,
   repoRoot,
   type Supervisor,
   startTestStack,
@@ -48,12 +48,7 @@ const killRouter = async () => {
   await once(router.child, "exit");
   return router;
 };
-const usageRecords = (accountId: string) =>
-  queryRows<{ request_id: string; cost_micros: string }>(
-    stack.databaseUrl,
-    "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
-    [accountId],
-  );
+const usageRecords = (accountId: string) => accountUsageRecords(stack.databaseUrl, accountId);
 const balanceOf = (accountId: string) => balanceMicrosOf(stack.databaseUrl, accountId);
 const routerRestarted = (killed: TestStack["processes"]["router"]) =>
   eventually(async () => (stack.processes.router !== killed ? true : undefined), 60_000, 100);

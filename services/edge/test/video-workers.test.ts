@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { VideoServiceClient, type VideoTask } from "@gateway/proto/video/v1/video";
 import {
   eventually,
+  openReservations,
   queryRows,
   type ServiceProcess,
   serviceEntry,
@@ -8,7 +10,9 @@ import {
   startService,
   startTestStack,
   type TestStack,
+  testClientOptions,
 } from "@gateway/stack";
+import { credentials } from "@grpc/grpc-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
 
@@ -176,5 +180,44 @@ describe("video workers", () => {
     await eventually(async () => (await usagePublishedAt(lost.id)) && (await usagePublishedAt(submitted.body.id)));
     await eventually(async () => ((await usageCount([lost.requestId])) === 1 ? true : undefined));
     expect(await usageCount([lost.requestId, original!.request_id])).toBe(2);
+  });
+
+  it("answers a submit sent again under its request id (edge's retry on another replica) with the first's task, keeping its reservation", async () => {
+    const account = await stack.createAccount({ group: "premium" });
+    const video = new VideoServiceClient(
+      `127.0.0.1:${stack.processes.video.ports.grpc}`,
+      credentials.createInsecure(),
+      testClientOptions("edge"),
+    );
+    const request = {
+      caller: {
+        requestId: `req_${randomUUID().replaceAll("-", "")}`,
+        accountId: account.account_id,
+        keyId: account.key_id,
+        modelGroup: "premium",
+        multiplierBasisPoints: 15_000,
+      },
+      model: "sora-2",
+      prompt: "submitted twice",
+      durationSeconds: 5,
+      idempotencyKey: "",
+      callbackUrl: "",
+      publicBaseUrl: stack.baseUrl,
+    };
+    const submit = () =>
+      new Promise<VideoTask>((resolve, reject) =>
+        video.submitVideo(request, (error, task) => (error ? reject(error) : resolve(task))),
+      );
+    try {
+      const first = await submit();
+      const reserved = await openReservations(stack.redisUrl, stack.namespace, account.account_id);
+      const again = await submit();
+      expect(again.id).toBe(first.id);
+      expect(await taskRows(stack.databaseUrl, "request_id = $1", [request.caller.requestId])).toHaveLength(1);
+      expect(reserved[request.caller.requestId]).toBeGreaterThan(0);
+      expect(await openReservations(stack.redisUrl, stack.namespace, account.account_id)).toEqual(reserved);
+    } finally {
+      video.close();
+    }
   });
 });

@@ -22,6 +22,23 @@ interface RecordRow {
   cost_micros: string;
 }
 
+/** An account's usage records (request id and charge), once there are at least `atLeast`. */
+export function accountUsageRecords(
+  databaseUrl: string,
+  accountId: string,
+  atLeast = 0,
+  timeoutMs?: number,
+): Promise<Pick<RecordRow, "request_id" | "cost_micros">[]> {
+  return eventually(async () => {
+    const rows = await queryRows<RecordRow>(
+      databaseUrl,
+      "SELECT request_id, account_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
+      [accountId],
+    );
+    return rows.length >= atLeast ? rows : undefined;
+  }, timeoutMs);
+}
+
 /**
  * Waits until the ledger holds a record for every served request and stops receiving new
  * ones, then checks the exact-billing invariant: one record per served request, none twice,

@@ -28,3 +28,4 @@ export * from "./test-resources.js";
 export * from "./test-servers.js";
 export * from "./test-stack.js";
 export * from "./time-until-refused.js";
+export * from "./usage-consumer.js";

@@ -9,7 +9,7 @@ import { findVideoModel, type VideoModel } from "./find-video-model.js";
 import { type LinkSettings, renderTask } from "./render-task.js";
 import { checkStorable } from "./storable-request.js";
 import { DURATIONS, newTaskId, TASK_LIFETIME_MS } from "./task-rules.js";
-import { findTaskByIdempotencyKey, insertTask } from "./task-sql.js";
+import { findTaskByIdempotencyKey, findTaskByRequestId, insertTask } from "./task-sql.js";
 
 export interface SubmitDependencies {
   pool: SqlPool;
@@ -44,6 +44,9 @@ const sameRequest = (task: VideoTask, request: SubmitVideoRequest) =>
  * any other caller. With an Idempotency-Key the account's earlier task of that key is returned
  * instead (nothing reserved twice), and a concurrent duplicate loses the unique
  * (account_id, idempotency_key) race, releases its reservation and returns the winner's task.
+ * A call edge sends again (to another replica, after it lost the first) carries the same
+ * request id: when the first run stored its task, that task is the answer, and the
+ * reservation under the request id is its own, never released here.
  */
 export function submitVideo(deps: SubmitDependencies) {
   return async (request: SubmitVideoRequest): Promise<VideoTaskMessage> => {
@@ -66,6 +69,8 @@ export function submitVideo(deps: SubmitDependencies) {
 
     // Every submit counts against the key's and account's limits; its slot is held only while it is answered.
     const limits = deps.catalogue.current.limitsFor(caller.modelGroup);
+    const again = await findTaskByRequestId(deps.pool, caller.accountId, caller.requestId);
+    if (again) return render(again);
     const replay = await earlier();
     const { rateLimits, reservations } = deps.admission;
     try {
@@ -78,6 +83,10 @@ export function submitVideo(deps: SubmitDependencies) {
       try {
         return render(await createTask(deps, request, video));
       } catch (error) {
+        const stored = isUniqueViolation(error)
+          ? await findTaskByRequestId(deps.pool, caller.accountId, caller.requestId)
+          : undefined;
+        if (stored) return render(stored);
         await reservations.release(caller);
         const winner = isUniqueViolation(error) ? await earlier() : undefined;
         if (winner) return render(winner);

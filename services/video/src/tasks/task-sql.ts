@@ -91,6 +91,16 @@ export function findTaskByIdempotencyKey(pool: SqlPool, accountId: string, idemp
   );
 }
 
+/** The account's task a submit with this request id stored, if any. */
+export function findTaskByRequestId(pool: SqlPool, accountId: string, requestId: string) {
+  return oneTask(
+    pool,
+    "video-task-by-request-id",
+    `SELECT ${taskColumns} FROM video.tasks WHERE account_id = $1 AND request_id = $2`,
+    [accountId, requestId],
+  );
+}
+
 /** The account's task of this id, unless it has expired by `now`. */
 export function findLiveTask(pool: SqlPool, accountId: string, id: string, now: Date) {
   return oneTask(
