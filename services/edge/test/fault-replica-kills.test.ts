@@ -41,6 +41,9 @@ beforeAll(async () => {
       VIDEO_POLL_INITIAL_MS: "100",
       VIDEO_POLL_MAX_MS: "200",
       SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.05",
+      // The vendor calls of the whole run, chat load and status polls included, stay in the
+      // simulator's log, so the video creates counted at the end are all still there.
+      SIMULATOR_REQUEST_LOG_CAPACITY: "20000",
     },
   });
   supervisor = superviseStack(stack, {
