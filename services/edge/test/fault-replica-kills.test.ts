@@ -20,7 +20,7 @@ import {
 } from "@gateway/stack";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { VideoClients } from "./video-clients.js";
-import { simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
+import { quickVideoEnv, simulatedVideoJobs, taskRows, videoApi } from "./video-fixtures.js";
 
 // Two replicas of router, ledger and video under steady load from the official SDK, which
 // retries nothing here (`maxRetries: 0`): every failure edge lets through is counted. One
@@ -37,8 +37,8 @@ beforeAll(async () => {
       USAGE_SPOOL_RETRY_MS: "500",
       // A task a dead worker held is taken over once its lease lapses.
       VIDEO_LEASE_MS: "4000",
-      VIDEO_WORKER_TICK_MS: "100",
-      VIDEO_POLL_INITIAL_MS: "100",
+      // Renders twice as long as quickVideoEnv's, status polled a little more often.
+      ...quickVideoEnv,
       VIDEO_POLL_MAX_MS: "200",
       SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.05",
       // The vendor calls of the whole run, chat load and status polls included, stay in the

@@ -17,7 +17,7 @@ import {
 } from "@gateway/stack";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { VideoClients } from "./video-clients.js";
-import { simulatedVideoJobs, videoApi } from "./video-fixtures.js";
+import { quickVideoEnv, simulatedVideoJobs, videoApi } from "./video-fixtures.js";
 
 // A rolling restart of two replicas each of router, ledger, video and the console under steady
 // load, as a Kubernetes rollout with maxUnavailable 0 goes: one replica at a time gets SIGTERM,
@@ -34,8 +34,8 @@ beforeAll(async () => {
     console: true,
     env: {
       USAGE_SPOOL_RETRY_MS: "500",
-      VIDEO_WORKER_TICK_MS: "100",
-      VIDEO_POLL_INITIAL_MS: "100",
+      // Renders twice as long as quickVideoEnv's, status polled a little more often.
+      ...quickVideoEnv,
       VIDEO_POLL_MAX_MS: "200",
       SIMULATOR_VIDEO_SECONDS_PER_SECOND: "0.05",
     },
