@@ -188,7 +188,7 @@ async function compareFamilies(run: Run, families: FamilyTargets[]): Promise<Fam
 /**
  * The gateway as production runs it, on a stack of its own: spans exported (sampled as by default,
  * 10 % of new traces), every request checked against its group's rate limits, request logs at the
- * deployment's default capture level (left unset here), and the console running beside it.
+ * deployment's default capture level, and the console running beside it.
  */
 async function measureProductionSettings(settings: Settings, cleanup: Cleanup): Promise<Summary["productionSettings"]> {
   const catalogue = benchCatalogue("checked");
@@ -196,7 +196,12 @@ async function measureProductionSettings(settings: Settings, cleanup: Cleanup): 
   const collector = await startOtlpCollector();
   cleanup.add(async () => collector.close());
   const stack = await startTestStack({
-    env: { CATALOGUE_PATH: catalogue, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint },
+    env: {
+      CATALOGUE_PATH: catalogue,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      // Unset even when the bench's own environment sets it, so router logs at the deployment's default level.
+      GATEWAY_REQUEST_LOG_CAPTURE: undefined,
+    },
     console: true,
   });
   cleanup.add(() => stack.teardown());
