@@ -3,8 +3,9 @@ import { once } from "node:events";
 import { serviceNode } from "@gateway/stack";
 import type { Target } from "./load.js";
 
-// The architecture's bare hop (express → grpc-js → undici, forwarding bytes, none of the gateway's
-// work) on the services' Node: what the fixed stack allows at best, measured beside Portkey.
+// The architecture's bare hop (express → grpc-js, unary or server-streaming → undici, forwarding
+// bytes, none of the gateway's work) on the services' Node: what the fixed stack allows at best,
+// measured beside Portkey.
 
 const processes = new URL("./hop-floor-processes.js", import.meta.url).pathname;
 

@@ -3,14 +3,14 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type OtlpCollector, startOtlpCollector, startTestStack } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
+import type { CpuCounters } from "./cpu-meter.js";
 import { measureFirstByte } from "./first-byte.js";
 import { startHopFloor } from "./hop-floor.js";
-import { cannon, type Target } from "./load.js";
+import { runLoad, type Target } from "./load.js";
 import { startPortkey } from "./portkey.js";
 import { difference, machine } from "./report.js";
 import { startRssSampler } from "./rss-sampler.js";
-import { commandTicks, cpuTicks, machineBusyTicks, ticksPerSecond, waitForIdle } from "./settle.js";
-import { percentilesOf, round2, roundPercentiles } from "./stats.js";
+import { commandTicks, cpuTicks, machineBusyTicks, waitForIdle } from "./settle.js";
 
 // `node tools/bench/dist/hot-path.js [--quick] [--limits] [--tracing] [--profile DIR] [--out FILE]`:
 // only the request hot path's rows of `pnpm bench` (1-connection latency, saturation throughput
@@ -54,33 +54,17 @@ function hotPathServiceEnv(profileDirectory: string | undefined, nodeOptions: st
 
 /**
  * A warm-up run, then a measured one: percentiles from each response's own timing, requests per
- * second, and the CPU milliseconds edge and router spent per request, which the machine's other
- * work (it is shared) disturbs far less than times do.
+ * second, and the CPU milliseconds the given processes (and, with any, the stores the usage event
+ * passes through and the whole machine) spent per request.
  */
-async function measuredLoad(target: Target, connections: number, pids: Record<string, number>) {
-  await cannon(target, connections, warmUpSeconds);
-  const counters: Record<string, () => number> = Object.fromEntries(
-    Object.entries(pids).map(([name, pid]) => [name, () => cpuTicks(pid)]),
-  );
+function measuredLoad(target: Target, connections: number, pids: Record<string, number>) {
+  const cpu: CpuCounters = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, () => cpuTicks(pid)]));
   if (Object.keys(pids).length > 0) {
     // What the request costs outside our processes too: the usage event's trip through NATS and Postgres, Redis.
-    for (const command of ["nats-server", "postgres", "redis-server"]) counters[command] = () => commandTicks(command);
-    counters.machine = machineBusyTicks;
+    for (const command of ["nats-server", "postgres", "redis-server"]) cpu[command] = () => commandTicks(command);
+    cpu.machine = machineBusyTicks;
   }
-  const before = Object.fromEntries(Object.entries(counters).map(([name, read]) => [name, read()]));
-  const { result, timingsMs } = await cannon(target, connections, seconds);
-  const cpuMsPerRequest = Object.fromEntries(
-    Object.entries(counters).map(([name, read]) => [
-      name,
-      round2(((read() - before[name]!) * 1000) / ticksPerSecond / Math.max(1, result.requests.total)),
-    ]),
-  );
-  return {
-    latencyMs: roundPercentiles(percentilesOf(timingsMs)),
-    requestsPerSecond: round2(timingsMs.length / result.duration),
-    failed: result.non2xx + result.errors,
-    cpuMsPerRequest,
-  };
+  return runLoad(target, { connections, warmUpSeconds, seconds, cpu });
 }
 
 async function main() {

@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { type CpuCounters, startCpuMeter } from "./cpu-meter.js";
 import { type Percentiles, percentilesOf, round2, roundPercentiles } from "./stats.js";
 
 /** The one request every run sends, so all targets do the same work. */
@@ -20,6 +21,8 @@ export interface LoadOptions {
   connections: number;
   warmUpSeconds: number;
   seconds: number;
+  /** Read around the measured run only, not the warm-up. */
+  cpu?: CpuCounters;
 }
 
 export interface LoadResult {
@@ -33,6 +36,8 @@ export interface LoadResult {
   latencyMs: Percentiles;
   /** autocannon's own histogram, kept for comparison: it records whole milliseconds only. */
   autocannonLatencyMs: Percentiles;
+  /** Each of `LoadOptions.cpu`'s counters' CPU milliseconds per request sent (failed ones too). */
+  cpuMsPerRequest?: Record<string, number>;
 }
 
 export interface RawRun {
@@ -67,6 +72,7 @@ export function cannon(target: Target, connections: number, seconds: number): Pr
 /** Warms the target up (JIT, connection pools, caches), then measures a second, separate run. */
 export async function runLoad(target: Target, options: LoadOptions): Promise<LoadResult> {
   await cannon(target, options.connections, options.warmUpSeconds);
+  const cpuMsPerRequest = options.cpu && startCpuMeter(options.cpu);
   const { result, timingsMs } = await cannon(target, options.connections, options.seconds);
   const failed = result.non2xx + result.errors;
   if (timingsMs.length === 0)
@@ -80,6 +86,7 @@ export async function runLoad(target: Target, options: LoadOptions): Promise<Loa
     requestsPerSecond: round2(timingsMs.length / result.duration),
     latencyMs: roundPercentiles(percentilesOf(timingsMs)),
     autocannonLatencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
+    ...(cpuMsPerRequest && { cpuMsPerRequest: cpuMsPerRequest(result.requests.total) }),
   };
 }
 

@@ -20,7 +20,8 @@ import {
 } from "./report.js";
 import { measureReservationCost } from "./reservation-cost.js";
 import { startRssSampler } from "./rss-sampler.js";
-import { waitForIdle } from "./settle.js";
+import { machineBusyTicks, waitForIdle } from "./settle.js";
+import { issueTargets } from "./targets.js";
 import { type FamilyTargets, familyTargets } from "./vendor-families.js";
 import { measureVideoTasks } from "./video-tasks.js";
 
@@ -31,6 +32,8 @@ const latencyConnections = [1, 32];
 const saturationConnections = 64;
 const resultsPath = `${repoRoot}tools/bench/results/latest.json`;
 const readmePath = `${repoRoot}README.md`;
+// Whole-machine CPU per request at saturation, compared between gateways and the bare hop.
+const saturationCpu = { machine: machineBusyTicks };
 
 interface Flags {
   quick: boolean;
@@ -130,6 +133,7 @@ async function compareThroughput(run: Run): Promise<Summary["throughput"]> {
     connections: saturationConnections,
     warmUpSeconds: settings.warmUpSeconds,
     seconds: settings.seconds,
+    cpu: saturationCpu,
   };
   const measure = async (target: Target) => {
     await begin(run, `throughput at ${saturationConnections} connections: ${target.name}`);
@@ -149,7 +153,14 @@ async function compareFirstByte(run: Run): Promise<Summary["firstByte"]> {
   const direct = await measureFirstByte(targets.direct, options);
   await begin(run, "streaming first frame: gateway");
   const gateway = await measureFirstByte(targets.gateway, options);
-  return { direct, gateway, overheadMs: difference(gateway.firstFrameMs, direct.firstFrameMs) };
+  await begin(run, "streaming first frame: the bare hop");
+  const hopFloor = await measureFirstByte(targets.hopFloor, options);
+  return {
+    direct,
+    gateway,
+    overheadMs: difference(gateway.firstFrameMs, direct.firstFrameMs),
+    hopFloor: { result: hopFloor, overheadMs: difference(hopFloor.firstFrameMs, direct.firstFrameMs) },
+  };
 }
 
 /** Added latency at one connection and streaming first-frame overhead, per vendor family. */
@@ -175,8 +186,9 @@ async function compareFamilies(run: Run, families: FamilyTargets[]): Promise<Fam
 }
 
 /**
- * The gateway as production runs it: spans exported (sampled as by default, 10 % of new traces)
- * and every request checked against its group's rate limits, on a stack of its own.
+ * The gateway as production runs it, on a stack of its own: spans exported (sampled as by default,
+ * 10 % of new traces), every request checked against its group's rate limits, request logs at the
+ * deployment's default capture level, and the console running beside it.
  */
 async function measureProductionSettings(settings: Settings, cleanup: Cleanup): Promise<Summary["productionSettings"]> {
   const catalogue = benchCatalogue("checked");
@@ -184,24 +196,41 @@ async function measureProductionSettings(settings: Settings, cleanup: Cleanup): 
   const collector = await startOtlpCollector();
   cleanup.add(async () => collector.close());
   const stack = await startTestStack({
-    env: { CATALOGUE_PATH: catalogue, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint },
+    env: {
+      CATALOGUE_PATH: catalogue,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      // Unset even when the bench's own environment sets it, so router logs at the deployment's default level.
+      GATEWAY_REQUEST_LOG_CAPTURE: undefined,
+    },
+    console: true,
   });
   cleanup.add(() => stack.teardown());
   const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
   const target = {
-    name: "gateway (tracing, limits)",
+    name: "gateway as production runs",
     url: `${stack.baseUrl}/chat/completions`,
     headers: { authorization: `Bearer ${apiKey}` },
   };
   await checkTarget(target);
-  const pids = Object.values(stack.processes).flatMap(({ child }) => (child.pid === undefined ? [] : [child.pid]));
+  const pids: Record<string, number> = {};
+  for (const { name, child } of Object.values(stack.processes)) if (child.pid !== undefined) pids[name] = child.pid;
   const options = { warmUpSeconds: settings.warmUpSeconds, seconds: settings.seconds };
-  const run: Run = { targets: { direct: target, gateway: target, portkey: target, hopFloor: target }, settings, pids };
-  await begin(run, "latency at 1 connection, tracing exported and rate limits checked");
+  const run: Run = {
+    targets: { direct: target, gateway: target, portkey: target, hopFloor: target },
+    settings,
+    pids: Object.values(pids),
+  };
+  const sampler = startRssSampler(pids);
+  await begin(run, "latency at 1 connection, as production runs");
   const latency = await runLoad(target, { ...options, connections: 1 });
-  await begin(run, `throughput at ${saturationConnections} connections, tracing exported and rate limits checked`);
-  const throughput = await runLoad(target, { ...options, connections: saturationConnections });
-  return { latency, throughput, spansExported: collector.spans.length };
+  await begin(run, `throughput at ${saturationConnections} connections, as production runs`);
+  const throughput = await runLoad(target, { ...options, connections: saturationConnections, cpu: saturationCpu });
+  await begin(run, "streaming first frame, as production runs");
+  const firstByte = await measureFirstByte(target, {
+    warmUp: settings.streamWarmUp,
+    requests: settings.streamRequests,
+  });
+  return { latency, throughput, firstByte, spansExported: collector.spans.length, memory: sampler.stop() };
 }
 
 function progress(message: string): void {
@@ -258,7 +287,7 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   const firstByte = await compareFirstByte(run);
   const memory = sampler.stop();
   const familyResults = await compareFamilies(run, families);
-  progress("starting a stack with tracing exported and rate limits checked");
+  progress("starting a stack as production runs");
   const productionSettings = await measureProductionSettings(settings, cleanup);
   await begin(run, "ledger ingest");
   // Ledger and video under their own loads (the HTTP runs above barely touch video).
@@ -308,7 +337,7 @@ async function main(): Promise<number> {
     await cleanup.run();
     const markdown = renderMarkdown(summary);
     console.log(markdown);
-    writeJson(resultsPath, summary);
+    writeJson(resultsPath, { ...summary, targets: issueTargets(summary) });
     progress(`wrote ${resultsPath}`);
     if (flags.writeReadme) {
       updateReadme(readmePath, markdown);

@@ -4,10 +4,12 @@ import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
 import { serviceNode } from "@gateway/stack";
 import type { FirstByteResult } from "./first-byte.js";
+import { ms, perSecond, signedMs } from "./format.js";
 import type { IngestResult } from "./ledger-ingest.js";
 import type { LoadResult } from "./load.js";
 import type { MemoryResult } from "./rss-sampler.js";
 import { type Percentiles, round2 } from "./stats.js";
+import { targetsTable } from "./targets.js";
 import type { VideoBenchOptions, VideoResult } from "./video-tasks.js";
 
 export interface LatencyComparison {
@@ -42,13 +44,28 @@ export interface Summary {
     /** The architecture's bare hop with none of the gateway's work: the ceiling the fixed stack allows. */
     hopFloor: LoadResult;
   };
-  firstByte: { direct: FirstByteResult; gateway: FirstByteResult; overheadMs: Percentiles };
+  firstByte: {
+    direct: FirstByteResult;
+    gateway: FirstByteResult;
+    overheadMs: Percentiles;
+    /** The bare hop streaming: a grpc-js server stream relaying the vendor's chunks. */
+    hopFloor: { result: FirstByteResult; overheadMs: Percentiles };
+  };
   memory: MemoryResult[];
   /** Ledger and video while the ingest and video steps ran. */
   billingMemory: MemoryResult[];
   families: FamilyComparison[];
-  /** The gateway with spans exported (10 % sampled) and rate limits checked, on its own stack. */
-  productionSettings: { latency: LoadResult; throughput: LoadResult; spansExported: number };
+  /**
+   * The gateway as production runs it, on its own stack: spans exported (10 % sampled), rate limits
+   * checked, request logs at the deployment's default capture; its services' memory sampled meanwhile.
+   */
+  productionSettings: {
+    latency: LoadResult;
+    throughput: LoadResult;
+    firstByte: FirstByteResult;
+    spansExported: number;
+    memory: MemoryResult[];
+  };
   billing: { ingest: IngestResult; reservationMs: Percentiles };
   video: VideoResult;
 }
@@ -78,10 +95,6 @@ export function difference(gateway: Percentiles, direct: Percentiles): Percentil
   return { p50: round2(gateway.p50 - direct.p50), p99: round2(gateway.p99 - direct.p99) };
 }
 
-const ms = (value: number) => value.toFixed(2);
-const signedMs = (value: number) => `${value >= 0 ? "+" : ""}${ms(value)} ms`;
-const perSecond = (value: number) => Math.round(value).toLocaleString("en-US");
-
 function latencyRows(comparison: LatencyComparison): string[] {
   const { connections, direct, gateway, addedMs, hopFloor } = comparison;
   const row = (p: "p50" | "p99", label: string, result: LoadResult, added: Percentiles) =>
@@ -104,24 +117,31 @@ function throughputRows({ connections, direct, gateway, portkey, hopFloor }: Sum
 }
 
 function productionSettingsRows(summary: Summary): string[] {
-  const { latency, throughput } = summary.productionSettings;
+  const { latency, throughput, firstByte } = summary.productionSettings;
   const direct = summary.latency.find((comparison) => comparison.connections === 1)?.direct;
   const added = (p: "p50" | "p99") => (direct ? signedMs(latency.latencyMs[p] - direct.latencyMs[p]) : "—");
+  const directFrame = summary.firstByte.direct.firstFrameMs;
   const portkey = summary.throughput.portkey.requestsPerSecond;
   return [
     ...(["p50", "p99"] as const).map(
       (p) =>
-        `| Non-streaming latency ${p}, 1 conn, tracing exported² and rate limits checked (ms) | ${direct ? ms(direct.latencyMs[p]) : "—"} | ${ms(latency.latencyMs[p])} | — | ${added(p)} |`,
+        `| Non-streaming latency ${p}, 1 conn, as production runs² (ms) | ${direct ? ms(direct.latencyMs[p]) : "—"} | ${ms(latency.latencyMs[p])} | — | ${added(p)} |`,
     ),
-    `| Saturation throughput, ${throughput.connections} conn, tracing exported² and rate limits checked (req/s) | — | ${perSecond(throughput.requestsPerSecond)} | ${perSecond(portkey)} | ${(throughput.requestsPerSecond / portkey).toFixed(2)}x Portkey |`,
+    `| Saturation throughput, ${throughput.connections} conn, as production runs² (req/s) | — | ${perSecond(throughput.requestsPerSecond)} | ${perSecond(portkey)} | ${(throughput.requestsPerSecond / portkey).toFixed(2)}x Portkey |`,
+    ...(["p50", "p99"] as const).map(
+      (p) =>
+        `| Streaming time to first \`data:\` frame ${p}, as production runs² (ms) | ${ms(directFrame[p])} | ${ms(firstByte.firstFrameMs[p])} | n/a¹ | ${signedMs(firstByte.firstFrameMs[p] - directFrame[p])} |`,
+    ),
   ];
 }
 
-function firstByteRows({ direct, gateway, overheadMs }: Summary["firstByte"]): string[] {
-  return (["p50", "p99"] as const).map(
-    (p) =>
-      `| Streaming time to first \`data:\` frame ${p} (ms) | ${ms(direct.firstFrameMs[p])} | ${ms(gateway.firstFrameMs[p])} | n/a¹ | ${signedMs(overheadMs[p])} |`,
-  );
+function firstByteRows({ direct, gateway, overheadMs, hopFloor }: Summary["firstByte"]): string[] {
+  const row = (p: "p50" | "p99", label: string, result: FirstByteResult, overhead: Percentiles) =>
+    `| Streaming time to first \`data:\` frame ${p}${label} (ms) | ${ms(direct.firstFrameMs[p])} | ${ms(result.firstFrameMs[p])} | n/a¹ | ${signedMs(overhead[p])} |`;
+  return [
+    ...(["p50", "p99"] as const).map((p) => row(p, "", gateway, overheadMs)),
+    ...(["p50", "p99"] as const).map((p) => row(p, ", the bare hop³", hopFloor.result, hopFloor.overheadMs)),
+  ];
 }
 
 /** Requests that failed are excluded from the numbers, so say so whenever there were any. */
@@ -169,6 +189,8 @@ export function renderMarkdown(summary: Summary): string {
     ...firstByteRows(summary.firstByte),
     ...productionSettingsRows(summary),
     "",
+    ...targetsTable(summary),
+    "",
     "| Vendor family (1 connection, vs its own protocol on the simulator) | Added latency p50 / p99 | Streaming first-frame overhead p50 / p99 |",
     "|---|---:|---:|",
     ...summary.families.map(familyRow),
@@ -184,6 +206,9 @@ export function renderMarkdown(summary: Summary): string {
     "| Process | Peak VmRSS under load (MB) | VmHWM at end (MB) |",
     "|---|---:|---:|",
     ...summary.memory.map((m) => `| ${m.process} | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`),
+    ...summary.productionSettings.memory.map(
+      (m) => `| ${m.process}, as production runs² | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`,
+    ),
     ...summary.billingMemory.map(
       (m) =>
         `| ${m.process}, during the ledger ingest and video runs | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`,
@@ -195,9 +220,11 @@ export function renderMarkdown(summary: Summary): string {
     `- Video: ${summary.settings.video.submits} sequential submits after ${summary.settings.video.warmUp} unmeasured ones, while the pool polls renders that outlast the run (as in use, where a render takes seconds to minutes); throughput runs from the first of ${summary.video.tasks} simultaneous submits to the last task completed, on the video service's default worker pool, with simulated jobs that finish at once.`,
     "- The stack runs with the catalogue's per-group rate limits removed: they would cap a saturation run by design.",
     "- ¹ Portkey's streaming path to a custom host does not work, so streaming is compared with the upstream only.",
-    `- ² On a second stack as production runs: spans exported over OTLP, 10 % of new traces sampled (parent-based; ${summary.productionSettings.spansExported.toLocaleString("en-US")} spans exported), and the catalogue's rate limits checked on every request (raised out of reach, so none is refused).`,
-    "- ³ Not the gateway: express parsing the JSON body, one grpc-js unary call carrying it as bytes to a second process, and an undici keep-alive POST to the simulator, in the Gateway column (tools/bench/src/hop-floor.ts). It is the most the architecture's fixed stack (edge → gRPC → router → vendor) can do on this machine, before any key check, validation, billing, log or usage event.",
+    `- ² On a second stack as production runs: spans exported over OTLP, 10 % of new traces sampled (parent-based; ${summary.productionSettings.spansExported.toLocaleString("en-US")} spans exported), the catalogue's rate limits checked on every request (raised out of reach, so none is refused), and request logs captured at the deployment's default level (router's \`GATEWAY_REQUEST_LOG_CAPTURE\` left unset, so \`full\`: bodies kept up to 32 KiB; the bench account sets no level of its own). It also runs the console, so its memory is measured.`,
+    "- ³ Not the gateway: express parsing the JSON body, one grpc-js unary call carrying it as bytes to a second process, and an undici keep-alive POST to the simulator, in the Gateway column (tools/bench/src/hop-floor.ts). It is the most the architecture's fixed stack (edge → gRPC → router → vendor) can do on this machine, before any key check, validation, billing, log or usage event. Streaming, the call is a grpc-js server stream instead: the second process relays the simulator's body chunk by chunk as stream messages, and the first writes each to the HTTP response as it arrives.",
     "- ⁴ Every submitted job finishes at once in the simulator, so the pool creates, polls, downloads, stores and bills each one (its whole per-task work) on the same two cores while the next submit is timed: the worst case, not the normal one.",
+    "- ⁵ Busy ticks of the whole machine (`/proc/stat`) over the measured saturation run, divided by the requests sent: every process on the path (services, NATS, Postgres, Redis, the simulator), the load generator and anything else the shared machine runs. Portkey's and the bare hop's come from their own saturation runs in the main table.",
+    "- ⁶ The larger of the sampled VmRSS and the kernel's VmHWM, over the runs of the main stack (latency, throughput, streaming) and of the stack as production runs; the console runs only on the latter.",
     ...failureNote(summary),
   ].join("\n");
 }

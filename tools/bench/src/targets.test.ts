@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import type { FirstByteResult } from "./first-byte.js";
+import type { LoadResult } from "./load.js";
+import type { MemoryResult } from "./rss-sampler.js";
+import { issueTargets, type TargetFigures, targetsTable } from "./targets.js";
+
+const load = (target: string, requestsPerSecond: number, p50: number, p99: number, machineMs?: number): LoadResult => ({
+  target,
+  connections: 64,
+  seconds: 8,
+  ok: requestsPerSecond * 8,
+  failed: 0,
+  requestsPerSecond,
+  latencyMs: { p50, p99 },
+  autocannonLatencyMs: { p50: Math.floor(p50), p99: Math.floor(p99) },
+  ...(machineMs !== undefined && { cpuMsPerRequest: { machine: machineMs } }),
+});
+const frame = (target: string, p50: number): FirstByteResult => ({
+  target,
+  requests: 200,
+  firstFrameMs: { p50, p99: p50 * 3 },
+});
+const rss = (process: string, peakRssMb: number, hwmMb = peakRssMb): MemoryResult => ({ process, peakRssMb, hwmMb });
+
+/** Every target met: twice Portkey's throughput, a third of its CPU, within every allowance. */
+function passing(): TargetFigures {
+  const direct = load("direct", 9000, 0.5, 1);
+  return {
+    latency: [
+      {
+        connections: 1,
+        direct,
+        gateway: load("gateway", 1200, 0.9, 2.5),
+        addedMs: { p50: 0.4, p99: 1.5 },
+        hopFloor: { result: load("hop floor", 1500, 0.7, 1.8), addedMs: { p50: 0.2, p99: 0.8 } },
+      },
+    ],
+    throughput: {
+      connections: 64,
+      direct,
+      gateway: load("gateway", 7000, 5, 9, 0.25),
+      portkey: load("portkey", 3000, 20, 40, 0.6),
+      hopFloor: load("hop floor", 10000, 4, 8, 0.15),
+    },
+    firstByte: {
+      direct: frame("direct", 0.3),
+      gateway: frame("gateway", 0.8),
+      overheadMs: { p50: 0.5, p99: 1.5 },
+      hopFloor: { result: frame("hop floor", 0.6), overheadMs: { p50: 0.3, p99: 0.9 } },
+    },
+    memory: ["edge", "router", "ledger", "video", "simulator"].map((name) => rss(name, 120)),
+    productionSettings: {
+      latency: load("gateway as production runs", 1100, 0.9, 2.7),
+      throughput: load("gateway as production runs", 6500, 6, 10, 0.3),
+      firstByte: frame("gateway as production runs", 1.0),
+      spansExported: 100,
+      memory: ["edge", "router", "ledger", "video", "console"].map((name) => rss(name, 100)),
+    },
+  };
+}
+
+const metOf = (figures: TargetFigures) =>
+  Object.fromEntries(issueTargets(figures).map((row) => [row.measurement, row.met]));
+
+describe("issue 25's targets", () => {
+  it("are all met when every figure is within its target", () => {
+    expect(Object.values(metOf(passing()))).toEqual(Array(11).fill(true));
+  });
+
+  it("judges throughput against both Portkey's and the bare hop's", () => {
+    const figures = passing();
+    // 1.9x Portkey's but still over 0.6x the bare hop's (10,000).
+    figures.productionSettings.throughput.requestsPerSecond = 5700;
+    const rows = issueTargets(figures);
+    expect(rows[0]).toMatchObject({ measured: "1.90× (5,700 vs 3,000 req/s)", target: "≥ 2.00×", met: false });
+    expect(rows[1]?.met).toBe(false);
+    figures.productionSettings.throughput.requestsPerSecond = 6000;
+    expect(
+      issueTargets(figures)
+        .slice(0, 2)
+        .map((row) => row.met),
+    ).toEqual([true, true]);
+  });
+
+  it("flags the CPU target as out of reach when the bare hop alone costs over half of Portkey's", () => {
+    const figures = passing();
+    figures.throughput.hopFloor.cpuMsPerRequest = { machine: 0.35 };
+    figures.productionSettings.throughput.cpuMsPerRequest = { machine: 0.45 };
+    const cpu = issueTargets(figures)[2]!;
+    expect(cpu).toMatchObject({ measured: "0.45 ms", target: "≤ ½ Portkey's 0.60 ms = 0.30 ms", met: false });
+    expect(cpu.note).toContain("bare hop alone: 0.35 ms (0.58× Portkey's); already above the target");
+  });
+
+  it("allows the bare hop's added latency plus 0.3 ms at p50 and 2 ms at p99", () => {
+    const figures = passing();
+    // Added p50 = 0.51 - 0.5 = +0.01 ms; p99 = 3.81 - 1 = +2.81 ms against 0.8 + 2 = +2.80 ms.
+    figures.productionSettings.latency.latencyMs = { p50: 0.51, p99: 3.81 };
+    const [p50, p99] = issueTargets(figures).slice(3, 5);
+    expect(p50).toMatchObject({
+      measured: "+0.01 ms",
+      target: "≤ the bare hop's³ +0.20 ms + 0.30 = +0.50 ms",
+      met: true,
+    });
+    expect(p99).toMatchObject({ measured: "+2.81 ms", met: false });
+  });
+
+  it("allows the bare hop's first-frame overhead plus 0.5 ms", () => {
+    const figures = passing();
+    figures.productionSettings.firstByte = frame("gateway as production runs", 1.2);
+    expect(issueTargets(figures)[5]).toMatchObject({
+      measured: "+0.90 ms",
+      target: "≤ the bare hop's³ +0.30 ms + 0.50 = +0.80 ms",
+      met: false,
+    });
+  });
+
+  it("takes each service's highest memory on either stack, high-water mark included", () => {
+    const figures = passing();
+    figures.memory = [rss("router", 140, 155), rss("edge", 120)];
+    figures.productionSettings.memory = [rss("router", 145), rss("edge", 130)];
+    const memory = issueTargets(figures).slice(6);
+    expect(memory.map((row) => [row.measurement, row.measured, row.met, row.note])).toEqual([
+      ["Peak RSS at saturation, edge⁶", "130.0 MB", true, "highest as production runs"],
+      ["Peak RSS at saturation, router⁶", "155.0 MB", false, "highest on the main stack"],
+      ["Peak RSS at saturation, ledger⁶", "not measured", undefined, ""],
+      ["Peak RSS at saturation, video⁶", "not measured", undefined, ""],
+      ["Peak RSS at saturation, console⁶", "not measured", undefined, ""],
+    ]);
+  });
+
+  it("renders one row per target with yes, no or a dash", () => {
+    const figures = passing();
+    figures.productionSettings.throughput.requestsPerSecond = 5700;
+    figures.productionSettings.memory = [];
+    figures.memory = [];
+    const table = targetsTable(figures);
+    expect(table.slice(0, 2)).toEqual([
+      "| Targets (issue 25) | Measured | Target | Met | Note |",
+      "|---|---:|---:|:---:|---|",
+    ]);
+    expect(table).toHaveLength(13);
+    expect(table[2]).toBe(
+      "| Saturation throughput, 64 conn, as production runs², vs Portkey | 1.90× (5,700 vs 3,000 req/s) | ≥ 2.00× | no |  |",
+    );
+    expect(table[4]).toMatch(/\| yes \| bare hop alone: 0\.15 ms \(0\.25× Portkey's\) \|$/);
+    expect(table.at(-1)).toBe("| Peak RSS at saturation, console⁶ | not measured | ≤ 150 MB | — |  |");
+  });
+});

@@ -1,0 +1,139 @@
+import { ms, perSecond, signedMs } from "./format.js";
+import type { LoadResult } from "./load.js";
+import type { Summary } from "./report.js";
+
+// The performance targets of issue 25, each judged against figures of the same run.
+
+export interface TargetRow {
+  measurement: string;
+  measured: string;
+  target: string;
+  /** Undefined when the run has no figure for it. */
+  met: boolean | undefined;
+  note: string;
+}
+
+/** The figures the targets are judged on. */
+export type TargetFigures = Pick<Summary, "latency" | "throughput" | "firstByte" | "memory" | "productionSettings">;
+
+const throughputVsPortkey = 2;
+const throughputVsHopFloor = 0.6;
+const cpuShareOfPortkey = 0.5;
+const addedLatencyAllowanceMs = { p50: 0.3, p99: 2 };
+const firstFrameAllowanceMs = 0.5;
+const peakRssLimitMb = 150;
+const services = ["edge", "router", "ledger", "video", "console"];
+
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+
+function machineCpuMs(run: LoadResult): number {
+  const value = run.cpuMsPerRequest?.machine;
+  if (value === undefined) throw new Error(`${run.target}: the run measured no machine CPU`);
+  return value;
+}
+
+function throughputTargets({ throughput, productionSettings }: TargetFigures): TargetRow[] {
+  const production = productionSettings.throughput.requestsPerSecond;
+  const row = (versus: LoadResult, name: string, factor: number): TargetRow => ({
+    measurement: `Saturation throughput, ${throughput.connections} conn, as production runs², vs ${name}`,
+    measured: `${ratio(production / versus.requestsPerSecond)} (${perSecond(production)} vs ${perSecond(versus.requestsPerSecond)} req/s)`,
+    target: `≥ ${ratio(factor)}`,
+    met: production >= factor * versus.requestsPerSecond,
+    note: "",
+  });
+  return [
+    row(throughput.portkey, "Portkey", throughputVsPortkey),
+    row(throughput.hopFloor, "the bare hop³", throughputVsHopFloor),
+  ];
+}
+
+function cpuTarget({ throughput, productionSettings }: TargetFigures): TargetRow {
+  const production = machineCpuMs(productionSettings.throughput);
+  const portkey = machineCpuMs(throughput.portkey);
+  const hopFloor = machineCpuMs(throughput.hopFloor);
+  const limit = cpuShareOfPortkey * portkey;
+  const outOfReach = hopFloor > limit ? "; already above the target, which no gateway on this stack can then meet" : "";
+  return {
+    measurement: `Machine CPU per request at saturation, ${throughput.connections} conn, as production runs²⁵`,
+    measured: `${ms(production)} ms`,
+    target: `≤ ½ Portkey's ${ms(portkey)} ms = ${ms(limit)} ms`,
+    met: production <= limit,
+    note: `bare hop alone: ${ms(hopFloor)} ms (${ratio(hopFloor / portkey)} Portkey's)${outOfReach}`,
+  };
+}
+
+function latencyTargets({ latency, productionSettings }: TargetFigures): TargetRow[] {
+  const oneConnection = latency.find((comparison) => comparison.connections === 1);
+  if (!oneConnection?.hopFloor) throw new Error("the summary has no 1-connection latency of the bare hop");
+  const { direct, hopFloor } = oneConnection;
+  return (["p50", "p99"] as const).map((p) => {
+    const added = productionSettings.latency.latencyMs[p] - direct.latencyMs[p];
+    const limit = hopFloor.addedMs[p] + addedLatencyAllowanceMs[p];
+    return {
+      measurement: `Added latency ${p}, 1 conn, as production runs²`,
+      measured: signedMs(added),
+      target: `≤ the bare hop's³ ${signedMs(hopFloor.addedMs[p])} + ${ms(addedLatencyAllowanceMs[p])} = ${signedMs(limit)}`,
+      met: added <= limit,
+      note: "",
+    };
+  });
+}
+
+function firstFrameTarget({ firstByte, productionSettings }: TargetFigures): TargetRow {
+  const overhead = productionSettings.firstByte.firstFrameMs.p50 - firstByte.direct.firstFrameMs.p50;
+  const hopFloor = firstByte.hopFloor.overheadMs.p50;
+  const limit = hopFloor + firstFrameAllowanceMs;
+  return {
+    measurement: "Streaming first frame p50 over direct, 1 conn, as production runs²",
+    measured: signedMs(overhead),
+    target: `≤ the bare hop's³ ${signedMs(hopFloor)} + ${ms(firstFrameAllowanceMs)} = ${signedMs(limit)}`,
+    met: overhead <= limit,
+    note: "",
+  };
+}
+
+/** Each service's largest resident set on either stack, the sampled one or the kernel's high-water mark. */
+function memoryTargets({ memory, productionSettings }: TargetFigures): TargetRow[] {
+  const stacks = [
+    { name: "on the main stack", memory },
+    { name: "as production runs", memory: productionSettings.memory },
+  ];
+  return services.map((service) => {
+    const peaks = stacks.flatMap(({ name, memory }) =>
+      memory.filter((m) => m.process === service).map((m) => ({ name, mb: Math.max(m.peakRssMb, m.hwmMb) })),
+    );
+    const peak = peaks.reduce<(typeof peaks)[number] | undefined>(
+      (top, p) => (top && top.mb >= p.mb ? top : p),
+      undefined,
+    );
+    return {
+      measurement: `Peak RSS at saturation, ${service}⁶`,
+      measured: peak ? `${peak.mb.toFixed(1)} MB` : "not measured",
+      target: `≤ ${peakRssLimitMb} MB`,
+      met: peak && peak.mb <= peakRssLimitMb,
+      note: peak ? `highest ${peak.name}` : "",
+    };
+  });
+}
+
+export function issueTargets(summary: TargetFigures): TargetRow[] {
+  return [
+    ...throughputTargets(summary),
+    cpuTarget(summary),
+    ...latencyTargets(summary),
+    firstFrameTarget(summary),
+    ...memoryTargets(summary),
+  ];
+}
+
+const metText = (met: boolean | undefined) => (met === undefined ? "—" : met ? "yes" : "no");
+
+export function targetsTable(summary: TargetFigures): string[] {
+  return [
+    "| Targets (issue 25) | Measured | Target | Met | Note |",
+    "|---|---:|---:|:---:|---|",
+    ...issueTargets(summary).map(
+      (row) => `| ${row.measurement} | ${row.measured} | ${row.target} | ${metText(row.met)} | ${row.note} |`,
+    ),
+  ];
+}
