@@ -1,4 +1,4 @@
-import { ticksPerSecond } from "./settle.js";
+import { commandTicks, cpuTicks, machineBusyTicks, ticksPerSecond } from "./settle.js";
 import { round2 } from "./stats.js";
 
 /** Named CPU tick counters: one process's, every process of one command's, the whole machine's. */
@@ -17,4 +17,17 @@ export function startCpuMeter(counters: CpuCounters): (requests: number) => Reco
         round2(((read() - before[name]!) * 1000) / ticksPerSecond / Math.max(1, requests)),
       ]),
     );
+}
+
+// The stores a request's billing passes through: the usage event through NATS into Postgres, the reservation in Redis.
+export const billingStores = ["nats-server", "postgres", "redis-server"];
+
+/** Counters for each named process, every billing store and the whole machine. */
+export function pathCounters(pids: Record<string, number>): CpuCounters {
+  const counters: CpuCounters = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [name, () => cpuTicks(pid)]),
+  );
+  for (const command of billingStores) counters[command] = () => commandTicks(command);
+  counters.machine = machineBusyTicks;
+  return counters;
 }

@@ -3,14 +3,14 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type OtlpCollector, startOtlpCollector, startTestStack } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
-import type { CpuCounters } from "./cpu-meter.js";
+import { pathCounters } from "./cpu-meter.js";
 import { measureFirstByte } from "./first-byte.js";
 import { startHopFloor } from "./hop-floor.js";
 import { runLoad, type Target } from "./load.js";
 import { startPortkey } from "./portkey.js";
 import { difference, machine } from "./report.js";
 import { startRssSampler } from "./rss-sampler.js";
-import { commandTicks, cpuTicks, machineBusyTicks, waitForIdle } from "./settle.js";
+import { waitForIdle } from "./settle.js";
 
 // `node tools/bench/dist/hot-path.js [--quick] [--limits] [--tracing] [--profile DIR] [--out FILE]`:
 // only the request hot path's rows of `pnpm bench` (1-connection latency, saturation throughput
@@ -58,13 +58,9 @@ function hotPathServiceEnv(profileDirectory: string | undefined, nodeOptions: st
  * passes through and the whole machine) spent per request.
  */
 function measuredLoad(target: Target, connections: number, pids: Record<string, number>) {
-  const cpu: CpuCounters = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, () => cpuTicks(pid)]));
-  if (Object.keys(pids).length > 0) {
-    // What the request costs outside our processes too: the usage event's trip through NATS and Postgres, Redis.
-    for (const command of ["nats-server", "postgres", "redis-server"]) cpu[command] = () => commandTicks(command);
-    cpu.machine = machineBusyTicks;
-  }
-  return runLoad(target, { connections, warmUpSeconds, seconds, cpu });
+  // With no processes named (the direct runs), nothing is counted.
+  const cpu = Object.keys(pids).length > 0 ? pathCounters(pids) : undefined;
+  return runLoad(target, { connections, warmUpSeconds, seconds, ...(cpu && { cpu }) });
 }
 
 async function main() {

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { repoRoot, startOtlpCollector, startTestStack, type TestStack, testServers } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
+import { pathCounters } from "./cpu-meter.js";
 import { measureFirstByte } from "./first-byte.js";
 import { type HopFloor, startHopFloor } from "./hop-floor.js";
 import { measureLedgerIngest } from "./ledger-ingest.js";
@@ -224,7 +225,9 @@ async function measureProductionSettings(settings: Settings, cleanup: Cleanup): 
   await begin(run, "latency at 1 connection, as production runs");
   const latency = await runLoad(target, { ...options, connections: 1 });
   await begin(run, `throughput at ${saturationConnections} connections, as production runs`);
-  const throughput = await runLoad(target, { ...options, connections: saturationConnections, cpu: saturationCpu });
+  // Each process on the path too, so the report can show what billing's processes cost per request.
+  const cpu = pathCounters(pids);
+  const throughput = await runLoad(target, { ...options, connections: saturationConnections, cpu });
   await begin(run, "streaming first frame, as production runs");
   const firstByte = await measureFirstByte(target, {
     warmUp: settings.streamWarmUp,

@@ -26,6 +26,7 @@ const rss = (process: string, peakRssMb: number, hwmMb = peakRssMb): MemoryResul
 function passing(): TargetFigures {
   const direct = load("direct", 9000, 0.5, 1);
   return {
+    machine: { cpus: 2, cpuModel: "test", node: "v24", loadAverage: 0 },
     latency: [
       {
         connections: 1,
@@ -89,6 +90,24 @@ describe("issue 25's targets", () => {
     const cpu = issueTargets(figures)[2]!;
     expect(cpu).toMatchObject({ measured: "0.45 ms", target: "≤ ½ Portkey's 0.60 ms = 0.30 ms", met: false });
     expect(cpu.note).toContain("bare hop alone: 0.35 ms (0.58× Portkey's); already above the target");
+  });
+
+  it("says when billing's processes and the bare hop alone leave no room for twice Portkey's rate", () => {
+    const figures = passing();
+    // 2 cores at 2 × 3,000 req/s allow 0.33 ms per request.
+    figures.throughput.hopFloor.cpuMsPerRequest = { machine: 0.2 };
+    figures.productionSettings.throughput.cpuMsPerRequest = {
+      machine: 0.3,
+      ledger: 0.05,
+      "nats-server": 0.03,
+      postgres: 0.02,
+      "redis-server": 0.01,
+    };
+    expect(issueTargets(figures)[0]?.note).toBe(
+      "at 2.00× Portkey's rate 2 cores allow ≤ 0.33 ms of machine CPU per request; the bare hop's 0.20 + billing's processes' 0.11 = 0.31 ms: within reach",
+    );
+    figures.productionSettings.throughput.cpuMsPerRequest.ledger = 0.1;
+    expect(issueTargets(figures)[0]?.note).toMatch(/= 0\.36 ms: out of reach on this machine$/);
   });
 
   it("allows the bare hop's added latency plus 0.3 ms at p50 and 2 ms at p99", () => {

@@ -1,3 +1,4 @@
+import { billingStores } from "./cpu-meter.js";
 import { ms, perSecond, signedMs } from "./format.js";
 import type { LoadResult } from "./load.js";
 import type { Summary } from "./report.js";
@@ -14,7 +15,10 @@ export interface TargetRow {
 }
 
 /** The figures the targets are judged on. */
-export type TargetFigures = Pick<Summary, "latency" | "throughput" | "firstByte" | "memory" | "productionSettings">;
+export type TargetFigures = Pick<
+  Summary,
+  "machine" | "latency" | "throughput" | "firstByte" | "memory" | "productionSettings"
+>;
 
 const throughputVsPortkey = 2;
 const throughputVsHopFloor = 0.6;
@@ -32,17 +36,34 @@ function machineCpuMs(run: LoadResult): number {
   return value;
 }
 
-function throughputTargets({ throughput, productionSettings }: TargetFigures): TargetRow[] {
+/**
+ * Whether any gateway on this stack could reach `factor` × Portkey's rate: the machine's cores
+ * allow at most cores × 1000 ÷ rate CPU ms per request, and such a gateway costs at least the
+ * bare hop plus what billing's own processes (ledger, NATS, Postgres, Redis) spent per request.
+ */
+function throughputReach({ machine, throughput, productionSettings }: TargetFigures, factor: number): string {
+  const hopFloor = throughput.hopFloor.cpuMsPerRequest?.machine;
+  const production = productionSettings.throughput.cpuMsPerRequest;
+  if (hopFloor === undefined || production?.ledger === undefined) return "";
+  const budget = (machine.cpus * 1000) / (factor * throughput.portkey.requestsPerSecond);
+  const billing = billingStores.reduce((sum, store) => sum + (production[store] ?? 0), production.ledger);
+  const least = hopFloor + billing;
+  const verdict = least > budget ? "out of reach on this machine" : "within reach";
+  return `at ${ratio(factor)} Portkey's rate ${machine.cpus} cores allow ≤ ${ms(budget)} ms of machine CPU per request; the bare hop's ${ms(hopFloor)} + billing's processes' ${ms(billing)} = ${ms(least)} ms: ${verdict}`;
+}
+
+function throughputTargets(figures: TargetFigures): TargetRow[] {
+  const { throughput, productionSettings } = figures;
   const production = productionSettings.throughput.requestsPerSecond;
-  const row = (versus: LoadResult, name: string, factor: number): TargetRow => ({
+  const row = (versus: LoadResult, name: string, factor: number, note = ""): TargetRow => ({
     measurement: `Saturation throughput, ${throughput.connections} conn, as production runs², vs ${name}`,
     measured: `${ratio(production / versus.requestsPerSecond)} (${perSecond(production)} vs ${perSecond(versus.requestsPerSecond)} req/s)`,
     target: `≥ ${ratio(factor)}`,
     met: production >= factor * versus.requestsPerSecond,
-    note: "",
+    note,
   });
   return [
-    row(throughput.portkey, "Portkey", throughputVsPortkey),
+    row(throughput.portkey, "Portkey", throughputVsPortkey, throughputReach(figures, throughputVsPortkey)),
     row(throughput.hopFloor, "the bare hop³", throughputVsHopFloor),
   ];
 }
