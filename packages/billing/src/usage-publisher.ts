@@ -115,7 +115,7 @@ export class UsagePublisher {
   }
 
   // Events queued for the next batch: what each sends (built when it is sent), and what learns whether it is held.
-  private pending: Array<{ message: () => SpooledMessage; held: (held: boolean) => void }> = [];
+  private pending: Array<{ message: () => JetStreamMessage; held: (held: boolean) => void }> = [];
   private linger: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<boolean>>();
   // Events held until their answers leave (see `publish`), each as what queues it for sending.
@@ -165,7 +165,7 @@ export class UsagePublisher {
       this.awaitingDelivery.add(queue);
       delivery.onDelivered(() => {
         if (!this.awaitingDelivery.delete(queue)) return;
-        this.markDelivered(journaled.delivered, billed);
+        this.markDelivered(journaled.delivered, billed.id);
         queue();
       });
     });
@@ -178,25 +178,29 @@ export class UsagePublisher {
   }
 
   /** Appends the message to the journal, if there is one: `settle` settles it, `delivered` marks its answer gone. */
-  private journaled(message: SpooledMessage, awaitingDelivery: boolean): { settle: () => void; delivered: () => void } {
+  private journaled(
+    message: JetStreamMessage,
+    awaitingDelivery: boolean,
+  ): { settle: () => void; delivered: () => void } {
     const nothing = () => undefined;
     if (!this.journal) return { settle: nothing, delivered: nothing };
     try {
-      if (awaitingDelivery) return this.journal.appendAwaitingDelivery(message);
-      return { settle: this.journal.append(message), delivered: nothing };
+      const line = spooledMessage(message);
+      if (awaitingDelivery) return this.journal.appendAwaitingDelivery(line);
+      return { settle: this.journal.append(line), delivered: nothing };
     } catch (error) {
       // A full or failing disk must not fail the answer; the event still goes out, only unjournaled.
-      this.logger.error({ err: error, request_id: message.msgID }, "usage journal write failed; event not journaled");
+      this.logger.error({ err: error, request_id: message.id }, "usage journal write failed; event not journaled");
       return { settle: nothing, delivered: nothing };
     }
   }
 
-  private markDelivered(delivered: () => void, message: SpooledMessage): void {
+  private markDelivered(delivered: () => void, requestId: string): void {
     try {
       delivered();
     } catch (error) {
       // Unmarked, a successor would release an answer that left: the operator bears its charge.
-      this.logger.error({ err: error, request_id: message.msgID }, "usage journal delivery mark failed");
+      this.logger.error({ err: error, request_id: requestId }, "usage journal delivery mark failed");
     }
   }
 
@@ -208,12 +212,13 @@ export class UsagePublisher {
     if (torn.length > 0) this.logger.error({ torn: torn.length, lines: torn }, "usage journal lines skipped: torn");
   }
 
-  private messageOf(event: UsageEvent, headers: MsgHdrs): SpooledMessage {
+  // Kept as bytes: only a journal line or a spooled event is written as text (base64), and most events are neither.
+  private messageOf(event: UsageEvent, headers: MsgHdrs): JetStreamMessage {
     return {
       subject: this.names.usageSubject(event.vendor),
-      msgID: event.requestId,
-      data: Buffer.from(UsageEventCodec.encode(event).finish()).toString("base64"),
-      headers: Object.fromEntries([...headers.keys()].map((key) => [key, headers.get(key)])),
+      id: event.requestId,
+      data: UsageEventCodec.encode(event).finish(),
+      headers,
     };
   }
 
@@ -257,16 +262,24 @@ export class UsagePublisher {
     this.pending = [];
     if (batch.length === 0) return;
     const messages = batch.map(({ message }) => message());
-    const acked = this.jetStream.publishAll(messages.map(jetStreamMessage));
+    const acked = this.jetStream.publishAll(messages);
     acked.forEach((ack, index) => {
       const message = messages[index]!;
       const { held } = batch[index]!;
       ack.then(
         () => held(true),
-        (error: unknown) => held(this.keep(message, error)),
+        (error: unknown) => held(this.keep(spooledMessage(message), error)),
       );
     });
   }
+}
+
+const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
+
+function spooledMessage(message: JetStreamMessage): SpooledMessage {
+  const headers: Record<string, string> = {};
+  for (const key of message.headers.keys()) headers[key] = message.headers.get(key);
+  return { subject: message.subject, msgID: message.id, data: base64(message.data), headers };
 }
 
 function jetStreamMessage(message: SpooledMessage): JetStreamMessage {
