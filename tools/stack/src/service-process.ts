@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { nodeFlagsFor } from "./node-flags.js";
 import { serviceNode } from "./service-node.js";
 
 export interface ReadyLine {
@@ -30,16 +31,6 @@ export type Echo = boolean | "problems";
 
 const keptLines = 1_000;
 
-// V8 flags per service, as the Dockerfile sets them in each image's NODE_OPTIONS: a small young
-// generation (4 MB semi-spaces saved edge ~20 MB for ~4 % more GC; router, whose RSS they did not
-// move, keeps 8), and an old one capped below the pod's memory limit, which also keeps V8 from
-// letting the heap grow to 4x its live size between full collections (docs/perf/hot-path.md).
-const nodeFlags: Record<string, string[]> = {
-  edge: ["--max-semi-space-size=4", "--max-old-space-size=320"],
-  router: ["--max-semi-space-size=8", "--max-old-space-size=448"],
-  ledger: ["--max-semi-space-size=4", "--max-old-space-size=448"],
-  video: ["--max-semi-space-size=4", "--max-old-space-size=448"],
-};
 // Pino's warn level; the simulator writes the same numbers.
 const warnLevel = 40;
 
@@ -69,8 +60,9 @@ export function startService(
   options: { timeoutMs?: number; echo?: Echo; signal?: AbortSignal; replica?: number } = {},
 ): Promise<ServiceProcess> {
   if (options.signal?.aborted) return Promise.reject(new Error(`${name} was not started: the start was abandoned`));
-  const child = spawn(serviceNode, [...(nodeFlags[name] ?? []), entry], {
-    env: { ...process.env, ...env },
+  const childEnv = { ...process.env, ...env };
+  const child = spawn(serviceNode, [...nodeFlagsFor(name, childEnv.NODE_OPTIONS), entry], {
+    env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
