@@ -8,6 +8,13 @@ describe("vendor failures as client errors", () => {
     expect(error.message).toBe("bad key [redacted] used");
   });
 
+  it("keeps the vendor's message when its refusal of a streamed request is framed as an event", () => {
+    const body = `data: ${JSON.stringify({ error: { code: "invalid_parameter_error", message: "Range of top_p should be (0.0, 1.0]" } })}\n\n`;
+    const error = mapVendorError(400, body, { "content-type": "text/event-stream" });
+    expect(error.httpStatus).toBe(400);
+    expect(error.message).toBe("Range of top_p should be (0.0, 1.0]");
+  });
+
   it("reads xAI's flat error shape", () => {
     expect(mapVendorError(422, JSON.stringify({ code: "x", error: "too long" }), {}).message).toBe("too long");
   });

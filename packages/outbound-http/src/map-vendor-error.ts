@@ -15,13 +15,26 @@ function messageOf(body: unknown): string | undefined {
   return typeof message === "string" ? message : undefined;
 }
 
-function parseBody(text: string): unknown {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     // Not JSON: no message, no retry hint.
     return undefined;
   }
+}
+
+// Only the head of an error body is searched for its event, so a huge one costs little.
+const SCANNED_ERROR_CHARS = 16_384;
+
+/**
+ * The error as JSON. A vendor asked for a stream may frame even its refusal as an event
+ * (Qwen answers a streamed 400 with `data: {"error":…}`): the first data line is the error.
+ */
+function parseBody(text: string): unknown {
+  const head = text.slice(0, SCANNED_ERROR_CHARS);
+  const event = /^data:[ \t]?(.*)$/m.exec(head);
+  return event && !head.trimStart().startsWith("{") ? parseJson(event[1]!) : parseJson(text);
 }
 
 // What an operator may read of the vendor's answer: enough to tell the cause, never a key.

@@ -155,8 +155,16 @@ function reasoningTokens(request: AnswerRequest, userText: string): string[] {
   return tokenize(`The user asks about ${topic}. A short simulated answer will do.`);
 }
 
+/** The last turn that is not a system message: instructions given after a user turn leave it the user's. */
+function lastTurn(messages: ConversationMessage[]): ConversationMessage | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]!.role !== "system") return messages[index];
+  }
+  return undefined;
+}
+
 function leadWords(request: AnswerRequest, userText: string): string[] {
-  const last = request.messages.at(-1);
+  const last = lastTurn(request.messages);
   if (last?.role === "tool") {
     return words(`Received tool result: ${last.parts.join(" ").slice(0, toolResultPreview)}`);
   }
@@ -209,7 +217,7 @@ function chooseTools(request: AnswerRequest): ToolDefinition[] {
   const tools = request.tools ?? [];
   const choice = request.toolChoice ?? "auto";
   // Only a fresh user turn asks for tools; after a tool result the model answers in text.
-  if (tools.length === 0 || choice === "none" || request.messages.at(-1)?.role !== "user") return [];
+  if (tools.length === 0 || choice === "none" || lastTurn(request.messages)?.role !== "user") return [];
   if (typeof choice === "object") return tools.filter((tool) => tool.name === choice.name).slice(0, 1);
   if (request.parallelToolCalls !== false) return tools.slice(0, maximumParallelCalls);
   return tools.slice(0, 1);

@@ -172,7 +172,10 @@ export function openAIUsage(usage: Loose | undefined | null): NormalisedUsage {
   return normalised(prompt, reported + (reasoningApart ? reasoning : 0), cacheRead, cacheWrite, reasoning);
 }
 
-/** Anthropic's input is split three ways (uncached, cache read, cache written); output includes thinking. */
+/**
+ * Anthropic's input is split three ways (uncached, cache read, cache written); output includes
+ * thinking, whose share newer answers state (output_tokens_details.thinking_tokens).
+ */
 export function anthropicUsage(usage: Loose | undefined): NormalisedUsage {
   const cacheRead = count(usage?.cache_read_input_tokens);
   const cacheWrite = count(usage?.cache_creation_input_tokens);
@@ -181,7 +184,7 @@ export function anthropicUsage(usage: Loose | undefined): NormalisedUsage {
     count(usage?.output_tokens),
     cacheRead,
     cacheWrite,
-    0,
+    count(usage?.output_tokens_details?.thinking_tokens),
   );
 }
 

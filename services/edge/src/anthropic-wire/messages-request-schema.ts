@@ -4,7 +4,10 @@ import { z } from "zod";
 // Anthropic's Messages API request as the gateway takes it at POST /v1/messages.
 // https://docs.anthropic.com/en/api/messages
 
-const cacheControl = z.object({ type: z.literal("ephemeral"), ttl: z.enum(["5m", "1h"]).optional() });
+// Loose: a cache setting added by a later beta reaches Claude rather than a 400.
+const cacheControl = z
+  .object({ type: z.literal("ephemeral"), ttl: z.enum(["5m", "1h"]).optional(), scope: z.string().max(64).optional() })
+  .loose();
 const cached = { cache_control: cacheControl.nullish() };
 
 const textBlock = z.object({ type: z.literal("text"), text: z.string(), ...cached });
@@ -63,21 +66,56 @@ const contentBlock = z.discriminatedUnion("type", [
   redactedThinkingBlock,
 ]);
 
-const message = z.object({
+const turn = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.union([z.string(), z.array(contentBlock)]),
 });
 
+// Instructions given mid-conversation (beta mid-conversation-system-2026-04-07), where they apply.
+const systemMessage = z.object({
+  role: z.literal("system"),
+  content: z.union([z.string(), z.array(textBlock)]),
+});
+
+const message = z.discriminatedUnion("role", [turn, systemMessage]);
+
+/** Anthropic's placement rule: a system message follows a user turn, so it never opens the conversation. */
+const placedMessages = z
+  .array(message)
+  .min(1, "must contain at least one message")
+  .max(100_000)
+  .superRefine((messages, context) => {
+    for (const [index, { role }] of messages.entries()) {
+      if (role === "system" && messages[index - 1]?.role !== "user") {
+        context.addIssue({
+          code: "custom",
+          path: [index, "role"],
+          message: "a system message must follow a user message",
+        });
+      }
+    }
+  });
+
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, "must be 1-128 letters, digits, underscores or dashes");
 
-const tool = z.object({
-  // Server tools (web search, code execution...) name a dated type; the gateway serves custom tools.
+const customTool = z.object({
   type: z.literal("custom").optional(),
   name: toolName,
   description: z.string().optional(),
   input_schema: z.object({ type: z.literal("object") }).loose(),
   ...cached,
 });
+
+// Server tools (web search, code execution, bash...) name a dated type and are run by Claude
+// itself: passed to Claude as written, left out for other vendors.
+const serverTool = z
+  .object({
+    type: z.string().regex(/^[a-z][a-z0-9_]*_\d{8}$/, "must be custom or a dated server tool type"),
+    name: toolName,
+  })
+  .loose();
+
+const tool = z.union([customTool, serverTool]);
 
 const parallel = { disable_parallel_tool_use: z.boolean().optional() };
 const toolChoice = z.discriminatedUnion("type", [
@@ -88,16 +126,19 @@ const toolChoice = z.discriminatedUnion("type", [
 ]);
 
 const thinking = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("enabled"), budget_tokens: int32From(1024) }),
-  z.object({ type: z.literal("disabled") }),
-  z.object({ type: z.literal("adaptive") }),
+  z.object({ type: z.literal("enabled"), budget_tokens: int32From(1024) }).loose(),
+  z.object({ type: z.literal("disabled") }).loose(),
+  z.object({ type: z.literal("adaptive") }).loose(),
 ]);
+
+// Claude's effort (and whatever output setting comes next), also read for other vendors' reasoning.
+const outputConfig = z.object({ effort: z.string().max(32).optional() }).loose();
 
 export const messagesRequestSchema = z
   .object({
     model: modelId,
     max_tokens: int32From(1),
-    messages: z.array(message).min(1, "must contain at least one message").max(100_000),
+    messages: placedMessages,
     system: z.union([z.string(), z.array(textBlock)]).optional(),
     temperature: z.number().min(0).max(1).optional(),
     top_p: z.number().min(0).max(1).optional(),
@@ -106,17 +147,22 @@ export const messagesRequestSchema = z
     stream: z.boolean().optional(),
     tools: z.array(tool).max(128).optional(),
     tool_choice: toolChoice.optional(),
-    metadata: z.object({ user_id: z.string().max(256).nullish() }).optional(),
+    metadata: z
+      .object({ user_id: z.string().max(256).nullish() })
+      .loose()
+      .optional(),
     thinking: thinking.optional(),
     // Marks the last cacheable block of the request.
     cache_control: cacheControl.nullish(),
-    // Claude-only settings, passed to Claude as they are.
+    // Claude-only settings, passed to Claude as they are, like every field not named here.
     service_tier: z.enum(["auto", "standard_only"]).optional(),
-    output_config: z.record(z.string(), z.unknown()).optional(),
+    output_config: outputConfig.optional(),
+    context_management: z.record(z.string(), z.unknown()).optional(),
     inference_geo: z.string().max(64).nullish(),
     speed: z.enum(["standard", "fast"]).nullish(),
   })
-  .strict()
+  // Not strict: Claude Code ships a beta field every month, and a closed list would refuse it.
+  .loose()
   .superRefine((body, context) => {
     if (body.thinking?.type === "enabled" && body.thinking.budget_tokens >= body.max_tokens) {
       context.addIssue({
@@ -134,17 +180,23 @@ export const messagesRequestSchema = z
 export const countTokensRequestSchema = z
   .object({
     model: modelId,
-    messages: z.array(message).min(1, "must contain at least one message").max(100_000),
+    messages: placedMessages,
     system: z.union([z.string(), z.array(textBlock)]).optional(),
     tools: z.array(tool).max(128).optional(),
     tool_choice: toolChoice.optional(),
     thinking: thinking.optional(),
     cache_control: cacheControl.nullish(),
-    output_config: z.record(z.string(), z.unknown()).optional(),
+    output_config: outputConfig.optional(),
+    context_management: z.record(z.string(), z.unknown()).optional(),
   })
-  .strict();
+  .loose();
 
 export type MessagesRequestBody = z.infer<typeof messagesRequestSchema>;
 export type CountTokensRequestBody = z.infer<typeof countTokensRequestSchema>;
 export type MessageBody = z.infer<typeof message>;
+export type ToolBody = z.infer<typeof tool>;
+
+/** A tool the client runs (the schema tried custom first, so a server tool names another type). */
+export const isCustomTool = (tool: ToolBody): tool is z.infer<typeof customTool> =>
+  tool.type === undefined || tool.type === "custom";
 export type ContentBlockBody = z.infer<typeof contentBlock>;

@@ -31,6 +31,10 @@ export function renderUsage(usage: Usage | undefined) {
     output_tokens: usage?.completionTokens ?? 0,
     cache_creation_input_tokens: cacheCreation,
     cache_read_input_tokens: cacheRead,
+    // As Claude reports it (beta thinking-token-count-2026-05-13), from whichever vendor thought.
+    ...(usage?.reasoningTokens !== undefined && {
+      output_tokens_details: { thinking_tokens: usage.reasoningTokens },
+    }),
   };
 }
 

@@ -13,17 +13,19 @@ import type {
   CountTokensRequestBody,
   MessageBody,
   MessagesRequestBody,
+  ToolBody,
 } from "./messages-request-schema.js";
+import { isCustomTool } from "./messages-request-schema.js";
 
 // An Anthropic Messages request in the gateway's canonical form. Everything Claude needs back
 // survives (thinking signatures, cache breakpoints, documents), so a Claude model receives the
 // request as it was sent; other vendors' adapters translate the same canonical form.
 
 type Block<Type extends ContentBlockBody["type"]> = Extract<ContentBlockBody, { type: Type }>;
-type CacheControlBody = { type: string; ttl?: string | undefined } | null | undefined;
+type CacheControlBody = { type: string; ttl?: string | undefined; scope?: string | undefined } | null | undefined;
 
 const cacheControlOf = (control: CacheControlBody): CacheControl | undefined =>
-  control ? { type: control.type, ttl: control.ttl } : undefined;
+  control ? { type: control.type, ttl: control.ttl, scope: control.scope } : undefined;
 
 function documentOf(block: Block<"document">): Document {
   const { source } = block;
@@ -100,6 +102,7 @@ function toMessages(message: MessageBody): Message[] {
   if (typeof message.content === "string") {
     return [{ role: message.role, text: message.content, parts: [], toolCalls: [] }];
   }
+  if (message.role === "system") return [{ role: "system", parts: partsOf(message.content), toolCalls: [] }];
   return message.role === "user" ? userMessages(message.content) : [assistantMessage(message.content)];
 }
 
@@ -109,12 +112,15 @@ function systemMessages(system: MessagesRequestBody["system"]): Message[] {
   return [{ role: "system", parts: partsOf(system), toolCalls: [] }];
 }
 
-const toolOf = (tool: NonNullable<MessagesRequestBody["tools"]>[number]): Tool => ({
-  name: tool.name,
-  description: tool.description,
-  parametersJson: JSON.stringify(tool.input_schema),
-  cacheControl: cacheControlOf(tool.cache_control),
-});
+function toolOf(tool: ToolBody): Tool {
+  if (!isCustomTool(tool)) return { name: tool.name, anthropicToolJson: JSON.stringify(tool) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    parametersJson: JSON.stringify(tool.input_schema),
+    cacheControl: cacheControlOf(tool.cache_control),
+  };
+}
 
 function toolChoiceOf(choice: MessagesRequestBody["tool_choice"]): ToolChoice | undefined {
   if (!choice) return undefined;
@@ -140,14 +146,27 @@ function markLastBlock(messages: Message[], tools: Tool[], control: CacheControl
   else if (tools.length > 0) tools.at(-1)!.cacheControl = control;
 }
 
-const claudeOnlyFields = ["output_config", "service_tier", "inference_geo", "speed"] as const;
+// What the canonical request models; every other top-level field only Claude understands.
+const modelledFields = new Set(
+  "model max_tokens messages system temperature top_p top_k stop_sequences stream tools tool_choice metadata thinking cache_control".split(
+    " ",
+  ),
+);
 
-function claudeOnlyJson(body: Partial<Record<(typeof claudeOnlyFields)[number], unknown>>): string {
+/** The fields Claude gets as the client wrote them (output_config, context_management, betas' new fields). */
+function claudeOnlyJson(body: Record<string, unknown>): string {
   const fields = Object.fromEntries(
-    claudeOnlyFields.flatMap((field) => (body[field] == null ? [] : [[field, body[field]]])),
+    Object.entries(body).filter(([field, value]) => !modelledFields.has(field) && value != null),
   );
   return Object.keys(fields).length > 0 ? JSON.stringify(fields) : "";
 }
+
+/**
+ * Claude's effort as the reasoning effort other vendors take. Only beside thinking: without it,
+ * an effort would make a budget-thinking vendor start thinking the client never asked for.
+ */
+const reasoningEffortOf = (body: CountTokensRequestBody) =>
+  body.thinking && body.thinking.type !== "disabled" ? body.output_config?.effort : undefined;
 
 /** What a request and a count_tokens request share: the conversation, tools and thinking. */
 function conversationOf(body: CountTokensRequestBody, caller: Caller, anthropicBeta: string[]) {
@@ -165,6 +184,7 @@ function conversationOf(body: CountTokensRequestBody, caller: Caller, anthropicB
       type: body.thinking.type,
       budgetTokens: body.thinking.type === "enabled" ? body.thinking.budget_tokens : undefined,
     },
+    reasoningEffort: reasoningEffortOf(body),
     anthropicBeta,
     anthropicExtraJson: claudeOnlyJson(body),
     clientEndpoint: "/v1/messages",
@@ -191,7 +211,6 @@ export function messagesToCanonical(body: MessagesRequestBody, caller: Caller, a
     // The closing message_delta reports usage, so a stream always asks for it.
     includeUsage: body.stream ?? false,
     user: body.metadata?.user_id ?? undefined,
-    anthropicExtraJson: claudeOnlyJson(body),
   };
 }
 

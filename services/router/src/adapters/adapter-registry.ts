@@ -1,6 +1,7 @@
 import type { Channel, VendorProtocol } from "@gateway/catalogue";
 import { anthropicAdapter } from "./anthropic/anthropic-adapter.js";
 import type { ChatAdapter } from "./chat-adapter.js";
+import { leavingOutClaudeServerTools } from "./claude-server-tools.js";
 import type { EmbeddingAdapter } from "./embedding-adapter.js";
 import { createGeminiAdapter } from "./gemini/gemini-adapter.js";
 import { geminiEmbeddings } from "./gemini/gemini-embeddings.js";
@@ -24,9 +25,9 @@ export interface AdapterOptions {
 /** One adapter per wire protocol; a vendor is added by naming its protocol in the catalogue. */
 export function createAdapterRegistry(options: AdapterOptions): (channel: Channel) => ChatAdapter {
   const adapters: Partial<Record<VendorProtocol, ChatAdapter>> = {
-    "openai-compatible": openAICompatibleAdapter,
+    "openai-compatible": leavingOutClaudeServerTools(openAICompatibleAdapter),
     anthropic: anthropicAdapter,
-    gemini: createGeminiAdapter(options.imageFetch),
+    gemini: leavingOutClaudeServerTools(createGeminiAdapter(options.imageFetch)),
   };
   return (channel) => {
     const adapter = adapters[channel.vendorEntry.protocol];

@@ -183,7 +183,7 @@ function systemOf(value: unknown): ConversationMessage[] {
 }
 
 interface Turn {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "system";
   blocks: Record<string, unknown>[];
 }
 
@@ -191,7 +191,8 @@ function messagesOf(value: unknown, thinking: boolean, rules: ClaudeRules): Conv
   if (value === undefined) throw fail("messages: Field required");
   if (!Array.isArray(value)) throw fail("messages: Input should be a valid list");
   if (value.length === 0) throw fail("messages: at least one message is required");
-  const turns = value.map(turnOf);
+  const turns = value.map((message, index) => turnOf(message, index, rules));
+  checkSystemPlacement(turns);
   if (rules.noPrefill && turns.at(-1)?.role === "assistant") {
     throw fail("This model does not support assistant message prefill. The conversation must end with a user message.");
   }
@@ -216,9 +217,33 @@ function checkThinkingKept(turns: Turn[]): void {
   }
 }
 
-function turnOf(message: unknown, index: number): Turn {
+/** A mid-conversation system message follows a user turn, never opens the conversation. */
+function checkSystemPlacement(turns: Turn[]): void {
+  for (const [index, turn] of turns.entries()) {
+    if (turn.role === "system" && turns[index - 1]?.role !== "user") {
+      throw fail(`messages.${index}: a system message must immediately follow a user message`);
+    }
+  }
+}
+
+function systemTurnOf(content: unknown, index: number): Turn {
+  if (typeof content === "string" && content !== "")
+    return { role: "system", blocks: [{ type: "text", text: content }] };
+  if (!Array.isArray(content) || content.length === 0) {
+    throw fail(`messages.${index}.content: a system message takes a non-empty string or text blocks`);
+  }
+  for (const [position, block] of content.entries()) {
+    if (!isRecord(block) || block.type !== "text" || typeof block.text !== "string") {
+      throw fail(`messages.${index}.content.${position}: a system message takes text blocks only`);
+    }
+  }
+  return { role: "system", blocks: content as Record<string, unknown>[] };
+}
+
+function turnOf(message: unknown, index: number, rules: ClaudeRules): Turn {
   if (!isRecord(message)) throw fail(`messages.${index}: Input should be a valid dictionary`);
   const role = message.role;
+  if (role === "system" && rules.midConversationSystem) return systemTurnOf(message.content, index);
   if (role === "system") {
     throw fail(
       'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.',

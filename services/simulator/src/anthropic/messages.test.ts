@@ -502,3 +502,37 @@ describe("each Claude model's own 400s", () => {
     expect((await post(claude("claude-sonnet-5-5", { messages: prefill }))).status).toBe(200);
   });
 });
+
+describe("what Claude Code sends to Claude Opus 4.8", () => {
+  const midConversation = (model: string) => ({
+    model,
+    max_tokens: 64000,
+    thinking: { type: "adaptive" },
+    tools,
+    messages: [
+      { role: "user", content: "What is the weather?" },
+      { role: "system", content: "<system-reminder>use the tools</system-reminder>" },
+    ],
+  });
+
+  it("takes a system message after a user turn and answers that turn, calling its tools", async () => {
+    const body = await json(await post(midConversation("claude-opus-4-8")));
+    expect(body.stop_reason).toBe("tool_use");
+  });
+
+  it("refuses a mid-conversation system message on models before Opus 4.8, and one opening the conversation", async () => {
+    expect((await post(midConversation("claude-sonnet-4-5"))).status).toBe(400);
+    const opening = { ...ask("hi", { model: "claude-opus-4-8" }), messages: [{ role: "system", content: "x" }] };
+    expect((await post(opening)).status).toBe(400);
+  });
+
+  it("reports thinking tokens in usage when the thinking-token-count beta is asked for", async () => {
+    const thinking = { model: "claude-opus-4-8", thinking: { type: "adaptive" } };
+    const beta = { headers: { ...headers, "anthropic-beta": "claude-code-20250219,thinking-token-count-2026-05-13" } };
+    const counted = await json(await post(ask("Why is the sky blue?", thinking), beta));
+    const thoughts = counted.content[0].thinking.split(/(?<=\s)/).length;
+    expect(counted.usage.output_tokens_details).toEqual({ thinking_tokens: thoughts });
+    const plain = await json(await post(ask("Why is the sky blue?", thinking)));
+    expect(plain.usage.output_tokens_details).toBeUndefined();
+  });
+});

@@ -43,6 +43,8 @@ interface Reply {
   withUsage: boolean;
   /** How it was served, as usage states it where the request asked: speed and inference_geo. */
   served: { speed?: string; inference_geo?: string };
+  /** Usage says how many output tokens were thinking (beta thinking-token-count-2026-05-13). */
+  countsThinking: boolean;
 }
 
 /** One SSE event; `token` marks events carrying generated text, which latency and cut_after count. */
@@ -60,7 +62,10 @@ export async function anthropicMessages(exchange: Exchange, state: SimulatorStat
   const fault = resolveFault(state.faults, request.model, lastUserText(request.messages), apiKey);
   if (!(await applyLeadingFaults(exchange, fault, sendStatusFault))) return;
   const prefixes = cachePrefixes(exchange.body as Record<string, unknown>, request.model);
-  const reply = replyFor(request, fault, state.promptCache.use(`anthropic\n${apiKey}\n${request.model}`, prefixes));
+  const reply = {
+    ...replyFor(request, fault, state.promptCache.use(`anthropic\n${apiKey}\n${request.model}`, prefixes)),
+    countsThinking: betasOf(exchange).includes("thinking-token-count-2026-05-13"),
+  };
   const pacing = {
     firstTokenMs: state.config.firstTokenLatencyMs,
     tokenMs: fault.tokenLatencyMs ?? state.config.tokenLatencyMs,
@@ -87,7 +92,14 @@ function parseOrRefuse(exchange: Exchange, parse: (body: unknown) => MessagesReq
   }
 }
 
-function replyFor(request: MessagesRequest, fault: Fault, cache: CacheUse): Reply {
+function betasOf(exchange: Exchange): string[] {
+  return [exchange.request.headers["anthropic-beta"] ?? []]
+    .flat()
+    .flatMap((header) => header.split(","))
+    .map((name) => name.trim());
+}
+
+function replyFor(request: MessagesRequest, fault: Fault, cache: CacheUse): Omit<Reply, "countsThinking"> {
   const result = answer({ ...request, length: fault.tokens });
   const content: OutputBlock[] = thinkingBlocks(result.reasoning);
   const toolUses: OutputBlock[] = result.toolCalls.map((call) => ({
@@ -150,6 +162,7 @@ function usageOf(reply: Reply) {
     // Anthropic splits the written tokens by the cache's lifetime; every breakpoint here lasts 5 minutes.
     cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 },
     output_tokens: reply.result.completionTokens,
+    ...(reply.countsThinking && { output_tokens_details: { thinking_tokens: reply.result.reasoning.length } }),
     service_tier: "standard",
     inference_geo: "not_available",
     ...reply.served,
@@ -264,8 +277,15 @@ async function streamReply(exchange: Exchange, reply: Reply, fault: Fault, pacin
   if (!(await streamSteps(exchange, blockSteps(reply), fault, pacing.tokenMs))) return;
   const delta = { stop_reason: reply.stopReason, stop_sequence: reply.stopSequence };
   // The final counts: Anthropic repeats the input and cache counts beside the output tokens here.
-  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = usage;
-  const final = { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens };
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens, output_tokens_details } =
+    usage;
+  const final = {
+    input_tokens,
+    cache_creation_input_tokens,
+    cache_read_input_tokens,
+    output_tokens,
+    ...(output_tokens_details && { output_tokens_details }),
+  };
   const ending = { delta, ...(reply.withUsage && { usage: final }) };
   exchange.response.write(frame({ event: "message_delta", data: ending }));
   exchange.response.end(frame({ event: "message_stop", data: {} }));

@@ -10,6 +10,8 @@ export interface ClaudeRules {
   noForcedTools: boolean;
   /** A final assistant turn (a prefill) is refused. */
   noPrefill: boolean;
+  /** `system` messages are taken after a user turn (introduced with Opus 4.8). */
+  midConversationSystem: boolean;
 }
 
 const rules = (refusedThinking: string[], flags: Partial<Omit<ClaudeRules, "refusedThinking">> = {}): ClaudeRules => ({
@@ -17,6 +19,7 @@ const rules = (refusedThinking: string[], flags: Partial<Omit<ClaudeRules, "refu
   noSampling: false,
   noForcedTools: false,
   noPrefill: false,
+  midConversationSystem: true,
   ...flags,
 });
 
@@ -39,7 +42,7 @@ const table: [RegExp, ClaudeRules][] = [
   [/^claude-opus-4-8/, rules(["enabled", "disabled", "between_tools"])],
 ];
 
-const earlier = rules(["between_tools"]);
+const earlier = rules(["between_tools"], { midConversationSystem: false });
 
 /** The rules for a model id; earlier models refuse only what they do not know. */
 export function claudeRules(model: string): ClaudeRules {

@@ -1,5 +1,5 @@
 import { serviceUnavailable } from "@gateway/platform";
-import type { ChatChunk, ChatCompletion } from "@gateway/proto/router/v1/chat";
+import type { ChatChunk, ChatCompletion, ChatRequest } from "@gateway/proto/router/v1/chat";
 import { parseVendorJson } from "../../vendor-http/parse-vendor-json.js";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
 import type { AdapterCall, ChatAdapter } from "../chat-adapter.js";
@@ -16,15 +16,29 @@ function countTokensBody(call: AdapterCall): Record<string, unknown> {
   return body;
 }
 
+// Claude says how many output tokens were thinking only when asked; every ingress reports them.
+const thinkingTokenCount = "thinking-token-count-2026-05-13";
+
+/** The client's betas, plus the thinking-token count when the model is to think. */
+function betasFor(request: ChatRequest, body: Record<string, unknown>): string[] {
+  const thinking = body.thinking as { type?: string } | undefined;
+  const thinks = thinking !== undefined && thinking.type !== "disabled";
+  return thinks && !request.anthropicBeta.includes(thinkingTokenCount)
+    ? [...request.anthropicBeta, thinkingTokenCount]
+    : request.anthropicBeta;
+}
+
 function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCall, path = "/v1/messages") {
+  const body = toAnthropicRequest(request, model);
+  const betas = betasFor(request, body);
   return {
     url: `${channel.baseUrl}${path}`,
     headers: {
       "x-api-key": channel.key.secret,
       "anthropic-version": anthropicVersion,
-      ...(request.anthropicBeta.length > 0 && { "anthropic-beta": request.anthropicBeta.join(",") }),
+      ...(betas.length > 0 && { "anthropic-beta": betas.join(",") }),
     },
-    body: toAnthropicRequest(request, model),
+    body,
     signal,
     timeouts,
   };

@@ -14,6 +14,8 @@ const usage = z
     // What served the call: "fast" or "standard", "us" or "global".
     speed: z.string().nullish(),
     inference_geo: z.string().nullish(),
+    // Beta thinking-token-count-2026-05-13: how many of output_tokens the model spent thinking.
+    output_tokens_details: z.object({ thinking_tokens: z.number().int().nullish() }).loose().nullish(),
   })
   .loose();
 

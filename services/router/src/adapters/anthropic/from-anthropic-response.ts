@@ -41,7 +41,7 @@ export function toUsage(usage: AnthropicUsage, outputTokens = usage.output_token
     totalTokens: promptTokens + outputTokens,
     cachedTokens: usage.cache_read_input_tokens ?? undefined,
     cacheCreationTokens: usage.cache_creation_input_tokens ?? undefined,
-    reasoningTokens: undefined,
+    reasoningTokens: usage.output_tokens_details?.thinking_tokens ?? undefined,
     speed: usage.speed ?? undefined,
     inferenceGeo: usage.inference_geo ?? undefined,
   };

@@ -367,6 +367,51 @@ describe("canonical request to an Anthropic Messages body", () => {
   });
 });
 
+describe("a Messages client's own Claude request (Claude Code)", () => {
+  const conversation = [
+    message("system", "You are Claude Code"),
+    message("user", "list the files"),
+    message("system", "<system-reminder>plan mode is off</system-reminder>"),
+  ];
+
+  it("keeps a system message after a user turn where the client put it", () => {
+    const body = toAnthropicRequest(request({ messages: conversation, clientEndpoint: "/v1/messages" }), model());
+    expect(body.system).toBe("You are Claude Code");
+    expect(body.messages).toEqual([
+      { role: "user", content: "list the files" },
+      { role: "system", content: "<system-reminder>plan mode is off</system-reminder>" },
+    ]);
+  });
+
+  it("moves every system message into the system prompt for other ingresses, whose models may predate them", () => {
+    const body = toAnthropicRequest(request({ messages: conversation }), model());
+    expect(body.system).toBe("You are Claude Code\n\n<system-reminder>plan mode is off</system-reminder>");
+    expect(body.messages).toEqual([{ role: "user", content: "list the files" }]);
+  });
+
+  it("sends server tools and cache scopes as the client wrote them", () => {
+    const server = { type: "web_search_20250305", name: "web_search", max_uses: 5 };
+    const body = toAnthropicRequest(
+      request({
+        tools: [
+          { ...weather, cacheControl: { type: "ephemeral", scope: "global" } },
+          { name: "web_search", anthropicToolJson: JSON.stringify(server) },
+        ],
+      }),
+      model(),
+    );
+    expect(body.tools).toEqual([
+      {
+        name: "get_weather",
+        description: "Weather",
+        input_schema: { type: "object", properties: {} },
+        cache_control: { type: "ephemeral", scope: "global" },
+      },
+      server,
+    ]);
+  });
+});
+
 describe("models that think only adaptively (Claude Opus 4.7 on)", () => {
   const opus = {
     ...model(),

@@ -8,6 +8,7 @@ import type {
   Message,
   ResponseFormat,
   ThinkingBlock,
+  Tool,
   ToolChoice,
 } from "@gateway/proto/router/v1/chat";
 import { refuseLogprobs } from "../refuse-logprobs.js";
@@ -18,8 +19,22 @@ import { adaptiveEffortOf, anthropicMinimumThinkingBudget, thinkingBudgetOf } fr
 
 type Block = Record<string, unknown>;
 interface AnthropicMessageParam {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "system";
   content: Block[];
+}
+
+const isSystem = (message: Message) => message.role === "system" || message.role === "developer";
+
+/**
+ * The system messages that open the conversation form the system prompt. Later ones stay where
+ * they are when the client placed them there in Claude's own protocol (Messages, beta
+ * mid-conversation-system-2026-04-07); from other ingresses, whose models may predate them,
+ * every system message joins the system prompt, as before.
+ */
+function leadingSystemCount(request: ChatRequest): number {
+  if (request.clientEndpoint !== "/v1/messages") return request.messages.length;
+  const first = request.messages.findIndex((message) => !isSystem(message));
+  return first < 0 ? request.messages.length : first;
 }
 
 /** The max_tokens sent when neither the client nor the catalogue gives one: Anthropic requires it. */
@@ -48,7 +63,13 @@ function imageBlock(url: string): Block {
 }
 
 const cacheControlOf = (control: CacheControl | undefined) =>
-  control && { cache_control: { type: control.type, ...(control.ttl !== undefined && { ttl: control.ttl }) } };
+  control && {
+    cache_control: {
+      type: control.type,
+      ...(control.ttl !== undefined && { ttl: control.ttl }),
+      ...(control.scope !== undefined && { scope: control.scope }),
+    },
+  };
 
 function documentSource(document: Document): Block {
   if (document.sourceType === "url") return { type: "url", url: document.data };
@@ -129,13 +150,16 @@ function toolResultBlock(message: Message, index: number): Block {
  * of a user turn, so consecutive tool messages (and a user message after them) share one turn;
  * any other consecutive same-role messages are merged too.
  */
-function toMessages(messages: Message[]): AnthropicMessageParam[] {
+function toMessages(messages: Message[], leadingSystem: number): AnthropicMessageParam[] {
   const turns: AnthropicMessageParam[] = [];
   for (const [index, message] of messages.entries()) {
     let role: AnthropicMessageParam["role"];
     let content: Block[];
-    if (message.role === "system" || message.role === "developer") continue;
-    if (message.role === "assistant") {
+    if (isSystem(message)) {
+      if (index < leadingSystem) continue;
+      role = "system";
+      content = contentBlocks(message);
+    } else if (message.role === "assistant") {
       // reasoning_content is dropped: Anthropic only takes thinking back with its signature.
       role = "assistant";
       content = [...contentBlocks(message), ...toolUseBlocks(message, index)];
@@ -181,8 +205,8 @@ function jsonInstruction(format: ResponseFormat | undefined): string | undefined
 }
 
 /** One string, or text blocks when a cache breakpoint sits in the system prompt; the gateway's instructions go last. */
-function toSystem(request: ChatRequest, instructions: string[]): string | Block[] | undefined {
-  const system = request.messages.filter((message) => message.role === "system" || message.role === "developer");
+function toSystem(request: ChatRequest, leadingSystem: number, instructions: string[]): string | Block[] | undefined {
+  const system = request.messages.filter((message, index) => index < leadingSystem && isSystem(message));
   if (system.some((message) => message.parts.some((part) => part.cacheControl))) {
     return [...system.flatMap(contentBlocks), ...instructions.map((text) => ({ type: "text", text }))];
   }
@@ -239,7 +263,7 @@ interface ForcedChoice {
 /** A final assistant turn (a prefill), which some models answer with a 400: refused before any vendor call. */
 function refusePrefill(request: ChatRequest, model: CatalogueModel): void {
   if (!model.refuses?.includes("prefill")) return;
-  const last = request.messages.filter((message) => message.role !== "system" && message.role !== "developer").at(-1);
+  const last = request.messages.filter((message) => !isSystem(message)).at(-1);
   if (last?.role === "assistant" && last.toolCalls.length === 0) {
     throw invalidRequest(
       `The model \`${model.id}\` does not take a final assistant message (prefill); end the conversation with a user message.`,
@@ -259,13 +283,19 @@ function inputSchema(parametersJson: string | undefined): Record<string, unknown
 function toTools(request: ChatRequest, only: string | undefined): Block[] | undefined {
   if (request.tools.length === 0) return undefined;
   const tools = only === undefined ? request.tools : request.tools.filter((tool) => tool.name === only);
-  return tools.map((tool) => ({
+  return tools.map((tool) =>
+    tool.anthropicToolJson !== undefined ? (JSON.parse(tool.anthropicToolJson) as Block) : clientTool(tool),
+  );
+}
+
+function clientTool(tool: Tool): Block {
+  return {
     name: tool.name,
     ...(tool.description !== undefined && { description: tool.description }),
     input_schema: inputSchema(tool.parametersJson),
     // `strict` is left out: Anthropic's strict tool use is newer than the models we serve.
     ...cacheControlOf(tool.cacheControl),
-  }));
+  };
 }
 
 /**
@@ -366,11 +396,12 @@ export function toAnthropicRequest(request: ChatRequest, model: CatalogueModel):
   const refused = new Set(model.refuses ?? []);
   const unlessRefused = <T>(name: "temperature" | "top_p" | "top_k", value: T) =>
     refused.has(name) ? undefined : value;
+  const leadingSystem = leadingSystemCount(request);
   const body: Record<string, unknown> = {
     model: model.id,
     max_tokens: maxTokensWith(request.maxTokens ?? model.default_max_tokens ?? fallbackMaxTokens, extra.thinking),
-    system: toSystem(request, instructions),
-    messages: toMessages(request.messages).map(compact),
+    system: toSystem(request, leadingSystem, instructions),
+    messages: toMessages(request.messages, leadingSystem).map(compact),
     // These models reject temperature and top_p together ("cannot both be specified for this
     // model"), so top_p only goes out when temperature does not.
     temperature: unlessRefused(

@@ -41,7 +41,7 @@ describe("canonical request to a Gemini generateContent body", () => {
     expect(await build()).toEqual({ contents: [{ role: "user", parts: [{ text: "hi" }] }] });
   });
 
-  it("moves system and developer messages to systemInstruction and names assistant turns model", async () => {
+  it("makes leading system messages systemInstruction, keeps later ones in place and names assistant turns model", async () => {
     const body = await build({
       messages: [
         message("system", "Be brief."),
@@ -52,11 +52,11 @@ describe("canonical request to a Gemini generateContent body", () => {
       ],
     });
     expect(body).toEqual({
-      systemInstruction: { parts: [{ text: "Be brief." }, { text: "Answer in French." }] },
+      systemInstruction: { parts: [{ text: "Be brief." }] },
       contents: [
         { role: "user", parts: [{ text: "Hello" }] },
         { role: "model", parts: [{ text: "Hi! How can I help?" }] },
-        { role: "user", parts: [{ text: "What is 2+2?" }] },
+        { role: "user", parts: [{ text: "Answer in French." }, { text: "What is 2+2?" }] },
       ],
     });
   });

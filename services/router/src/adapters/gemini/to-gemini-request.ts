@@ -108,6 +108,27 @@ async function loadImages(request: ChatRequest, loadImage: ImageLoader): Promise
   return new Map(loaded);
 }
 
+const isUserText = (content: GeminiContent | undefined) =>
+  content?.role === "user" && content.parts.every((part) => !("functionResponse" in part));
+
+/**
+ * Gemini takes system instructions only before the conversation. Later ones (mid-conversation
+ * system messages) keep their place as user text: in the user turn they follow, else in a turn
+ * of their own that the next user message joins. Tool results keep a turn of their own.
+ */
+function foldInstructions(contents: GeminiContent[], texts: string[]): GeminiContent | undefined {
+  if (texts.length === 0) return undefined;
+  const parts = texts.map((text) => ({ text }));
+  const last = contents.at(-1);
+  if (isUserText(last)) {
+    last!.parts.push(...parts);
+    return undefined;
+  }
+  const turn: GeminiContent = { role: "user", parts };
+  contents.push(turn);
+  return turn;
+}
+
 function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>) {
   const system: { text: string }[] = [];
   const contents: GeminiContent[] = [];
@@ -115,9 +136,13 @@ function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>)
   const callNames = new Map<string, string>();
   // The turn of tool results being gathered: results of parallel calls go back together, in one user turn.
   let results: GeminiContent | undefined;
+  // The turn that folded instructions opened, which the user message after them joins.
+  let instructions: GeminiContent | undefined;
   for (const message of request.messages) {
-    if (message.role === "system" || message.role === "developer") {
+    if ((message.role === "system" || message.role === "developer") && contents.length === 0) {
       for (const text of textOf(message)) system.push({ text });
+    } else if (message.role === "system" || message.role === "developer") {
+      instructions = foldInstructions(contents, textOf(message)) ?? instructions;
     } else if (message.role === "tool") {
       const part = functionResponsePart(message, callNames);
       if (results !== undefined && results === contents.at(-1)) {
@@ -132,7 +157,8 @@ function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>)
       if (parts.length > 0) contents.push({ role: "model", parts });
     } else {
       const parts = userParts(message, images);
-      if (parts.length > 0) contents.push({ role: "user", parts });
+      if (instructions !== undefined && instructions === contents.at(-1)) instructions.parts.push(...parts);
+      else if (parts.length > 0) contents.push({ role: "user", parts });
     }
   }
   return { system, contents };
