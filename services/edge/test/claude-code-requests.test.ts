@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import {
   type SimulatedRequest,
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 let stack: TestStack;
 let client: Anthropic;
 let openai: OpenAI;
+let apiKey: string;
 
 const betas = [
   "claude-code-20250219",
@@ -78,6 +80,7 @@ async function send(model: string, marker: string) {
 beforeAll(async () => {
   stack = await startTestStack();
   const account = await stack.createAccount({ group: "premium" });
+  apiKey = account.api_key;
   client = new Anthropic({ baseURL: stack.baseUrl.replace(/\/v1$/, ""), apiKey: account.api_key, maxRetries: 0 });
   openai = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
 });
@@ -142,5 +145,48 @@ describe("Claude's thinking tokens through the other ingresses", () => {
     expect(sent.body!.thinking).toEqual({ type: "adaptive" });
     expect(sent.headers["anthropic-beta"]).toBe("thinking-token-count-2026-05-13");
     expect(completion.usage?.completion_tokens_details?.reasoning_tokens).toBeGreaterThan(0);
+  });
+});
+
+interface RecordedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+const recorded = (name: string): RecordedRequest =>
+  JSON.parse(readFileSync(new URL(`./recorded-agent-requests/${name}.json`, import.meta.url), "utf8"));
+
+// What the recording's transport said of itself; the replay's own connection says it anew.
+const transportHeaders = new Set(["host", "content-length", "connection", "accept-encoding", "x-api-key"]);
+
+/** Sends a recorded request as it was, but for the model and the key, and reads its stream. */
+async function replay(request: RecordedRequest, model: string): Promise<{ status: number; events: string }> {
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !transportHeaders.has(name)));
+  const response = await fetch(`${stack.baseUrl.replace(/\/v1$/, "")}${request.path}`, {
+    method: "POST",
+    headers: { ...headers, "x-api-key": apiKey },
+    body: JSON.stringify({ ...request.body, model }),
+  });
+  return { status: response.status, events: await response.text() };
+}
+
+// Opus 4.8 for Claude: the first turn's mid-conversation system message is refused by earlier
+// Claude models, as Anthropic refuses it (Claude Code then retries without it).
+const families = [
+  "claude-opus-4-8",
+  "gpt-4o-mini",
+  "gemini-2.5-flash",
+  "grok-4",
+  "deepseek-v4-flash",
+  "qwen-plus",
+  "kimi-k3",
+];
+
+describe.each(["claude-code-turn-1", "claude-code-turn-2"])("Claude Code's recorded %s", (name) => {
+  it.each(families)("is answered in full by %s", async (model) => {
+    const { status, events } = await replay(recorded(name), model);
+    expect(status, events.slice(0, 300)).toBe(200);
+    expect(events).toContain("event: message_stop");
   });
 });

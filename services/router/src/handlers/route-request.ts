@@ -61,9 +61,23 @@ export function resolveRoute(deps: RouterDependencies, request: RoutedRequest, e
   return { caller, model, channel, endpoint, stream: request.stream ?? false, startedAt: Date.now() };
 }
 
+/**
+ * Messages clients size max_tokens for Claude (Claude Code asks 32,000 or 64,000 of any model).
+ * Served by another family, the bound becomes that model's own: translation takes the nearest
+ * control, and an upper bound the model cannot reach asks nothing more of it than its own.
+ */
+function fitTranslatedMaxTokens(request: ChatRequest, facts: RequestFacts): void {
+  const ceiling = facts.model.max_output_tokens;
+  if (request.clientEndpoint !== "/v1/messages" || facts.channel.vendorEntry.protocol === "anthropic") return;
+  if (request.maxTokens !== undefined && ceiling !== undefined && request.maxTokens > ceiling) {
+    request.maxTokens = ceiling;
+  }
+}
+
 /** Resolves the model for the caller's group and checks it can serve the chat request. */
 export function routeRequest(deps: RouterDependencies, request: ChatRequest, endpoint: string): RequestFacts {
   const facts = resolveRoute(deps, request, endpoint);
+  fitTranslatedMaxTokens(request, facts);
   checkCapabilities(request, facts.model);
   return facts;
 }
