@@ -231,3 +231,16 @@ describe("vendor failures", () => {
     expect(received.join("").length).toBeGreaterThan(0);
   });
 });
+
+describe("a vendor's own refusal", () => {
+  it("keeps Qwen's message when it refuses a streamed request with an event line", async () => {
+    const refused = await client.chat.completions
+      .create({ model: "qwen-plus", messages: [{ role: "user", content: "[sim:status=400]" }], stream: true })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      message: "Simulated bad request.",
+      code: "vendor_rejected_request",
+    });
+  });
+});

@@ -1,5 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import { type Exchange, sendJson } from "../http.js";
+import { type Exchange, sendJson, writeHead } from "../http.js";
+import { isRecord } from "../json.js";
+import { framesStreamRefusals } from "./vendor-quirks.js";
 
 export interface OpenAIErrorDetails {
   type?: string;
@@ -17,7 +19,19 @@ export function sendOpenAIError(
 ): void {
   const type = details.type ?? (status >= 500 ? "server_error" : "invalid_request_error");
   const error = { message, type, param: details.param ?? null, code: details.code ?? null };
-  sendJson(exchange, status, { error }, details.headers);
+  if (status === 400 && refusesAsEvent(exchange)) sendErrorEvent(exchange, { error, request_id: exchange.id });
+  else sendJson(exchange, status, { error }, details.headers);
+}
+
+function refusesAsEvent(exchange: Exchange): boolean {
+  const body = exchange.body;
+  return isRecord(body) && body.stream === true && typeof body.model === "string" && framesStreamRefusals(body.model);
+}
+
+function sendErrorEvent(exchange: Exchange, payload: unknown): void {
+  if (exchange.closed || exchange.response.headersSent) return;
+  writeHead(exchange, 400, { "content-type": "text/event-stream; charset=utf-8" });
+  exchange.response.end(`data: ${JSON.stringify(payload)}\n\n`);
 }
 
 // What OpenAI says for the statuses clients handle specially; others get a generic message.

@@ -8,6 +8,9 @@ const isOpenAI = (model: string) => /^(gpt|o\d|chatgpt)/.test(model);
 /** xAI sends no chunk of its own for the role: it rides on the first reasoning or content piece. */
 export const roleOnFirstPiece = (model: string) => model.startsWith("grok");
 
+/** Qwen refuses a streamed request with its error as an event line, under the error's status. */
+export const framesStreamRefusals = isQwen;
+
 /** DeepSeek's last chunk carries the usage beside finish_reason; OpenAI and Qwen send a chunk of its own. */
 export const usageOnFinishChunk = isDeepSeek;
 
