@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { eventually, startTestStack, type TestStack } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, signInWithGithub, signInWithOidc } from "./browser.js";
@@ -94,6 +96,47 @@ describe("the catalogue in the console", { timeout: 120_000 }, () => {
     expect((await api(admin, "/admin/catalogue/stored")).body.catalogue.channels["openai-console"].api_keys).toEqual([
       "sk-…2222",
     ]);
+  });
+
+  it("sends a channel's stored key only to the address it was given for: a move needs the keys again or a confirmation", async () => {
+    const seen: (string | undefined)[] = [];
+    const elsewhere = createServer((request, response) => {
+      seen.push(request.headers.authorization);
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    const newAddress = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/v1`;
+    try {
+      const moved = await api(admin, "/admin/catalogue/changes", "POST", {
+        action: "channel.update",
+        name: "openai-console",
+        patch: { base_url: newAddress },
+      });
+      expect(moved).toMatchObject({ status: 422, body: { error: { code: "catalogue_refused" } } });
+      expect(moved.body.error.problems[0]).toMatch(
+        /openai-console: moving it from openai at .* to openai at 127\.0\.0\.1/,
+      );
+      const tested = await api(admin, "/admin/channels/openai-console/test", "POST", { model: "gpt-4o-mini" });
+      expect(tested.body.keys).toEqual([expect.objectContaining({ ok: true })]);
+      expect(seen).toEqual([]);
+
+      const confirmed = await api(admin, "/admin/catalogue/changes", "POST", {
+        action: "channel.update",
+        name: "openai-console",
+        patch: { base_url: newAddress },
+        move_keys: true,
+      });
+      expect(confirmed.status).toBe(200);
+      const history = await api(admin, "/admin/catalogue/history");
+      expect(history.body.changes[0]).toMatchObject({
+        action: "channel.update+move_keys",
+        actor: expect.stringContaining(adminLogin),
+        before: expect.objectContaining({ base_url: `${stack.simulatorUrl}/v1` }),
+        after: expect.objectContaining({ base_url: newAddress }),
+      });
+    } finally {
+      elsewhere.close();
+    }
   });
 
   it("refuses an invalid change with every reason router names", async () => {

@@ -77,6 +77,27 @@ describe("catalogue edits", () => {
     expect(imported.channels.extra?.api_keys).toEqual(["sk-kept"]);
   });
 
+  it("send a channel's keys only where they were given for: a move brings new keys or confirms the move", () => {
+    const keyed = { vendor: "openai", priority: 0, weight: 1, api_keys: ["sk-kept-000000"] };
+    const stored = { ...catalogue, channels: { ...catalogue.channels, extra: keyed } };
+    const away = { base_url: "https://collector.example/v1" };
+    const move = (extra: object) =>
+      applyEdit({ action: "channel.update", name: "extra", patch: away, ...extra }, stored);
+    expect(() => move({})).toThrow(/moving it from openai at its vendor's address to openai at collector\.example/);
+    expect(() => move({ move_keys: false })).toThrow(CatalogueRefused);
+    expect((move({ move_keys: true }) as CatalogueFile).channels.extra?.api_keys).toEqual(["sk-kept-000000"]);
+    const rekeyed = applyEdit(
+      { action: "channel.update", name: "extra", patch: { ...away, api_keys: ["sk-new-111111"] } },
+      stored,
+    ) as CatalogueFile;
+    expect(rekeyed.channels.extra?.api_keys).toEqual(["sk-new-111111"]);
+    const environmentKeyed = () =>
+      applyEdit({ action: "channel.update", name: "openai-main", patch: { vendor: "xai" } }, catalogue);
+    expect(environmentKeyed).toThrow(/its vendor's key from the environment/);
+    const file = JSON.parse(JSON.stringify({ ...stored, channels: { ...stored.channels, extra: { vendor: "xai" } } }));
+    expect(() => applyEdit({ action: "catalogue.import", catalogue: file }, stored)).toThrow(/give its keys/);
+  });
+
   it("disable a channel with its reason and enable it again without one", () => {
     const disabled = applyEdit(
       { action: "channel.disable", name: "openai-main", reason: "quota" },

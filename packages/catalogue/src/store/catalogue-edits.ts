@@ -28,7 +28,8 @@ export const catalogueEditSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("group.add"), name: objectName, entry: fields, models: groupModels.optional() }),
   z.object({ action: z.literal("group.update"), name: objectName, patch: fields, models: groupModels.optional() }),
   z.object({ action: z.literal("channel.add"), name: objectName, entry: fields }),
-  z.object({ action: z.literal("channel.update"), name: objectName, patch: fields }),
+  // move_keys: the admin confirms that the keys the channel holds go to its new address.
+  z.object({ action: z.literal("channel.update"), name: objectName, patch: fields, move_keys: z.boolean().optional() }),
   // Keys added and removed one by one: an operator sees stored keys only masked, so a key to
   // remove is named by its masked form (sk-…abcd), which must match exactly one stored key.
   z.object({
@@ -119,7 +120,9 @@ export function applyEdit(edit: CatalogueEdit, current: CatalogueFile | undefine
       return { ...next, channels: { ...next.channels, [edit.name]: edit.entry } };
     case "channel.update": {
       const channels = record("channels", edit.name, next.channels, true);
-      return { ...next, channels: { ...channels, [edit.name]: mergePatch(channels[edit.name], edit.patch) } };
+      const updated = mergePatch(channels[edit.name], edit.patch);
+      if (!edit.move_keys) keepKeysAtHome(edit.name, channels[edit.name]!, updated, edit.patch);
+      return { ...next, channels: { ...channels, [edit.name]: updated } };
     }
     case "channel.keys": {
       const channels = record("channels", edit.name, next.channels, true);
@@ -145,13 +148,42 @@ export function applyEdit(edit: CatalogueEdit, current: CatalogueFile | undefine
   }
 }
 
+type ChannelEntry = CatalogueFile["channels"][string];
+
+const hostOf = (url: unknown) => (typeof url === "string" ? URL.parse(url)?.host || url : "its vendor's address");
+
+/** Where a channel's calls go: its vendor, at its own base_url or the vendor's. */
+const destinationOf = (entry: unknown) =>
+  isObject(entry) ? `${String(entry.vendor)} at ${hostOf(entry.base_url)}` : "nowhere";
+
+/**
+ * A channel's keys go only to the address they were given for: a change of its vendor or
+ * base_url brings keys of its own, or says (move_keys) that the keys it holds (stored, or its
+ * vendor's from the environment) are to follow, which the audit then shows with both addresses.
+ */
+function keepKeysAtHome(name: string, before: ChannelEntry, after: unknown, patch: Record<string, unknown>): void {
+  const [from, to] = [destinationOf(before), destinationOf(after)];
+  if (from === to || patch.api_keys !== undefined || patch.api_key_env !== undefined) return;
+  const keys = before.api_keys?.length ? "its stored keys" : "its vendor's key from the environment";
+  throw new CatalogueRefused([
+    `channels.${name}: moving it from ${from} to ${to} would send ${keys} there; give the keys for the new address (api_keys) or confirm the move (move_keys)`,
+  ]);
+}
+
+/** A file's channels with the keys stored for them, where the file keeps each one where it was. */
 function withStoredKeys(file: unknown, current: CatalogueFile | undefined): unknown {
   if (!isObject(file) || !isObject(file.channels) || !current) return file;
+  const problems: string[] = [];
   const channels = Object.fromEntries(
     Object.entries(file.channels).map(([name, entry]) => {
-      const stored = current.channels[name]?.api_keys;
-      return [name, isObject(entry) && entry.api_keys === undefined && stored ? { ...entry, api_keys: stored } : entry];
+      const stored = current.channels[name];
+      if (!isObject(entry) || entry.api_keys !== undefined || !stored?.api_keys) return [name, entry];
+      if (destinationOf(entry) !== destinationOf(stored)) {
+        problems.push(`channels.${name}: the file moves it to ${destinationOf(entry)}; give its keys for that address`);
+      }
+      return [name, { ...entry, api_keys: stored.api_keys }];
     }),
   );
+  if (problems.length > 0) throw new CatalogueRefused(problems);
   return { ...file, channels };
 }

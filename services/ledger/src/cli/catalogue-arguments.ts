@@ -231,7 +231,8 @@ export function parseCatalogueArguments(word: string, args: string[]): Catalogue
     }
     case "channel add":
     case "channel update": {
-      const { values, positionals, json } = parse(word, args, channelOptions, ["CHANNEL"]);
+      const options = word === "channel update" ? { ...channelOptions, "move-keys": flag } : channelOptions;
+      const { values, positionals, json } = parse(word, args, options, ["CHANNEL"]);
       const fields = channelFields(word, values);
       if (word === "channel add") {
         required(word, "vendor", fields.vendor);
@@ -241,7 +242,12 @@ export function parseCatalogueArguments(word: string, args: string[]): Catalogue
       if (Object.keys(fields).length === 0) throw new CommandLineError(`${word}: nothing to change`);
       return {
         kind: "catalogue-change",
-        edit: { action: "channel.update", name: positionals[0], patch: fields },
+        edit: {
+          action: "channel.update",
+          name: positionals[0],
+          patch: fields,
+          move_keys: values["move-keys"] === true,
+        },
         json,
       };
     }

@@ -60,7 +60,9 @@ reasons). Prices are yuan per million tokens (up to 6 decimals); lists take "a,b
       Keys are shown masked (sk-…abcd); the store keeps them encrypted.
   channel add CHANNEL --vendor VENDOR [--base-url URL] [--key KEY]... [--key-env ENV]
       [--models ID,...] [--map PUBLIC_ID=VENDOR_ID,...] [--weight N] [--priority N] [--json]
-  channel update CHANNEL [any option of channel add; --key replaces every key] [--json]
+  channel update CHANNEL [any option of channel add; --key replaces every key] [--move-keys] [--json]
+      a new --vendor or --base-url needs the keys for it (--key) or --move-keys, which sends the
+      channel's keys to the new address (audited as channel.update+move_keys)
   channel disable CHANNEL [--reason TEXT] [--json]
   channel enable CHANNEL [--json]
   catalogue import FILE [--json]

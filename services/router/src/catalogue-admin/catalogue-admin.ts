@@ -28,7 +28,8 @@ export class CatalogueAdmin {
     const edit = parsed.data;
     const { revision, changed } = await this.live.store.change({
       actor,
-      action: edit.action,
+      // A confirmed move of a channel's keys to a new address is named as such in the audit.
+      action: edit.action === "channel.update" && edit.move_keys ? "channel.update+move_keys" : edit.action,
       apply: (current) => applyEdit(edit, current),
     });
     if (changed.length > 0) {
