@@ -63,9 +63,9 @@ describe("coding agents run a tool loop headless through the gateway", () => {
         expect(turns.length).toBeGreaterThanOrEqual(2);
         expect(turns.some((turn) => JSON.stringify(turn.body).includes(fixtureWords))).toBe(true);
         const ledger = await accountLedgerAfter(stack.databaseUrl, account.account_id, turns.length);
-        const billedIds = ledger.usageRecords.map((record) => record.request_id).sort();
+        const billedIds = ledger.usageRecords.map((record) => record.request_id);
         expect(billedIds).toHaveLength(turns.length);
-        expect(ledger.loggedRequestIds.sort()).toEqual(billedIds);
+        expect(ledger.loggedRequestIds).toEqual(expect.arrayContaining(billedIds));
         expect(ledger.usageRecords.every((record) => BigInt(record.cost_micros) > 0n)).toBe(true);
         const spent = ledger.usageRecords.reduce((sum, record) => sum + BigInt(record.cost_micros), 0n);
         expect(ledger.balanceMicros).toBe(BigInt(creditYuan) * 1_000_000n - spent);
