@@ -21,6 +21,10 @@ export const codex: AgentDriver = {
         `env_key = "${keyVariable}"`,
         `wire_api = "responses"`,
         "",
+        // Its usage analytics would go to OpenAI; a test run talks to the gateway only.
+        "[analytics]",
+        "enabled = false",
+        "",
       ].join("\n"),
     );
     return {
