@@ -146,6 +146,46 @@ describe("tool calls", () => {
     expect(result.finishReason).toBe("stop");
   });
 
+  it("calls exactly the tool a [sim:tool] directive names, with the directive's arguments", () => {
+    const tools = [weather, clock, { name: "c" }];
+    const result = answer(request({ messages: [user('Time? [sim:tool=get_time {"zone":"UTC"}]')], tools }));
+    expect(result.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual([
+      ["get_time", { zone: "UTC" }],
+    ]);
+    expect(result.finishReason).toBe("tool_calls");
+  });
+
+  it("samples the directed tool's arguments from its schema when the directive gives none", () => {
+    const result = answer(request({ messages: [user("[sim:tool=get_weather]")], tools: [clock, weather] }));
+    expect(result.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual([
+      ["get_weather", { city: "sample-city", days: 1, unit: "c" }],
+    ]);
+  });
+
+  it("finds the directive in any part of the last user message, however far in", () => {
+    const reminder = `<system-reminder>${"context ".repeat(2_000)}</system-reminder>`;
+    const message = { role: "user", parts: [reminder, reminder, "Read it [sim:tool=get_time]"], images: 0 };
+    const result = answer(request({ messages: [message], tools: [weather, clock] }));
+    expect(result.toolCalls.map((call) => call.name)).toEqual(["get_time"]);
+  });
+
+  it("calls no tool when the directive names one the request does not offer", () => {
+    const result = answer(request({ messages: [user("[sim:tool=rm_rf]")], tools: [weather, clock] }));
+    expect(result.toolCalls).toEqual([]);
+    expect(result.finishReason).toBe("stop");
+  });
+
+  it("answers a directed call's result in text, which ends the tool loop", () => {
+    const result = answer(
+      request({
+        messages: [user("[sim:tool=get_time]"), { role: "tool", parts: ["12:00"], images: 0 }],
+        tools: [clock],
+      }),
+    );
+    expect(result.toolCalls).toEqual([]);
+    expect(result.tokens.join("")).toMatch(/^Received tool result: 12:00 /);
+  });
+
   it("gives deterministic call ids", () => {
     const ids = answer(request({ tools: [weather, clock] })).toolCalls.map((call) => call.id);
     expect(ids).toEqual(answer(request({ tools: [weather, clock] })).toolCalls.map((call) => call.id));

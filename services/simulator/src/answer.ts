@@ -2,6 +2,7 @@ import { stripDirectives } from "./faults.js";
 import { isRecord } from "./json.js";
 import { sampleFromSchema } from "./schema-sample.js";
 import { schemaStatedIn } from "./stated-schema.js";
+import { findToolDirective, type ToolDirective } from "./tool-directive.js";
 
 /** A vendor-neutral message, so each wire protocol only translates its own shapes. */
 export interface ConversationMessage {
@@ -213,22 +214,40 @@ function truncateAtStop(tokens: string[], stop: string[]): string[] {
   return cut < 0 ? tokens : tokenize(text.slice(0, cut));
 }
 
-function chooseTools(request: AnswerRequest): ToolDefinition[] {
+interface ChosenTool {
+  tool: ToolDefinition;
+  arguments?: Record<string, unknown>;
+}
+
+function chooseTools(request: AnswerRequest): ChosenTool[] {
   const tools = request.tools ?? [];
   const choice = request.toolChoice ?? "auto";
   // Only a fresh user turn asks for tools; after a tool result the model answers in text.
   if (tools.length === 0 || choice === "none" || lastTurn(request.messages)?.role !== "user") return [];
-  if (typeof choice === "object") return tools.filter((tool) => tool.name === choice.name).slice(0, 1);
-  if (request.parallelToolCalls !== false) return tools.slice(0, maximumParallelCalls);
-  return tools.slice(0, 1);
+  const directive = findToolDirective(lastUserText(request.messages));
+  if (directive) return directedTool(tools, directive);
+  if (typeof choice === "object") return named(tools, choice.name);
+  if (request.parallelToolCalls !== false) return tools.slice(0, maximumParallelCalls).map((tool) => ({ tool }));
+  return tools.slice(0, 1).map((tool) => ({ tool }));
+}
+
+const named = (tools: ToolDefinition[], name: string): ChosenTool[] =>
+  tools
+    .filter((tool) => tool.name === name)
+    .slice(0, 1)
+    .map((tool) => ({ tool }));
+
+// A model calls only tools it was given, so a directive naming another one calls nothing.
+function directedTool(tools: ToolDefinition[], directive: ToolDirective): ChosenTool[] {
+  return named(tools, directive.name).map(({ tool }) => ({ tool, arguments: directive.arguments }));
 }
 
 function toolCallsFor(request: AnswerRequest, seed: number): ToolCall[] {
   const hash = seed.toString(16).padStart(8, "0");
-  return chooseTools(request).map((tool, index) => ({
+  return chooseTools(request).map((chosen, index) => ({
     id: `call_${hash}_${index}`,
-    name: tool.name,
-    arguments: JSON.stringify(argumentsFromSchema(tool.parameters, (seed + index) >>> 0)),
+    name: chosen.tool.name,
+    arguments: JSON.stringify(chosen.arguments ?? argumentsFromSchema(chosen.tool.parameters, (seed + index) >>> 0)),
   }));
 }
 

@@ -1,6 +1,7 @@
 import type { Exchange, SimulatorState } from "./http.js";
 import { sendJson, wait } from "./http.js";
 import { isRecord } from "./json.js";
+import { stripToolDirectives } from "./tool-directive.js";
 
 type NumericKey = "status" | "delayMs" | "cutAfter" | "tokenLatencyMs" | "tokens" | "videoMs" | "retryAfterMs";
 type FlagKey = "hang" | "noUsage" | "videoFail" | "standardTier";
@@ -60,7 +61,7 @@ export function parseDirectives(text: string): Fault {
 
 /** Removes directives, so they never leak into the simulated answer. */
 export function stripDirectives(text: string): string {
-  return text.includes("[sim:") ? text.replace(directivePattern, " ") : text;
+  return text.includes("[sim:") ? stripToolDirectives(text).replace(directivePattern, " ") : text;
 }
 
 export class FaultSpecError extends Error {}
