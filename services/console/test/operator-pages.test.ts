@@ -70,6 +70,25 @@ describe("operators in the console", { timeout: 120_000 }, () => {
     expect(credited).toMatchObject({ status: 200, body: { balanceMicros: 3_000_000 } });
   });
 
+  it("refuses support changing an administrator's account or its own, each refusal audited", async () => {
+    const adminId = (await api(admin, "/session")).body.account.id;
+    const supportId = (await api(support, "/session")).body.account.id;
+    const refusals = [
+      await api(support, `/admin/accounts/${adminId}/disable`, "POST"),
+      await api(support, `/admin/accounts/${adminId}/credit`, "POST", { amountMicros: 1_000, reason: "x" }),
+      await api(support, `/admin/accounts/${supportId}/credit`, "POST", { amountMicros: 1_000_000_000, reason: "me" }),
+      await api(support, `/admin/accounts/${supportId}/disable`, "POST"),
+    ];
+    for (const refused of refusals)
+      expect(refused).toMatchObject({ status: 403, body: { error: { code: "admin_only" } } });
+    expect((await api(admin, "/session")).status).toBe(200);
+    expect((await api(admin, `/admin/accounts/${supportId}`)).body.account.balanceMicros).toBe(0);
+    const audit = await api(admin, `/admin/audit?accountId=${adminId}`);
+    expect(audit.body.entries.map((entry: { action: string }) => entry.action)).toEqual(
+      expect.arrayContaining(["account.disable.refused", "account.adjust_credit.refused"]),
+    );
+  });
+
   it("disables an account: its key gets 401 from edge within 2 s, its sessions end, it cannot sign in; enabling restores the key", async () => {
     const created = await api(customer, "/keys", "POST", { name: "to-disable", group: "default" });
     const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: created.body.apiKey, maxRetries: 0 });

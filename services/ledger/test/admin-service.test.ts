@@ -141,7 +141,7 @@ describe("operators' changes to an account", () => {
     try {
       const announced = nats.subscribe(natsNames(ledger.namespace).keyRevokedSubject, { max: 1 });
       await nats.flush();
-      const disabled = await admin.setAccountDisabled({ actor, accountId, disabled: true });
+      const disabled = await admin.setAccountDisabled({ actor, accountId, disabled: true, targetIsAdmin: false });
       expect(disabled.disabledAtMs).toBeGreaterThan(0);
       for await (const message of announced) expect(KeyRevoked.decode(message.data).keyHash).toBe(keyHash);
     } finally {
@@ -149,10 +149,66 @@ describe("operators' changes to an account", () => {
     }
     expect((await edge.resolveKey({ keyHash })).status).toBe(KeyStatus.KEY_STATUS_REVOKED);
     // Disabling twice changes nothing and writes no second entry.
-    await admin.setAccountDisabled({ actor, accountId, disabled: true });
-    expect((await admin.setAccountDisabled({ actor, accountId, disabled: false })).disabledAtMs).toBe(0);
+    await admin.setAccountDisabled({ actor, accountId, disabled: true, targetIsAdmin: false });
+    expect(
+      (await admin.setAccountDisabled({ actor, accountId, disabled: false, targetIsAdmin: false })).disabledAtMs,
+    ).toBe(0);
     expect((await edge.resolveKey({ keyHash })).status).toBe(KeyStatus.KEY_STATUS_ACTIVE);
     expect((await auditOf(accountId)).map(({ action }) => action)).toEqual(["account.disable", "account.enable"]);
+  });
+
+  it("lets the CLI enable an account support or an admin disabled, audited as cli", async () => {
+    const accountId = await signIn(randomUUID(), "locked out");
+    const support = { accountId: "", identity: "github:operator", role: "support" };
+    await admin.setAccountDisabled({ actor: support, accountId, disabled: true, targetIsAdmin: false });
+    const enabled = await adminApi("POST", `/accounts/${accountId}/enable`);
+    expect(enabled).toMatchObject({ status: 200, body: { account_id: accountId, disabled_at: null } });
+    expect((await admin.getAccountStatus({ accountId })).disabledAtMs).toBe(0);
+    const disabled = await adminApi("POST", `/accounts/${accountId}/disable`);
+    expect(disabled.body.disabled_at).toEqual(expect.any(String));
+    expect((await auditOf(accountId)).map(({ action, actor }) => [action, actor])).toEqual([
+      ["account.disable", "github:operator"],
+      ["account.enable", "cli"],
+      ["account.disable", "cli"],
+    ]);
+  });
+
+  it("refuses support changing its own account or an administrator's, and audits each refusal", async () => {
+    const supportAccount = await signIn(randomUUID(), "support person");
+    const adminAccount = await signIn(randomUUID(), "an admin");
+    const customer = await signIn(randomUUID(), "a customer");
+    const byAdmin = { accountId: "", identity: "cli", role: "admin" };
+    await admin.grantRole({ actor: byAdmin, grantee: adminAccount, role: "admin" });
+    const support = { accountId: supportAccount, identity: "github:support-person", role: "support" };
+    const credit = (accountId: string, targetIsAdmin = false) =>
+      consoleCalls.adjustCredit({
+        accountId,
+        amountMicros: 1_000_000_000,
+        reason: "r",
+        actor: support.identity,
+        actorRole: "support",
+        actorAccountId: supportAccount,
+        idempotencyKey: randomUUID(),
+        targetIsAdmin,
+      });
+    const disable = (accountId: string, targetIsAdmin = false) =>
+      admin.setAccountDisabled({ actor: support, accountId, disabled: true, targetIsAdmin });
+    const refused = { code: status.PERMISSION_DENIED };
+    await expect(credit(supportAccount)).rejects.toMatchObject(refused);
+    await expect(disable(adminAccount)).rejects.toMatchObject(refused);
+    await expect(credit(adminAccount)).rejects.toMatchObject(refused);
+    // An administrator known only to the console's bootstrap list, as the console says.
+    await expect(disable(customer, true)).rejects.toMatchObject(refused);
+    expect((await auditOf(supportAccount)).map(({ action }) => action)).toEqual(["account.adjust_credit.refused"]);
+    expect((await auditOf(adminAccount)).map(({ action }) => action)).toEqual([
+      "role.grant",
+      "account.disable.refused",
+      "account.adjust_credit.refused",
+    ]);
+    expect((await admin.getAccountStatus({ accountId: adminAccount })).disabledAtMs).toBe(0);
+    await credit(customer);
+    expect((await disable(customer)).disabledAtMs).toBeGreaterThan(0);
+    await admin.setAccountDisabled({ actor: byAdmin, accountId: adminAccount, disabled: true, targetIsAdmin: true });
   });
 
   it("moves an account's keys into a group and sets its log capture, audited with before and after", async () => {
@@ -199,6 +255,7 @@ describe("operators' changes to an account", () => {
       actorRole: "support",
       actorAccountId: "",
       idempotencyKey: randomUUID(),
+      targetIsAdmin: false,
     };
     await consoleCalls.adjustCredit(adjustment);
     await consoleCalls.adjustCredit(adjustment);
@@ -230,8 +287,8 @@ describe("operators' changes to an account", () => {
   it("lists the audit log filtered by actor, account, action and time, page by page, and keeps it append-only", async () => {
     const accountId = await signIn(randomUUID(), "audited");
     const other = { accountId, identity: "github:other-operator", role: "admin" };
-    await admin.setAccountDisabled({ actor: other, accountId, disabled: true });
-    await admin.setAccountDisabled({ actor: other, accountId, disabled: false });
+    await admin.setAccountDisabled({ actor: other, accountId, disabled: true, targetIsAdmin: false });
+    await admin.setAccountDisabled({ actor: other, accountId, disabled: false, targetIsAdmin: false });
     await admin.setAccountLogCapture({ actor: other, accountId, logCapture: "metadata" });
     const list = (filter: Partial<Parameters<typeof admin.listAuditEntries>[0]>) =>
       admin.listAuditEntries({

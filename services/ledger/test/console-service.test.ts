@@ -332,6 +332,7 @@ describe("ConsoleService", () => {
         actorRole: "admin",
         actorAccountId: "",
         idempotencyKey: "k",
+        targetIsAdmin: false,
       }),
     ).rejects.toMatchObject(invalid);
   });
@@ -346,6 +347,7 @@ describe("ConsoleService", () => {
       actorRole: "support",
       actorAccountId: "",
       idempotencyKey: randomUUID(),
+      targetIsAdmin: false,
     });
     expect(adjusted).toMatchObject({ balanceMicros: 2_500_000, replayed: false });
     const page = await call.listAccounts({ limit: 500, cursor: "" });

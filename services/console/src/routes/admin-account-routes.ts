@@ -110,8 +110,10 @@ export function adminAccountRoutes(api: Router, dependencies: AdminAccountDepend
   api.post("/admin/accounts/:id/credit", requireOperator, async (request, response) => {
     const body = parseInput(creditBody, request.body);
     const actor = actorOf(response);
+    const accountId = accountIdOf(request);
     const adjusted = await ledger.adjustCredit({
-      accountId: accountIdOf(request),
+      accountId,
+      targetIsAdmin: (await guards.roleOfAccount(accountId)) === "admin",
       amountMicros: body.amountMicros,
       reason: body.reason,
       actor: actor.identity,
@@ -128,7 +130,13 @@ export function adminAccountRoutes(api: Router, dependencies: AdminAccountDepend
   ] as const) {
     api.post(`/admin/accounts/:id/${path}`, requireOperator, async (request, response) => {
       const accountId = accountIdOf(request);
-      const status = await ledgerAdmin.setAccountDisabled({ actor: actorOf(response), accountId, disabled });
+      const targetIsAdmin = (await guards.roleOfAccount(accountId)) === "admin";
+      const status = await ledgerAdmin.setAccountDisabled({
+        actor: actorOf(response),
+        accountId,
+        disabled,
+        targetIsAdmin,
+      });
       // Its keys are refused already (ledger told every edge); its people are signed out too.
       if (disabled) await sessions.endAll(accountId);
       response.json(statusJson(status));

@@ -12,6 +12,8 @@ export const supportRefused = () =>
 export interface OperatorGuards {
   /** The session's role, or null for a customer. */
   roleOf(response: Response): Promise<OperatorRole | null>;
+  /** Any account's role, the bootstrap list's admins included. */
+  roleOfAccount(accountId: string): Promise<OperatorRole | null>;
   /** Admin or support (reads, credit, disabling), else 403. */
   requireOperator: RequestHandler;
   /** Admin only, else 403 (support too). */
@@ -26,8 +28,7 @@ export interface OperatorGuards {
  * account has one, is an admin. Looked up on every request, so a revoked role ends at once.
  */
 export function operatorGuards(ledger: Ledger, ledgerAdmin: LedgerAdmin, adminIdentities: string[]): OperatorGuards {
-  const lookUp = async (response: Response): Promise<OperatorRole | null> => {
-    const { accountId } = sessionOf(response);
+  const roleOfAccount = async (accountId: string): Promise<OperatorRole | null> => {
     const [{ role }, { identities }] = await Promise.all([
       ledgerAdmin.getRole({ accountId }),
       adminIdentities.length > 0 ? ledger.listIdentities({ accountId }) : { identities: [] },
@@ -35,6 +36,7 @@ export function operatorGuards(ledger: Ledger, ledgerAdmin: LedgerAdmin, adminId
     if (identities.some(({ provider, subject }) => adminIdentities.includes(`${provider}:${subject}`))) return "admin";
     return role === "admin" || role === "support" ? role : null;
   };
+  const lookUp = (response: Response) => roleOfAccount(sessionOf(response).accountId);
   const roleOf = async (response: Response) => {
     if (response.locals.role === undefined) response.locals.role = await lookUp(response);
     return response.locals.role as OperatorRole | null;
@@ -48,6 +50,7 @@ export function operatorGuards(ledger: Ledger, ledgerAdmin: LedgerAdmin, adminId
     };
   return {
     roleOf,
+    roleOfAccount,
     requireOperator: guard((role) => role !== null, notAdmin),
     requireAdmin: guard(
       (role) => role === "admin",

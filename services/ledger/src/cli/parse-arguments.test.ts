@@ -51,6 +51,13 @@ describe("parseArguments", () => {
       json: false,
     });
     expect(parseArguments(["account", "log-capture", "a1", "default", "--json"])).toMatchObject({ level: "default" });
+    expect(parseArguments(["account", "enable", "a1"])).toEqual({
+      kind: "account-disabled",
+      accountId: "a1",
+      disabled: false,
+      json: false,
+    });
+    expect(parseArguments(["account", "disable", "a1", "--json"])).toMatchObject({ disabled: true, json: true });
     expect(parseArguments(["key", "revoke", "k1"])).toEqual({ kind: "key-revoke", keyId: "k1", json: false });
     expect(parseArguments(["key", "list", "a1", "--json"])).toEqual({ kind: "key-list", accountId: "a1", json: true });
     expect(parseArguments(["credit", "a1", "10", "--idempotency-key", "k"])).toEqual({

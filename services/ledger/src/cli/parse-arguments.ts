@@ -17,6 +17,7 @@ export type Command =
       json: boolean;
     }
   | { kind: "account-log-capture"; accountId: string; level: LogCaptureSetting; json: boolean }
+  | { kind: "account-disabled"; accountId: string; disabled: boolean; json: boolean }
   | {
       kind: "key-create";
       accountId: string;
@@ -128,6 +129,12 @@ export function parseArguments(argv: string[]): Command {
         readLogs: values["read-logs"] === true,
         json: values.json === true,
       };
+    }
+    case "account disable":
+    case "account enable": {
+      const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID"]);
+      const disabled = word === "account disable";
+      return { kind: "account-disabled", accountId: positionals[0]!, disabled, json: values.json === true };
     }
     case "account log-capture": {
       const { values, positionals } = parseCommand(word, args, json, ["ACCOUNT_ID", "LEVEL"]);

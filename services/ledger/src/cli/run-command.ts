@@ -140,6 +140,12 @@ async function execute(
         ].join("\n");
       return { answer, render };
     }
+    case "account-disabled": {
+      const path = `/accounts/${encodeURIComponent(command.accountId)}/${command.disabled ? "disable" : "enable"}`;
+      const answer = (await request("POST", path)) as AccountAnswer & { disabled_at: string | null };
+      const state = answer.disabled_at ? `disabled since ${answer.disabled_at}` : "enabled";
+      return { answer, render: () => `Account ${answer.account_id} (${answer.name}): ${state}` };
+    }
     case "account-log-capture": {
       const path = `/accounts/${encodeURIComponent(command.accountId)}/log-capture`;
       const answer = (await request("PUT", path, { log_capture: command.level })) as AccountAnswer;

@@ -3,6 +3,10 @@ export const USAGE_TEXT = `Usage: pnpm gw <command> [options]
 Commands:
   account create --name NAME [--group GROUP] [--credit YUAN] [--read-logs] [--json]
       Create an account and its first API key (shown once); --read-logs lets that key read request logs.
+  account disable ACCOUNT_ID [--json]
+      Refuse the account's keys and its sign-ins at once (audited as cli).
+  account enable ACCOUNT_ID [--json]
+      Serve a disabled account again (audited as cli).
   account log-capture ACCOUNT_ID full|metadata|off|default [--json]
       What the request log keeps of the account's requests (default: the deployment's level).
   key create ACCOUNT_ID --group GROUP [--name NAME] [--spend-cap YUAN] [--read-logs] [--json]

@@ -36,7 +36,7 @@ export const searchInput = z.object({
   cursor: emptyAsAbsent(cursorParam(z.uuid())),
 });
 
-export const disabledInput = z.object({ actor: actorInput, disabled: z.boolean() });
+export const disabledInput = z.object({ actor: actorInput, disabled: z.boolean(), targetIsAdmin: z.boolean() });
 export const groupInput = z.object({
   actor: actorInput,
   group: z

@@ -19,6 +19,7 @@ import { setLogCapture } from "../accounts/set-log-capture.js";
 import { parseInput } from "../admin/parse-input.js";
 import { findAuditPage } from "../audit/list-audit.js";
 import { grantRole, listRoles, revokeRole, roleOfAccount } from "../roles/admin-roles.js";
+import { checkOperatorReach } from "../roles/operator-reach.js";
 import {
   auditQuery,
   disabledInput,
@@ -63,7 +64,12 @@ export function adminService({
     ),
     setAccountDisabled: unaryHandler(async (request: SetAccountDisabledRequest) => {
       const accountId = accountIdOf(request.accountId);
-      const { actor, disabled } = parseInput(disabledInput, request);
+      const { actor, disabled, targetIsAdmin } = parseInput(disabledInput, request);
+      await checkOperatorReach(
+        database,
+        { actor, accountId, targetIsAdmin },
+        disabled ? "account.disable" : "account.enable",
+      );
       return statusMessage(await setAccountDisabled(database, announceRevocation, actor, accountId, disabled));
     }),
     setAccountGroup: unaryHandler(async (request: SetAccountGroupRequest) => {

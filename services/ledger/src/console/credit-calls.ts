@@ -2,6 +2,7 @@ import { unaryHandler } from "@gateway/platform";
 import type { AdjustCreditRequest, ConsoleServiceServer } from "@gateway/proto/ledger/v1/console";
 import { adjustCredit } from "../accounts/adjust-credit.js";
 import { parseInput } from "../admin/parse-input.js";
+import { checkOperatorReach } from "../roles/operator-reach.js";
 import type { ConsoleDependencies } from "./console-dependencies.js";
 import { accountIdOf, adjustCreditInput } from "./requests.js";
 
@@ -12,12 +13,10 @@ export function creditCalls({ database, publishBalance }: ConsoleDependencies): 
   return {
     adjustCredit: unaryHandler(async (request: AdjustCreditRequest) => {
       const accountId = accountIdOf(request.accountId);
-      const { actor, actorRole, actorAccountId, ...input } = parseInput(adjustCreditInput, request);
-      const { adjustment, balance, replayed } = await adjustCredit(database, {
-        accountId,
-        ...input,
-        actor: { identity: actor, role: actorRole, accountId: actorAccountId },
-      });
+      const { actor, actorRole, actorAccountId, targetIsAdmin, ...input } = parseInput(adjustCreditInput, request);
+      const acting = { identity: actor, role: actorRole, accountId: actorAccountId };
+      await checkOperatorReach(database, { actor: acting, accountId, targetIsAdmin }, "account.adjust_credit");
+      const { adjustment, balance, replayed } = await adjustCredit(database, { accountId, ...input, actor: acting });
       await publishBalance(accountId, balance);
       return { adjustmentId: adjustment.id, balanceMicros: Number(balance.micros), replayed };
     }),

@@ -163,4 +163,5 @@ export const adjustCreditInput = z.object({
   actorRole: z.enum(ROLES),
   actorAccountId: z.union([z.literal(""), z.uuid()]).transform((id) => id || undefined),
   idempotencyKey: storableText.trim().min(1).max(200),
+  targetIsAdmin: z.boolean(),
 });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { createAccount } from "../../accounts/create-account.js";
 import { findAccount } from "../../accounts/find-account.js";
 import { LOG_CAPTURE_LEVELS } from "../../accounts/log-capture.js";
+import { setAccountDisabled } from "../../accounts/set-account-disabled.js";
 import { setLogCapture } from "../../accounts/set-log-capture.js";
 import { label } from "../../http/input-fields.js";
 import { hashApiKey } from "../../keys/api-key.js";
@@ -34,7 +35,8 @@ async function accountOwningKey(database: AdminDependencies["database"], apiKey:
   return key ?? undefined;
 }
 
-export function accountRoutes(router: Router, { database, forgetCachedKeys }: AdminDependencies): void {
+export function accountRoutes(router: Router, dependencies: AdminDependencies): void {
+  const { database, forgetCachedKeys, announceRevocation } = dependencies;
   /** Creates an account with its first key; the clear key is in this answer and nowhere else. */
   router.post("/accounts", async (request, response) => {
     const body = parseInput(createAccountBody, request.body);
@@ -62,6 +64,18 @@ export function accountRoutes(router: Router, { database, forgetCachedKeys }: Ad
   router.get("/accounts/:accountId", async (request, response) => {
     response.json(accountJson(await findAccount(database, accountIdOf(request))));
   });
+
+  // Disabling refuses the account's keys at once; enabling is how an operator undoes it.
+  for (const [path, disabled] of [
+    ["disable", true],
+    ["enable", false],
+  ] as const) {
+    router.post(`/accounts/:accountId/${path}`, async (request, response) => {
+      const accountId = accountIdOf(request);
+      const account = await setAccountDisabled(database, announceRevocation, TOKEN_HOLDER, accountId, disabled);
+      response.json({ ...accountJson(account), disabled_at: account.disabledAt?.toISOString() ?? null });
+    });
+  }
 
   router.put("/accounts/:accountId/log-capture", async (request, response) => {
     const accountId = accountIdOf(request);
