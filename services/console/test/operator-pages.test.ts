@@ -131,6 +131,30 @@ describe("operators in the console", { timeout: 120_000 }, () => {
     expect(capture.body).toMatchObject({ logCapture: "metadata" });
   });
 
+  it("bounds every range-taking route whatever range parameters are left out", async () => {
+    const [pastDay, futureDay] = ["1970-01-01", "2100-01-01"];
+    const [pastTime, futureTime] = ["1970-01-01T00:00:00Z", "2100-01-01T00:00:00Z"];
+    const days = ["/statistics", "/admin/overview"];
+    const times = ["/usage", "/logs", "/usage.csv", "/admin/audit", "/admin/audit.csv", "/admin/orders"];
+    times.push(`/admin/accounts/${customerId}/usage`, `/admin/accounts/${customerId}/logs`);
+    const ranges = (from: string, to: string): Record<string, string>[] => [{}, { from }, { to }, { from, to }];
+    const cases = [
+      ...days.flatMap((path) => ranges(pastDay, futureDay).map((range) => [path, range] as const)),
+      ...times.flatMap((path) => ranges(pastTime, futureTime).map((range) => [path, range] as const)),
+    ];
+    for (const [path, range] of cases) {
+      const query = new URLSearchParams(range).toString();
+      const response = await admin.request(`${consoleUrl}/api${path}?${query}`);
+      const text = await response.text();
+      const label = `${path}?${query}`;
+      expect([200, 400], label).toContain(response.status);
+      // A day per row at most a year and a day, a page at most 500 rows: a bounded answer.
+      expect(text.length, label).toBeLessThan(400_000);
+    }
+    const unbounded = await api(admin, `/statistics?from=${pastDay}`);
+    expect(unbounded).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("366 days") } } });
+  });
+
   it("keeps every action in the audit log, filterable and exportable as CSV", async () => {
     const entries = await api(admin, `/admin/audit?accountId=${customerId}`);
     expect(entries.body.entries.map((entry: { action: string }) => entry.action)).toEqual([

@@ -29,11 +29,16 @@ function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
+// The bound holds for the range as resolved: an omitted `to` is today, an omitted `from` 29 days before `to`.
 const statisticsQuery = z
   .object({ from: utcDay.optional(), to: utcDay.optional(), model: z.string().min(1).max(256).optional() })
-  .refine(({ from, to }) => !from || !to || from <= to, { message: "must not be before `from`", path: ["to"] })
-  .refine(({ from, to }) => !from || !to || Date.parse(to) - Date.parse(from) <= 366 * dayMs, {
-    message: "at most 366 days",
+  .transform(({ from, to, model }) => {
+    const last = to ?? dayOf(new Date());
+    return { from: from ?? dayOf(new Date(Date.parse(last) - 29 * dayMs)), to: last, model };
+  })
+  .refine(({ from, to }) => from <= to, { message: "must not be before `from`", path: ["to"] })
+  .refine(({ from, to }) => Date.parse(to) - Date.parse(from) <= 366 * dayMs, {
+    message: "at most 366 days from `from` (an omitted `to` is today)",
     path: ["to"],
   });
 
@@ -59,9 +64,7 @@ export function statisticsRoutes(router: Router, ledger: Ledger): void {
   });
 
   router.get("/statistics", async (request, response) => {
-    const query = parseInput(statisticsQuery, request.query);
-    const to = query.to ?? dayOf(new Date());
-    const from = query.from ?? dayOf(new Date(Date.parse(to) - 29 * dayMs));
+    const { from, to, ...query } = parseInput(statisticsQuery, request.query);
     const statistics = await ledger.getStatistics({
       accountId: sessionOf(response).accountId,
       fromDay: from,
