@@ -28,4 +28,5 @@ export * from "./service-token.js";
 export * from "./sql-pool.js";
 export * from "./telemetry.js";
 export * from "./truncate-utf8.js";
+export * from "./trusted-proxies.js";
 export * from "./video-task-json.js";

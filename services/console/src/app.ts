@@ -1,4 +1,4 @@
-import type { HttpDrain, Logger, Redis } from "@gateway/platform";
+import type { HttpDrain, Logger, Redis, TrustedProxies } from "@gateway/platform";
 import express, { type Express, type Response } from "express";
 import { type RedeemLimits, RedeemThrottle } from "./codes/redeem-throttle.js";
 import { errorHandler, notFound } from "./http/console-error.js";
@@ -51,6 +51,8 @@ export interface ConsoleDependencies {
   topUpExpiryMs: number;
   reconcile: Pick<ReconcileSettings, "closeGraceMs">;
   redeemLimits: RedeemLimits;
+  /** Who may tell the console the client's address (CONSOLE_TRUSTED_PROXIES); false: no one. */
+  trustedProxies: TrustedProxies;
   webDirectory: string;
   publicUrl: () => string;
   drain: HttpDrain<Response>;
@@ -59,6 +61,7 @@ export interface ConsoleDependencies {
 
 export function createApp(deps: ConsoleDependencies): Express {
   const app = express();
+  app.set("trust proxy", deps.trustedProxies);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.get("/healthz", (_request, response) => {
@@ -135,7 +138,10 @@ export function createApp(deps: ConsoleDependencies): Express {
     logger: deps.logger,
   });
   const { operations, logger } = deps;
-  const throttle = new RedeemThrottle(deps.redis, deps.namespace, deps.redeemLimits);
+  // Without a trusted proxy every customer behind the ingress shares its address: counted per
+  // account there, one account's wrong codes cannot lock the others out.
+  const addressAlone = deps.trustedProxies !== false;
+  const throttle = new RedeemThrottle(deps.redis, deps.namespace, { ...deps.redeemLimits, addressAlone });
   // Support reads and checks orders; making and revoking codes is for admins (http/admin-guards.ts).
   const operationGuards = { staff: guards.requireOperator, admin: guards.requireAdmin, actorOf: guards.actorOf };
   codeRoutes(api, { operations, throttle }, operationGuards);

@@ -1,4 +1,4 @@
-import { commaSeparated, commonConfig, loadConfig, port } from "@gateway/platform";
+import { commaSeparated, commonConfig, loadConfig, port, trustedProxiesSetting } from "@gateway/platform";
 import { z } from "zod";
 
 const optionalText = z.string().trim().min(1).optional();
@@ -65,6 +65,8 @@ export const consoleConfigSchema = z
       .int()
       .min(0)
       .default(5 * 60_000),
+    // Who may tell the console the client's address (X-Forwarded-For): the ingress in front of it.
+    CONSOLE_TRUSTED_PROXIES: trustedProxiesSetting,
     // Prepaid codes: failed redemptions allowed per account and per client address in a window.
     CONSOLE_REDEEM_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
     CONSOLE_REDEEM_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),

@@ -76,6 +76,7 @@ const app = createApp({
     failuresPerAddress: config.CONSOLE_REDEEM_FAILURES_PER_ADDRESS,
     windowSeconds: config.CONSOLE_REDEEM_WINDOW_SECONDS,
   },
+  trustedProxies: config.CONSOLE_TRUSTED_PROXIES,
   webDirectory: config.CONSOLE_WEB_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url)),
   publicUrl: () => publicUrl,
   drain,

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, eventually, signInWithGithub, signInWithOidc } from "./browser.js";
 
 const run = randomBytes(4).toString("hex");
+const FAILURES_PER_ACCOUNT = 5;
+const FAILURES_PER_ADDRESS = 8;
 const adminLogin = `root-${run}`;
 let stack: TestStack;
 let consoleUrl: string;
@@ -24,7 +26,15 @@ const shipped = shippedCatalogue.source;
 beforeAll(async () => {
   stack = await startTestStack({
     console: true,
-    serviceEnv: { console: { CONSOLE_ADMIN_IDENTITIES: `oidc:${adminLogin}`, CONSOLE_KEY_GROUPS: "default" } },
+    serviceEnv: {
+      console: {
+        CONSOLE_ADMIN_IDENTITIES: `oidc:${adminLogin}`,
+        CONSOLE_KEY_GROUPS: "default",
+        // As behind the Kubernetes ingress: the proxy on loopback names each client's address.
+        CONSOLE_TRUSTED_PROXIES: "loopback",
+        CONSOLE_REDEEM_FAILURES_PER_ADDRESS: String(FAILURES_PER_ADDRESS),
+      },
+    },
   });
   consoleUrl = stack.consoleUrl!;
   accountId = (await signInWithGithub(user, consoleUrl, `user-${run}`)).session.account.id;
@@ -219,5 +229,41 @@ describe("console account pages", () => {
     const listPrice = pricesAt(shippedCatalogue.priceOf("gpt-4o-mini")!, 0).input;
     expect(promptPrice("default")).toBe(String(listPrice / 1e6));
     expect(promptPrice("premium")).toBe(String((listPrice * 1.5) / 1e6));
+  });
+});
+
+describe("guessing codes from one client address behind a trusted proxy", () => {
+  const guess = (browser: Browser, clientAddress: string) =>
+    browser
+      .api(
+        `${consoleUrl}/api/topups/redeem`,
+        "POST",
+        { code: `GW-${randomBytes(12).toString("hex").toUpperCase()}` },
+        {
+          "x-forwarded-for": clientAddress,
+        },
+      )
+      .then((answer) => answer.status);
+
+  it("throttles wrong guesses per client address across accounts, and only that address", async () => {
+    const sprayer = "203.0.113.7";
+    let failures = 0;
+    let status = 0;
+    // Each account stays under its own limit; the address's counter is what stops them.
+    for (let account = 0; status !== 429 && account < FAILURES_PER_ADDRESS; account += 1) {
+      const browser = new Browser();
+      await signInWithGithub(browser, consoleUrl, `spray${account}-${run}`);
+      for (let attempt = 0; attempt < FAILURES_PER_ACCOUNT - 1 && status !== 429; attempt += 1) {
+        status = await guess(browser, sprayer);
+        if (status === 404) failures += 1;
+      }
+    }
+    expect(status).toBe(429);
+    expect(failures).toBe(FAILURES_PER_ADDRESS);
+    // The same account is held back from the sprayer's address, not from its own.
+    const neighbour = new Browser();
+    await signInWithGithub(neighbour, consoleUrl, `neighbour-${run}`);
+    expect(await guess(neighbour, sprayer)).toBe(429);
+    expect(await guess(neighbour, "198.51.100.4")).toBe(404);
   });
 });

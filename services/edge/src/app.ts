@@ -5,6 +5,7 @@ import {
   type Logger,
   notFound,
   observeBodyBudget,
+  type TrustedProxies,
 } from "@gateway/platform";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
@@ -20,7 +21,7 @@ import { QuotaRefusals } from "./http/quota-refusals.js";
 import { assignRequestId } from "./http/request-id.js";
 import { sendError, speakErrorsAs } from "./http/send-error.js";
 import { traceRequest } from "./http/trace-request.js";
-import type { TrustedProxies } from "./http/trusted-proxies.js";
+
 import { countRequests } from "./metrics/count-requests.js";
 import type { ResponseStore } from "./responses/response-store.js";
 import { audioLimits, audioTranscriptions } from "./routes/audio-transcriptions.js";

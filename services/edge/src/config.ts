@@ -1,6 +1,5 @@
-import { byteSize, commonConfig, filesConfig, loadConfig, port } from "@gateway/platform";
+import { byteSize, commonConfig, filesConfig, loadConfig, port, trustedProxiesSetting } from "@gateway/platform";
 import { z } from "zod";
-import { trustedProxiesSetting } from "./http/trusted-proxies.js";
 
 export const edgeConfigSchema = z.object({
   ...commonConfig,

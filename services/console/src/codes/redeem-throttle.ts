@@ -6,6 +6,15 @@ export interface RedeemLimits {
   windowSeconds: number;
 }
 
+export interface RedeemCounting extends RedeemLimits {
+  /**
+   * The address counter counts every account's failures from the address (the client's own,
+   * told by a trusted proxy); false: each account's from it, since the address may be a proxy's
+   * that every customer shares.
+   */
+  addressAlone: boolean;
+}
+
 // Takes one attempt from each counter, or none when one is at its limit: then answers the
 // milliseconds that counter has left. Atomic, so a burst of concurrent guesses is held to the
 // limit too. A counter lives one window from its first attempt.
@@ -39,13 +48,14 @@ export class RedeemThrottle {
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
-    private readonly limits: RedeemLimits,
+    private readonly limits: RedeemCounting,
   ) {}
 
   private keys(accountId: string, address: string) {
+    const byAddress = `${this.namespace}:redeem-failures:address:${address}`;
     return [
       `${this.namespace}:redeem-failures:account:${accountId}`,
-      `${this.namespace}:redeem-failures:address:${address}`,
+      this.limits.addressAlone ? byAddress : `${byAddress}:account:${accountId}`,
     ];
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { trustedProxiesSetting } from "./trusted-proxies.js";
 
-describe("GATEWAY_TRUSTED_PROXIES", () => {
+describe("GATEWAY_TRUSTED_PROXIES and CONSOLE_TRUSTED_PROXIES", () => {
   it("trusts no one when unset or empty", () => {
     expect(trustedProxiesSetting.parse(undefined)).toBe(false);
     expect(trustedProxiesSetting.parse(" ")).toBe(false);

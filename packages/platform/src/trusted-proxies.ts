@@ -1,13 +1,13 @@
-import express from "express";
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
 
 /** Express's `trust proxy`: nobody, a hop count, or the proxies' addresses and CIDRs. */
 export type TrustedProxies = false | number | string[];
 
-/** Refuses what Express would refuse, at start-up rather than on the first request. */
-function compiles(setting: TrustedProxies): boolean {
+/** Refuses what Express would refuse (it compiles the list with proxy-addr), at start-up rather than on the first request. */
+function compiles(setting: string[]): boolean {
   try {
-    express().set("trust proxy", setting);
+    proxyAddr.compile(setting);
     return true;
   } catch {
     return false;
@@ -15,8 +15,8 @@ function compiles(setting: TrustedProxies): boolean {
 }
 
 /**
- * `GATEWAY_TRUSTED_PROXIES`: who may tell edge the client's address, scheme and host
- * (X-Forwarded-For, -Proto, -Host). Unset trusts no one: the peer's own address is the
+ * `GATEWAY_TRUSTED_PROXIES` (edge), `CONSOLE_TRUSTED_PROXIES` (console): who may tell the
+ * service the client's address, scheme and host (X-Forwarded-For, -Proto, -Host). Unset trusts no one: the peer's own address is the
  * client's. A number trusts that many hops in front of edge; otherwise a comma-separated
  * list of addresses, CIDRs and `loopback`, `linklocal` or `uniquelocal`. Trusting every peer
  * is not offered: any client could then choose the address it is throttled by.
