@@ -280,8 +280,12 @@ describe("responses through the running stack", () => {
 
   const invalid: [string, Record<string, unknown>, string][] = [
     ["a missing input", { model: "gpt-4o-mini" }, "input"],
-    ["an unknown field", { model: "gpt-4o-mini", input: "hi", frobnicate: 1 }, "frobnicate"],
-    ["a built-in tool", { model: "gpt-4o-mini", input: "hi", tools: [{ type: "web_search" }] }, "tools[0].type"],
+    ["a tool without a type", { model: "gpt-4o-mini", input: "hi", tools: [{ name: "x" }] }, "tools[0].type"],
+    [
+      "a function tool without a name",
+      { model: "gpt-4o-mini", input: "hi", tools: [{ type: "function" }] },
+      "tools[0].name",
+    ],
     ["a temperature above 2", { model: "gpt-4o-mini", input: "hi", temperature: 3 }, "temperature"],
     ["a top_p above 1", { model: "gpt-4o-mini", input: "hi", top_p: 1.5 }, "top_p"],
     ["a zero max_output_tokens", { model: "gpt-4o-mini", input: "hi", max_output_tokens: 0 }, "max_output_tokens"],

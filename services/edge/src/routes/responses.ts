@@ -7,6 +7,7 @@ import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budge
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import {
+  asksForEncryptedReasoning,
   assistantTurn,
   completionToResponse,
   newItemId,
@@ -16,7 +17,7 @@ import {
 } from "../openai-wire/render-response.js";
 import { type ResponsesRequestBody, responsesRequestSchema } from "../openai-wire/responses-request-schema.js";
 import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
-import { responsesToChat } from "../openai-wire/responses-to-chat.js";
+import { chatToolsOf, responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { conversationBytes, conversationWeight, type ResponseStore } from "../responses/response-store.js";
 import {
@@ -92,13 +93,18 @@ export function createResponse(deps: ResponsesDependencies) {
     const body = validateBody(responsesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
     const earlier = await history(deps, request, response, body);
+    const tools = chatToolsOf(body);
+    // Tools the chat path cannot offer are named rather than refused, so an agent goes on without them.
+    if (tools.dropped.length > 0) response.setHeader("x-gateway-dropped-tools", tools.dropped.join(", "));
     // Before the turns are stored: a later request continues from calls with their signatures apart.
-    const canonical = signaturesFromCallIds(responsesToChat(body, caller, earlier));
+    const canonical = signaturesFromCallIds(responsesToChat(body, caller, earlier, tools));
     const base: ResponseBase = {
       id: newItemId("resp"),
       createdAt: Math.floor(Date.now() / 1000),
       model: body.model,
       settings: responseSettings(body),
+      toolKinds: tools.kinds,
+      encryptedReasoning: asksForEncryptedReasoning(body),
     };
     // The stored conversation leaves out instructions: OpenAI does not carry them over.
     const turns = canonical.messages.slice(body.instructions ? 1 : 0);
