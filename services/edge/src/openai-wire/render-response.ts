@@ -12,7 +12,7 @@ import { customToolInput } from "./custom-tool-input.js";
 import { encryptedReasoning, thinkingOfEncryptedReasoning } from "./encrypted-reasoning.js";
 import type { ResponsesRequestBody } from "./responses-request-schema.js";
 import { callOf, withThinking } from "./responses-to-chat.js";
-import type { CallKind, ToolKinds } from "./responses-tools-to-chat.js";
+import type { CallKind, ChatFunction, ToolKinds } from "./responses-tools-to-chat.js";
 
 // Canonical chat answers rendered as OpenAI's Responses `response` object.
 // https://platform.openai.com/docs/api-reference/responses/object
@@ -38,20 +38,22 @@ export const outputTextPart = (text: string) => ({
   logprobs: [],
 });
 
-export const functionCallItem = (id: string, call: ToolCall, status: ItemStatus) => ({
+export const functionCallItem = (id: string, call: ToolCall, status: ItemStatus, namespace?: string) => ({
   type: "function_call" as const,
   id,
   call_id: call.id,
+  ...(namespace !== undefined && { namespace }),
   name: call.name,
   arguments: call.arguments,
   status,
 });
 
 /** A freeform tool's call: the input is the text the model wrote, out of its one-string arguments. */
-export const customToolCallItem = (id: string, call: ToolCall, status: ItemStatus) => ({
+export const customToolCallItem = (id: string, call: ToolCall, status: ItemStatus, namespace?: string) => ({
   type: "custom_tool_call" as const,
   id,
   call_id: call.id,
+  ...(namespace !== undefined && { namespace }),
   name: call.name,
   input: customToolInput(call.arguments),
   status,
@@ -86,10 +88,10 @@ export const itemIdPrefix: Record<CallKind, "fc" | "ctc" | "tsc"> = {
 };
 
 /** A call of the model's, as the item type the client defined the tool with. */
-export function callItem(kind: CallKind, id: string, call: ToolCall, status: ItemStatus) {
-  if (kind === "custom") return customToolCallItem(id, call, status);
-  if (kind === "tool_search") return toolSearchCallItem(id, call, status);
-  return functionCallItem(id, call, status);
+export function callItem(called: ChatFunction, id: string, call: ToolCall, status: ItemStatus) {
+  if (called.kind === "custom") return customToolCallItem(id, call, status, called.namespace);
+  if (called.kind === "tool_search") return toolSearchCallItem(id, call, status);
+  return functionCallItem(id, call, status, called.namespace);
 }
 
 export const summaryTextPart = (text: string) => ({ type: "summary_text" as const, text });
@@ -160,8 +162,9 @@ export interface ResponseBase {
 export const asksForEncryptedReasoning = (body: ResponsesRequestBody) =>
   body.include?.includes("reasoning.encrypted_content") ?? false;
 
-/** The model's call of a chat function, as the item type of the client's tool of that name. */
-export const kindOfCall = (base: ResponseBase, name: string): CallKind => base.toolKinds.get(name) ?? "function";
+/** What the chat function the model called stands for; a name the request did not define is a function. */
+export const calledFunction = (base: ResponseBase, name: string): ChatFunction =>
+  base.toolKinds.get(name) ?? { kind: "function" };
 
 /** What a reasoning item carries of the vendor's signed thinking, when the client asked. */
 export const encryptedContentOf = (base: ResponseBase, blocks: readonly ThinkingBlock[]) =>
@@ -230,8 +233,8 @@ export function outputItems(
   if (reasoningContent !== "" || encrypted) items.push(reasoningItem(newItemId("rs"), reasoningContent, encrypted));
   if (text !== "" || toolCalls.length === 0) items.push(messageItem(newItemId("msg"), text, itemStatus));
   for (const call of toolCalls) {
-    const kind = kindOfCall(base, call.name);
-    items.push(callItem(kind, newItemId(itemIdPrefix[kind]), call, "completed"));
+    const called = calledFunction(base, call.name);
+    items.push(callItem(called, newItemId(itemIdPrefix[called.kind]), call, "completed"));
   }
   return items;
 }

@@ -76,6 +76,14 @@ const toolSearchOutputItem = z.object({
   tools: z.array(responsesTool).max(128),
 });
 
+// Tools the client adds in the conversation (Codex sends its namespaces so, with no top-level tools).
+const additionalToolsItem = z.object({
+  type: z.literal("additional_tools"),
+  id: z.string().nullish(),
+  role: z.string().nullish(),
+  tools: z.array(responsesTool).max(128),
+});
+
 // Earlier reasoning replayed as input, as clients do when they carry a conversation themselves.
 const reasoningItem = z.object({
   type: z.literal("reasoning"),
@@ -94,6 +102,7 @@ const inputItem = z.union([
   customToolCallOutputItem,
   toolSearchCallItem,
   toolSearchOutputItem,
+  additionalToolsItem,
   reasoningItem,
   messageItem,
 ]);

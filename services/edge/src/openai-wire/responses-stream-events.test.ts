@@ -4,15 +4,17 @@ import { describe, expect, it } from "vitest";
 import { thinkingOfEncryptedReasoning } from "./encrypted-reasoning.js";
 import { type ResponseBase, responseSettings } from "./render-response.js";
 import { ResponseStreamEvents } from "./responses-stream-events.js";
+import type { ChatFunction } from "./responses-tools-to-chat.js";
 
 const base: ResponseBase = {
   id: "resp_1",
   createdAt: 1,
   model: "m",
   settings: responseSettings({ model: "m", input: [{ role: "user", content: "hi" }] }),
-  toolKinds: new Map([
-    ["apply_patch", "custom"],
-    ["tool_search", "tool_search"],
+  toolKinds: new Map<string, ChatFunction>([
+    ["apply_patch", { kind: "custom" }],
+    ["tool_search", { kind: "tool_search" }],
+    ["spawn_agent", { kind: "function", namespace: "multi_agent_v1" }],
   ]),
   encryptedReasoning: true,
 };
@@ -184,6 +186,7 @@ describe("chat chunks as Responses stream events", () => {
         chunk({ toolCalls: [{ index: 1, id: "c2", name: "apply_patch", arguments: '{"input":"x"}' }] }),
       ),
       ...events.onChunk(chunk({ toolCalls: [{ index: 2, id: "c3", name: "tool_search", arguments: "{}" }] })),
+      ...events.onChunk(chunk({ toolCalls: [{ index: 3, id: "c4", name: "spawn_agent", arguments: "{}" }] })),
       ...events.onChunk({ ...text("", "tool_calls"), usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 } }),
       ...events.finish().events,
       ...events.fail({ code: "server_error", message: "broken", param: null, type: "server_error" }),

@@ -1,10 +1,10 @@
 import type { ChatChunk, Delta, ThinkingBlock, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
 import { CustomToolInputDecoder } from "./custom-tool-input.js";
 import {
+  calledFunction,
   callItem,
   encryptedContentOf,
   itemIdPrefix,
-  kindOfCall,
   messageItem,
   newItemId,
   type OutputItem,
@@ -16,7 +16,7 @@ import {
   statusOf,
   summaryTextPart,
 } from "./render-response.js";
-import type { CallKind } from "./responses-tools-to-chat.js";
+import type { ChatFunction } from "./responses-tools-to-chat.js";
 
 // Chat chunks as the Responses API's typed stream events.
 // https://platform.openai.com/docs/api-reference/responses-streaming
@@ -44,7 +44,7 @@ interface OpenReasoning {
 }
 interface OpenCall {
   kind: "call";
-  callKind: CallKind;
+  called: ChatFunction;
   index: number;
   id: string;
   call: ToolCall;
@@ -89,17 +89,17 @@ export class ResponseStreamEvents {
       if (this.open?.kind !== "call" || this.open.chunkIndex !== fragment.index) {
         events.push(...this.close());
         const call = { id: fragment.id ?? newItemId("fc"), name: fragment.name ?? "", arguments: "" };
-        const callKind = kindOfCall(this.base, call.name);
+        const called = calledFunction(this.base, call.name);
         this.open = {
           kind: "call",
-          callKind,
+          called,
           index: this.output.length,
-          id: newItemId(itemIdPrefix[callKind]),
+          id: newItemId(itemIdPrefix[called.kind]),
           call,
           chunkIndex: fragment.index,
-          ...(callKind === "custom" && { input: new CustomToolInputDecoder() }),
+          ...(called.kind === "custom" && { input: new CustomToolInputDecoder() }),
         };
-        const item = callItem(callKind, this.open.id, call, "in_progress");
+        const item = callItem(called, this.open.id, call, "in_progress");
         events.push(this.event("response.output_item.added", { output_index: this.open.index, item }));
       }
       if (fragment.arguments) events.push(...this.callArguments(this.open, fragment.arguments));
@@ -112,7 +112,7 @@ export class ResponseStreamEvents {
   private callArguments(open: OpenCall, fragment: string): ResponseEvent[] {
     open.call.arguments += fragment;
     const where = { item_id: open.id, output_index: open.index };
-    if (open.callKind === "function") {
+    if (open.called.kind === "function") {
       return [this.event("response.function_call_arguments.delta", { ...where, delta: fragment })];
     }
     const delta = open.input?.push(fragment) ?? "";
@@ -221,7 +221,7 @@ export class ResponseStreamEvents {
   }
 
   private closeCall(open: OpenCall): ResponseEvent[] {
-    const item = callItem(open.callKind, open.id, open.call, "completed");
+    const item = callItem(open.called, open.id, open.call, "completed");
     this.output.push(item);
     const where = { item_id: open.id, output_index: open.index };
     const done = this.event("response.output_item.done", { output_index: open.index, item });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { applyPatchGrammar, codexTools } from "./codex-tools.fixtures.js";
 import { encryptedReasoning } from "./encrypted-reasoning.js";
 import { responsesRequestSchema } from "./responses-request-schema.js";
 import { chatToolsOf, responsesToChat } from "./responses-to-chat.js";
@@ -106,25 +107,13 @@ describe("Responses body to the canonical chat request", () => {
 });
 
 describe("Responses tools on the chat path", () => {
-  const patchGrammar = 'start: begin_patch hunk+ end_patch\nbegin_patch: "*** Begin Patch" LF';
-  const codexTools = [
-    { type: "function", name: "exec_command", parameters: { type: "object", properties: {} }, strict: false },
-    {
-      type: "custom",
-      name: "apply_patch",
-      description: "Edit files.",
-      format: { type: "grammar", syntax: "lark", definition: patchGrammar },
-    },
-    { type: "tool_search", execution: "client", description: "Find MCP tools." },
-    { type: "web_search", external_web_access: false },
-    { type: "image_generation" },
-  ];
+  const requestTools = [...codexTools, { type: "image_generation" }];
 
   it("offers a freeform tool as a function of one string whose description carries the grammar", () => {
-    const [, applyPatch] = chatToolsOf(parse({ model: "m", input: "hi", tools: codexTools })).tools;
+    const [, applyPatch] = chatToolsOf(parse({ model: "m", input: "hi", tools: requestTools })).tools;
     expect(applyPatch!.name).toBe("apply_patch");
-    expect(applyPatch!.description).toContain("Edit files.");
-    expect(applyPatch!.description).toContain(`Lark grammar:\n${patchGrammar}`);
+    expect(applyPatch!.description).toContain("Use the `apply_patch` tool to edit files.");
+    expect(applyPatch!.description).toContain(`Lark grammar:\n${applyPatchGrammar}`);
     expect(JSON.parse(applyPatch!.parametersJson!)).toMatchObject({
       properties: { input: { type: "string" } },
       required: ["input"],
@@ -132,12 +121,12 @@ describe("Responses tools on the chat path", () => {
   });
 
   it("offers a client-run tool search as a function and leaves out hosted tools, naming them", () => {
-    const tools = chatToolsOf(parse({ model: "m", input: "hi", tools: codexTools }));
+    const tools = chatToolsOf(parse({ model: "m", input: "hi", tools: requestTools }));
     expect(tools.tools.map((tool) => tool.name)).toEqual(["exec_command", "apply_patch", "tool_search"]);
     expect([...tools.kinds]).toEqual([
-      ["exec_command", "function"],
-      ["apply_patch", "custom"],
-      ["tool_search", "tool_search"],
+      ["exec_command", { kind: "function" }],
+      ["apply_patch", { kind: "custom" }],
+      ["tool_search", { kind: "tool_search" }],
     ]);
     expect(tools.dropped).toEqual(["web_search", "image_generation"]);
     const hosted = chatToolsOf(parse({ model: "m", input: "hi", tools: [{ type: "tool_search" }] }));
@@ -145,7 +134,7 @@ describe("Responses tools on the chat path", () => {
   });
 
   it("chooses a custom tool by name and lets the model choose when the chosen tool was left out", () => {
-    const body = (toolChoice: unknown) => ({ model: "m", input: "hi", tools: codexTools, tool_choice: toolChoice });
+    const body = (toolChoice: unknown) => ({ model: "m", input: "hi", tools: requestTools, tool_choice: toolChoice });
     expect(canonical(body({ type: "custom", name: "apply_patch" })).toolChoice).toEqual({
       mode: "function",
       functionName: "apply_patch",
@@ -159,7 +148,7 @@ describe("Responses tools on the chat path", () => {
   it("sends freeform and tool search calls back as the function calls the model made, and their outputs as results", () => {
     const request = canonical({
       model: "m",
-      tools: codexTools,
+      tools: requestTools,
       input: [
         { type: "message", role: "developer", content: [{ type: "input_text", text: "sandbox rules" }] },
         { type: "message", role: "user", content: [{ type: "input_text", text: "fix it" }] },
@@ -211,5 +200,28 @@ describe("Responses tools on the chat path", () => {
       toolCalls: [{ id: "c1" }],
     });
     expect(request.messages[2]).toMatchObject({ role: "tool", parts: [{ text: "out" }] });
+  });
+
+  it("offers the tools of a namespace, in the request or added by an additional_tools item, under their own names", () => {
+    const namespace = (name: string, inner: string) => ({
+      type: "namespace",
+      name,
+      description: "",
+      tools: [{ type: "function", name: inner, strict: false, parameters: { type: "object" } }],
+    });
+    const body = parse({
+      model: "m",
+      tools: [namespace("multi_agent_v1", "spawn_agent")],
+      input: [
+        { type: "additional_tools", id: "at_1", role: "developer", tools: [namespace("clock", "sleep")] },
+        { role: "user", content: "hi" },
+      ],
+    });
+    const tools = chatToolsOf(body);
+    expect(tools.tools.map((tool) => tool.name)).toEqual(["spawn_agent", "sleep"]);
+    expect(tools.kinds.get("sleep")).toEqual({ kind: "function", namespace: "clock" });
+    expect(responsesToChat(body, caller, []).messages).toEqual([
+      { role: "user", text: "hi", parts: [], toolCalls: [] },
+    ]);
   });
 });

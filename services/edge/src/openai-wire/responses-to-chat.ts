@@ -88,6 +88,8 @@ export function itemsToMessages(input: ResponsesRequestBody["input"]): Message[]
     } else if (item.type === "tool_search_output") {
       const text = `Tools found, which can be called now: ${loadedToolNames(item.tools) || "none"}.`;
       messages.push(toolResult(item.call_id, { text, parts: [] }));
+    } else if (item.type === "additional_tools") {
+      // Its tools join the request's (chatToolsOf); the item itself says nothing to the model.
     } else if (item.role === "assistant") {
       assistant({ role: item.role, ...toMessageContent(item.content), toolCalls: [] });
     } else {
@@ -99,9 +101,11 @@ export function itemsToMessages(input: ResponsesRequestBody["input"]): Message[]
   return messages;
 }
 
-/** The request's tools and those the client's tool searches loaded, as chat tools. */
+/** The request's tools and those its input adds (tool search results, additional_tools), as chat tools. */
 export function chatToolsOf(body: ResponsesRequestBody): ChatTools {
-  const loaded = body.input.flatMap((item) => (item.type === "tool_search_output" ? item.tools : []));
+  const loaded = body.input.flatMap((item) =>
+    item.type === "tool_search_output" || item.type === "additional_tools" ? item.tools : [],
+  );
   return toChatTools([...(body.tools ?? []), ...loaded]);
 }
 

@@ -40,14 +40,32 @@ const toolSearchTool = z.object({
   parameters: parameters.nullish(),
 });
 
-const modelledTools = { function: functionTool, custom: customTool, tool_search: toolSearchTool };
+// A group of tools under one name (Codex's multi_agent_v1, functions, collaboration...): the
+// model calls the tools inside it, and its calls name the namespace.
+const namespaceTool = z.object({
+  type: z.literal("namespace"),
+  name: functionName,
+  description: z.string().nullish(),
+  tools: z
+    .array(z.discriminatedUnion("type", [functionTool, customTool]))
+    .min(1)
+    .max(128),
+});
+
+const modelledTools = {
+  function: functionTool,
+  custom: customTool,
+  tool_search: toolSearchTool,
+  namespace: namespaceTool,
+};
 
 export type FunctionTool = z.infer<typeof functionTool>;
 export type CustomTool = z.infer<typeof customTool>;
 export type ToolSearchTool = z.infer<typeof toolSearchTool>;
+export type NamespaceTool = z.infer<typeof namespaceTool>;
 /** A tool of a type the gateway does not model, kept as the client wrote it. */
 export type OtherTool = { type: string; [field: string]: unknown };
-export type ResponsesTool = FunctionTool | CustomTool | ToolSearchTool | OtherTool;
+export type ResponsesTool = FunctionTool | CustomTool | ToolSearchTool | NamespaceTool | OtherTool;
 
 const isModelled = (type: string): type is keyof typeof modelledTools => Object.hasOwn(modelledTools, type);
 
@@ -66,3 +84,4 @@ export const responsesTool = z
 export const isFunctionTool = (tool: ResponsesTool): tool is FunctionTool => tool.type === "function";
 export const isCustomTool = (tool: ResponsesTool): tool is CustomTool => tool.type === "custom";
 export const isToolSearchTool = (tool: ResponsesTool): tool is ToolSearchTool => tool.type === "tool_search";
+export const isNamespaceTool = (tool: ResponsesTool): tool is NamespaceTool => tool.type === "namespace";

@@ -1,8 +1,10 @@
 import type { Tool } from "@gateway/proto/router/v1/chat";
 import {
   type CustomTool,
+  type FunctionTool,
   isCustomTool,
   isFunctionTool,
+  isNamespaceTool,
   isToolSearchTool,
   type ResponsesTool,
   type ToolSearchTool,
@@ -18,8 +20,14 @@ import {
 /** What a chat function stands for in the client's request. */
 export type CallKind = "function" | "custom" | "tool_search";
 
-/** The kind of each chat function by name, to render the model's calls as the client's items. */
-export type ToolKinds = ReadonlyMap<string, CallKind>;
+/** What a chat function stands for: its kind, and the namespace its tool was defined in. */
+export interface ChatFunction {
+  kind: CallKind;
+  namespace?: string;
+}
+
+/** Each chat function by name, to render the model's calls as the client's items. */
+export type ToolKinds = ReadonlyMap<string, ChatFunction>;
 
 export interface ChatTools {
   tools: Tool[];
@@ -63,6 +71,15 @@ function customToChat(tool: CustomTool): Tool {
   };
 }
 
+function functionToChat(tool: FunctionTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description ?? undefined,
+    parametersJson: tool.parameters ? JSON.stringify(tool.parameters) : undefined,
+    strict: tool.strict ?? undefined,
+  };
+}
+
 function toolSearchToChat(tool: ToolSearchTool): Tool {
   return {
     name: toolSearchFunction,
@@ -78,26 +95,22 @@ const runsOnClient = (tool: ResponsesTool): tool is ToolSearchTool =>
 /** The chat tools for a request's tools (and those a client's tool search loaded). */
 export function toChatTools(tools: readonly ResponsesTool[]): ChatTools {
   const chat: Tool[] = [];
-  const kinds = new Map<string, CallKind>();
+  const kinds = new Map<string, ChatFunction>();
   const dropped = new Set<string>();
-  const add = (tool: Tool, kind: CallKind) => {
-    // A name defined twice (a loaded tool the request already had) is offered once.
+  // A name defined twice (a loaded tool the request already had, or one in two namespaces) is
+  // offered once, as chat functions have no namespaces: the first definition wins.
+  const add = (tool: Tool, kind: CallKind, namespace?: string) => {
     if (kinds.has(tool.name)) return;
-    kinds.set(tool.name, kind);
+    kinds.set(tool.name, namespace === undefined ? { kind } : { kind, namespace });
     chat.push(tool);
   };
+  const addCallable = (tool: FunctionTool | CustomTool, namespace?: string) =>
+    isFunctionTool(tool)
+      ? add(functionToChat(tool), "function", namespace)
+      : add(customToChat(tool), "custom", namespace);
   for (const tool of tools) {
-    if (isFunctionTool(tool)) {
-      add(
-        {
-          name: tool.name,
-          description: tool.description ?? undefined,
-          parametersJson: tool.parameters ? JSON.stringify(tool.parameters) : undefined,
-          strict: tool.strict ?? undefined,
-        },
-        "function",
-      );
-    } else if (isCustomTool(tool)) add(customToChat(tool), "custom");
+    if (isFunctionTool(tool) || isCustomTool(tool)) addCallable(tool);
+    else if (isNamespaceTool(tool)) for (const inner of tool.tools) addCallable(inner, tool.name);
     else if (runsOnClient(tool)) add(toolSearchToChat(tool), "tool_search");
     else dropped.add(tool.type);
   }
