@@ -165,6 +165,13 @@ export const responsesRequestSchema = z
     // vendor needs back to continue (Claude's signed thinking), for clients that store nothing.
     include: z.array(z.string().max(128)).max(32).nullish(),
     prompt_cache_key: z.string().max(1024).nullish(),
+    // Each of these changes what is asked (run later, keep state in a conversation, use a stored
+    // prompt), which the chat path cannot do: refused rather than dropped.
+    background: z.literal(false, { message: "background responses are not served; leave it out" }).nullish(),
+    conversation: z
+      .null({ message: "conversations are not served; carry the turns in input or previous_response_id" })
+      .optional(),
+    prompt: z.null({ message: "stored prompts are not served; send the prompt's text as instructions" }).optional(),
     safety_identifier: z.string().max(1024).nullish(),
     // The effort maps to each vendor's reasoning control as chat's reasoning_effort does; the
     // vendor's thinking text comes back as a reasoning item's summary whatever `summary` asks.
@@ -183,7 +190,11 @@ export const responsesRequestSchema = z
     }
   });
 
-const hasName = (name: unknown) => (tool: ResponsesTool) => "name" in tool && tool.name === name;
+const hasName =
+  (name: unknown) =>
+  (tool: ResponsesTool): boolean =>
+    ("name" in tool && tool.name === name) ||
+    (tool.type === "namespace" && (tool.tools as ResponsesTool[]).some(hasName(name)));
 
 export type ResponsesRequestBody = z.infer<typeof responsesRequestSchema>;
 export type ResponsesInputItem = z.infer<typeof inputItem>;

@@ -88,6 +88,15 @@ describe("Responses body to the canonical chat request", () => {
     expect(parsed.error!.issues[0]!.path).toEqual(["tools", 0, "name"]);
   });
 
+  it.each([
+    ["background", { background: true }],
+    ["conversation", { conversation: "conv_1" }],
+    ["prompt", { prompt: { id: "pmpt_1" } }],
+  ])("refuses %s, which the chat path cannot serve and dropping would change", (field, extra) => {
+    const parsed = responsesRequestSchema.safeParse({ model: "m", input: "hi", ...extra });
+    expect(parsed.error!.issues[0]!.path).toEqual([field]);
+  });
+
   it("takes fields it does not interpret, as clients such as Codex send them", () => {
     const body = {
       model: "m",
