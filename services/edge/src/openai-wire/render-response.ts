@@ -38,7 +38,7 @@ export const outputTextPart = (text: string) => ({
   logprobs: [],
 });
 
-export const functionCallItem = (id: string, call: ToolCall, status: ItemStatus, namespace?: string) => ({
+const functionCallItem = (id: string, call: ToolCall, status: ItemStatus, namespace?: string) => ({
   type: "function_call" as const,
   id,
   call_id: call.id,
@@ -49,7 +49,7 @@ export const functionCallItem = (id: string, call: ToolCall, status: ItemStatus,
 });
 
 /** A freeform tool's call: the input is the text the model wrote, out of its one-string arguments. */
-export const customToolCallItem = (id: string, call: ToolCall, status: ItemStatus, namespace?: string) => ({
+const customToolCallItem = (id: string, call: ToolCall, status: ItemStatus, namespace?: string) => ({
   type: "custom_tool_call" as const,
   id,
   call_id: call.id,
@@ -60,7 +60,7 @@ export const customToolCallItem = (id: string, call: ToolCall, status: ItemStatu
 });
 
 /** A tool search for the client to run, with the model's arguments as an object (OpenAI's shape). */
-export const toolSearchCallItem = (id: string, call: ToolCall, status: ItemStatus) => ({
+const toolSearchCallItem = (id: string, call: ToolCall, status: ItemStatus) => ({
   type: "tool_search_call" as const,
   id,
   call_id: call.id,

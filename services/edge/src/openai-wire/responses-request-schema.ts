@@ -185,7 +185,8 @@ export const responsesRequestSchema = z
   })
   .superRefine((body, context) => {
     const choice = body.tool_choice;
-    if (choice && typeof choice === "object" && "name" in choice && !body.tools?.some(hasName(choice.name))) {
+    const named = choice && typeof choice === "object" && (choice.type === "function" || choice.type === "custom");
+    if (named && "name" in choice && !body.tools?.some(hasName(choice.name))) {
       context.addIssue({ code: "custom", path: ["tool_choice"], message: "names a tool that is not in tools" });
     }
   });

@@ -149,6 +149,9 @@ describe("Responses tools on the chat path", () => {
       functionName: "apply_patch",
     });
     expect(canonical(body({ type: "web_search" })).toolChoice).toEqual({ mode: "auto" });
+    expect(canonical(body({ type: "mcp", server_label: "deepwiki", name: "ask" })).toolChoice).toEqual({
+      mode: "auto",
+    });
     expect(canonical(body({ type: "allowed_tools", mode: "required", tools: [] })).toolChoice).toEqual({
       mode: "required",
     });

@@ -117,7 +117,9 @@ export function chatToolsOf(body: ResponsesRequestBody): ChatTools {
 function toToolChoice(choice: ResponsesRequestBody["tool_choice"], tools: ChatTools): ToolChoice | undefined {
   if (choice === undefined) return undefined;
   if (typeof choice === "string") return { mode: choice };
-  if ("name" in choice && typeof choice.name === "string") return { mode: "function", functionName: choice.name };
+  if ((choice.type === "function" || choice.type === "custom") && "name" in choice && typeof choice.name === "string") {
+    return { mode: "function", functionName: choice.name };
+  }
   if ("mode" in choice && typeof choice.mode === "string") return { mode: choice.mode };
   if (choice.type === "tool_search" && tools.kinds.has(toolSearchFunction)) {
     return { mode: "function", functionName: toolSearchFunction };
