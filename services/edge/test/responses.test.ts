@@ -482,6 +482,38 @@ describe("coding agents (Codex) on the chat path", () => {
     expect(assistant.content[0]).toMatchObject({ type: "thinking", signature: expect.any(String) });
   });
 
+  it.each([[false], [true]])(
+    "keeps Claude's signed thinking in the stored turn for previous_response_id (first turn streamed: %s)",
+    async (streamed) => {
+      const marker = `stored-claude-thinking-${streamed}`;
+      const turn = {
+        model: "claude-sonnet-4-5",
+        input: `Look it up ${marker}`,
+        tools: [weather],
+        tool_choice: { type: "function", name: "get_weather" },
+        reasoning: { effort: "low" },
+      };
+      const first = streamed
+        ? (completedResponse(await streamResponse(stack.baseUrl, apiKey, turn)) as Record<string, unknown>)
+        : (await createResponse(stack.baseUrl, apiKey, turn)).body;
+      const call = (first.output as { type: string; call_id: string }[]).find((item) => item.type === "function_call")!;
+      const second = await createResponse(stack.baseUrl, apiKey, {
+        model: "claude-sonnet-4-5",
+        previous_response_id: first.id,
+        input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }],
+        tools: [weather],
+        reasoning: { effort: "low" },
+      });
+      // The simulated Claude refuses a tool result whose assistant turn lost its signed thinking.
+      expect(second.status).toBe(200);
+      const sent = (await upstreamWith(marker)).at(-1)!;
+      const assistant = (sent.body!.messages as { role: string; content: { type: string }[] }[]).find(
+        (message) => message.role === "assistant",
+      )!;
+      expect(assistant.content[0]).toMatchObject({ type: "thinking", signature: expect.any(String) });
+    },
+  );
+
   it.each([
     ["claude-sonnet-4-5", "turn-1-gpt-5"],
     ["gemini-2.5-flash", "turn-1-default-model"],

@@ -99,7 +99,7 @@ describe("a chat completion as a Responses response", () => {
   });
 
   it("continues as the assistant turn the model made, signed thinking first", () => {
-    expect(assistantTurn(response.output)).toEqual({
+    expect(assistantTurn(response.output, completion.choices[0]!.message!.thinkingBlocks)).toEqual({
       role: "assistant",
       text: undefined,
       parts: [{ thinking: { thinking: "plan", signature: "sig" } }],

@@ -9,7 +9,7 @@ import type {
   Usage,
 } from "@gateway/proto/router/v1/chat";
 import { customToolInput } from "./custom-tool-input.js";
-import { encryptedReasoning, thinkingOfEncryptedReasoning } from "./encrypted-reasoning.js";
+import { encryptedReasoning } from "./encrypted-reasoning.js";
 import type { ResponsesRequestBody } from "./responses-request-schema.js";
 import { callOf, withThinking } from "./responses-to-chat.js";
 import type { CallKind, ChatFunction, ToolKinds } from "./responses-tools-to-chat.js";
@@ -248,15 +248,11 @@ export function completionToResponse(base: ResponseBase, completion: ChatComplet
 
 /**
  * The assistant's turn of a response, to continue the conversation from with previous_response_id.
- * Its reasoning goes along: DeepSeek and Kimi want it back on a turn that called tools.
+ * Its reasoning goes along: DeepSeek and Kimi want it back on a turn that called tools, and Claude
+ * its signed thinking, kept whether or not the client was shown it (`include`).
  */
-export function assistantTurn(output: OutputItem[]): Message {
+export function assistantTurn(output: OutputItem[], signedThinking: readonly ThinkingBlock[]): Message {
   const reasoning = output.flatMap((item) => (item.type === "reasoning" ? item.summary.map((part) => part.text) : []));
-  const thinking = output.flatMap((item) =>
-    item.type === "reasoning"
-      ? thinkingOfEncryptedReasoning(item.encrypted_content).map((block): ContentPart => ({ thinking: block }))
-      : [],
-  );
   const text = output
     .flatMap((item) => (item.type === "message" ? item.content.map((part) => part.text) : []))
     .join("");
@@ -270,5 +266,8 @@ export function assistantTurn(output: OutputItem[]): Message {
     toolCalls,
     ...(reasoning.length > 0 && { reasoningContent: reasoning.join("") }),
   };
-  return withThinking(turn, thinking);
+  return withThinking(
+    turn,
+    signedThinking.map((block): ContentPart => ({ thinking: block })),
+  );
 }

@@ -64,8 +64,14 @@ export class ResponseStreamEvents {
   private open: OpenMessage | OpenReasoning | OpenCall | undefined;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  private readonly signed: ThinkingBlock[] = [];
 
   constructor(private readonly base: ResponseBase) {}
+
+  /** Claude's signed and redacted thinking blocks of the items closed so far, for the stored turn. */
+  get signedThinking(): readonly ThinkingBlock[] {
+    return this.signed;
+  }
 
   private event(type: string, fields: Record<string, unknown>): ResponseEvent {
     return { type, ...fields, sequence_number: this.sequence++ };
@@ -83,7 +89,7 @@ export class ResponseStreamEvents {
     if (!choice) return events;
     const delta = choice.delta;
     if (delta?.reasoningContent) events.push(...this.reasoning(delta.reasoningContent));
-    if (delta) events.push(...this.signedThinking(delta));
+    if (delta) events.push(...this.thinkingSignature(delta));
     if (delta?.content) events.push(...this.text(delta.content));
     for (const fragment of delta?.toolCalls ?? []) {
       if (this.open?.kind !== "call" || this.open.chunkIndex !== fragment.index) {
@@ -144,7 +150,7 @@ export class ResponseStreamEvents {
   }
 
   /** Claude's signature closes the thinking streamed since the last one; a redacted block comes whole. */
-  private signedThinking(delta: Delta): ResponseEvent[] {
+  private thinkingSignature(delta: Delta): ResponseEvent[] {
     if (delta.reasoningSignature === undefined && delta.redactedThinking === undefined) return [];
     const events = this.open?.kind === "reasoning" ? [] : this.openReasoning();
     const open = this.open as OpenReasoning;
@@ -210,6 +216,7 @@ export class ResponseStreamEvents {
     const where = { item_id: open.id, output_index: open.index, summary_index: 0 };
     const item = reasoningItem(open.id, open.text, encryptedContentOf(this.base, open.blocks));
     this.output.push(item);
+    this.signed.push(...open.blocks);
     const summary =
       open.text === ""
         ? []

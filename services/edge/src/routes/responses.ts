@@ -1,6 +1,6 @@
 import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import type { Message } from "@gateway/proto/router/v1/chat";
+import type { Message, ThinkingBlock } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import type { Request, Response } from "express";
 import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budget.js";
@@ -109,12 +109,15 @@ export function createResponse(deps: ResponsesDependencies) {
     // The stored conversation leaves out instructions: OpenAI does not carry them over.
     const turns = canonical.messages.slice(body.instructions ? 1 : 0);
     if (body.store !== false) checkStorable(store, turns);
-    const conversationOf = (final: RenderedResponse) => [...turns, assistantTurn(final.output)];
+    const conversationOf = (final: RenderedResponse, thinking: readonly ThinkingBlock[]) => [
+      ...turns,
+      assistantTurn(final.output, thinking),
+    ];
     // The answer is already made and billed; a storage failure is logged rather than turned into an error.
-    const keep = async (final: RenderedResponse) => {
+    const keep = async (final: RenderedResponse, thinking: readonly ThinkingBlock[]) => {
       if (body.store === false) return;
       await store
-        .save(caller.accountId, { response: final, conversation: conversationOf(final) })
+        .save(caller.accountId, { response: final, conversation: conversationOf(final, thinking) })
         .catch((error: unknown) => logger.warn({ err: error, response_id: final.id }, "response not stored"));
     };
     if (canonical.stream) {
@@ -122,7 +125,8 @@ export function createResponse(deps: ResponsesDependencies) {
       const call = router.streamChatCompletion(canonical, routerMetadata(response), {
         deadline: Date.now() + responsesDeadlineMs,
       });
-      relayCall(call, response, carryingSignaturesInCallIds(responseEventFrames(events, keep)));
+      const rendering = responseEventFrames(events, (final) => keep(final, events.signedThinking));
+      relayCall(call, response, carryingSignaturesInCallIds(rendering));
       return;
     }
     const completion = await callRouter(
@@ -135,7 +139,7 @@ export function createResponse(deps: ResponsesDependencies) {
       { ...base, model: completion.model || base.model },
       signaturesIntoCallIds(completion),
     );
-    await keep(rendered);
+    await keep(rendered, completion.choices[0]?.message?.thinkingBlocks ?? []);
     response.json(rendered);
   };
 }
