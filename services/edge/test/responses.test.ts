@@ -1,16 +1,20 @@
 import { connectTestRedis, queryRows, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codexTools } from "../src/openai-wire/codex-tools.fixtures.js";
 import { bulkyPng } from "./media-fixtures.js";
+import { codexCapture, completedResponse, createResponse, streamResponse } from "./responses-wire.js";
 
 let stack: TestStack;
 let client: OpenAI;
 let otherClient: OpenAI;
+let apiKey: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
   const account = await stack.createAccount({ group: "premium" });
   const other = await stack.createAccount({ group: "premium" });
+  apiKey = account.api_key;
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
   otherClient = new OpenAI({ baseURL: stack.baseUrl, apiKey: other.api_key, maxRetries: 0 });
 });
@@ -280,8 +284,12 @@ describe("responses through the running stack", () => {
 
   const invalid: [string, Record<string, unknown>, string][] = [
     ["a missing input", { model: "gpt-4o-mini" }, "input"],
-    ["an unknown field", { model: "gpt-4o-mini", input: "hi", frobnicate: 1 }, "frobnicate"],
-    ["a built-in tool", { model: "gpt-4o-mini", input: "hi", tools: [{ type: "web_search" }] }, "tools[0].type"],
+    ["a tool without a type", { model: "gpt-4o-mini", input: "hi", tools: [{ name: "x" }] }, "tools[0].type"],
+    [
+      "a function tool without a name",
+      { model: "gpt-4o-mini", input: "hi", tools: [{ type: "function" }] },
+      "tools[0].name",
+    ],
     ["a temperature above 2", { model: "gpt-4o-mini", input: "hi", temperature: 3 }, "temperature"],
     ["a top_p above 1", { model: "gpt-4o-mini", input: "hi", top_p: 1.5 }, "top_p"],
     ["a zero max_output_tokens", { model: "gpt-4o-mini", input: "hi", max_output_tokens: 0 }, "max_output_tokens"],
@@ -388,5 +396,143 @@ describe("reasoning on the Responses API", () => {
       (turn) => turn.role === "assistant",
     );
     expect(assistant!.reasoning_content).toBe(deltas.join(""));
+  });
+});
+
+describe("coding agents (Codex) on the chat path", () => {
+  /** A turn as Codex sends one: developer and user messages, four tool types, its own fields. */
+  const codexTurn = (model: string, marker: string) => ({
+    model,
+    input: [
+      { type: "message", role: "developer", content: [{ type: "input_text", text: "You are a coding agent." }] },
+      { type: "message", role: "user", content: [{ type: "input_text", text: `Add hello.txt ${marker}` }] },
+    ],
+    tools: codexTools,
+    tool_choice: { type: "custom", name: "apply_patch" },
+    parallel_tool_calls: false,
+    reasoning: { effort: "low", summary: "auto" },
+    store: false,
+    include: ["reasoning.encrypted_content"],
+    text: { verbosity: "low" },
+    prompt_cache_key: `thread-${marker}`,
+    client_metadata: { "x-codex-turn": "1" },
+  });
+
+  // gemini-3-flash signs its calls and refuses a loop whose calls come back unsigned.
+  it.each([["claude-sonnet-4-5"], ["gemini-2.5-flash"], ["gemini-3-flash"], ["deepseek-chat"]])(
+    "streams a Codex turn on %s: the freeform tool's call comes back as custom_tool_call, and its output is answered in text",
+    async (model) => {
+      const marker = `codex-custom-${model}`;
+      const first = await streamResponse(stack.baseUrl, apiKey, codexTurn(model, marker));
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-gateway-dropped-tools")).toBe("web_search");
+      const output = completedResponse(first).output;
+      const call = output.find((item) => item.type === "custom_tool_call")!;
+      expect(call).toMatchObject({ name: "apply_patch", status: "completed", call_id: expect.any(String) });
+      expect(call.input).toEqual(expect.any(String));
+      expect(call.input).not.toBe("");
+      const deltas = first.events.flatMap((event) =>
+        event.type === "response.custom_tool_call_input.delta" ? [event.delta] : [],
+      );
+      expect(deltas.join("")).toBe(call.input);
+      expect(first.events.find((event) => event.type === "response.custom_tool_call_input.done")).toMatchObject({
+        input: call.input,
+      });
+
+      const [sent] = await upstreamWith(marker);
+      expect(JSON.stringify(sent!.body)).not.toContain("web_search");
+      expect(JSON.stringify(sent!.body)).toContain("Lark grammar");
+
+      const second = await streamResponse(stack.baseUrl, apiKey, {
+        ...codexTurn(model, marker),
+        tool_choice: "auto",
+        input: [
+          ...codexTurn(model, marker).input,
+          ...output,
+          { type: "custom_tool_call_output", call_id: call.call_id, output: "Done!" },
+        ],
+      });
+      expect(second.status).toBe(200);
+      const answer = completedResponse(second).output.find((item) => item.type === "message");
+      expect(JSON.stringify(answer)).toContain("Received tool result: Done!");
+    },
+  );
+
+  it("keeps Claude's signed thinking through a store:false loop in reasoning.encrypted_content", async () => {
+    const marker = "codex-claude-signed-thinking";
+    const turn = { ...codexTurn("claude-sonnet-4-5", marker), tool_choice: { type: "function", name: "exec_command" } };
+    const first = await createResponse(stack.baseUrl, apiKey, turn);
+    expect(first.status).toBe(200);
+    const output = first.body.output as { type: string; call_id?: string; encrypted_content?: string }[];
+    const reasoning = output.find((item) => item.type === "reasoning")!;
+    expect(reasoning.encrypted_content).toEqual(expect.any(String));
+    const call = output.find((item) => item.type === "function_call")!;
+
+    const second = await createResponse(stack.baseUrl, apiKey, {
+      ...turn,
+      tool_choice: "auto",
+      input: [...turn.input, ...output, { type: "function_call_output", call_id: call.call_id, output: "ok" }],
+    });
+    // The simulated Claude refuses a tool result whose assistant turn lost its signed thinking.
+    expect(second.status).toBe(200);
+    const sent = (await upstreamWith(marker)).at(-1)!;
+    const assistant = (sent.body!.messages as { role: string; content: { type: string; signature?: string }[] }[]).find(
+      (message) => message.role === "assistant",
+    )!;
+    expect(assistant.content[0]).toMatchObject({ type: "thinking", signature: expect.any(String) });
+  });
+
+  it.each([[false], [true]])(
+    "keeps Claude's signed thinking in the stored turn for previous_response_id (first turn streamed: %s)",
+    async (streamed) => {
+      const marker = `stored-claude-thinking-${streamed}`;
+      const turn = {
+        model: "claude-sonnet-4-5",
+        input: `Look it up ${marker}`,
+        tools: [weather],
+        tool_choice: { type: "function", name: "get_weather" },
+        reasoning: { effort: "low" },
+      };
+      const first = streamed
+        ? (completedResponse(await streamResponse(stack.baseUrl, apiKey, turn)) as Record<string, unknown>)
+        : (await createResponse(stack.baseUrl, apiKey, turn)).body;
+      const call = (first.output as { type: string; call_id: string }[]).find((item) => item.type === "function_call")!;
+      const second = await createResponse(stack.baseUrl, apiKey, {
+        model: "claude-sonnet-4-5",
+        previous_response_id: first.id,
+        input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }],
+        tools: [weather],
+        reasoning: { effort: "low" },
+      });
+      // The simulated Claude refuses a tool result whose assistant turn lost its signed thinking.
+      expect(second.status).toBe(200);
+      const sent = (await upstreamWith(marker)).at(-1)!;
+      const assistant = (sent.body!.messages as { role: string; content: { type: string }[] }[]).find(
+        (message) => message.role === "assistant",
+      )!;
+      expect(assistant.content[0]).toMatchObject({ type: "thinking", signature: expect.any(String) });
+    },
+  );
+
+  it.each([
+    ["claude-sonnet-4-5", "turn-1-gpt-5"],
+    ["gemini-2.5-flash", "turn-1-default-model"],
+    ["deepseek-chat", "turn-1-gpt-5"],
+  ] as const)("serves %s Codex CLI's captured %s and its next turn", async (model, capture) => {
+    const body = { ...codexCapture(capture), model };
+    const first = await streamResponse(stack.baseUrl, apiKey, body);
+    expect(first.status).toBe(200);
+    const output = completedResponse(first).output;
+    const results = output.flatMap((item) =>
+      item.type === "function_call" || item.type === "custom_tool_call"
+        ? [{ type: `${item.type}_output`, call_id: item.call_id, output: "ok" }]
+        : [],
+    );
+    const second = await streamResponse(stack.baseUrl, apiKey, {
+      ...body,
+      input: [...body.input, ...output, ...results],
+    });
+    expect(second.status).toBe(200);
+    expect(completedResponse(second).output.some((item) => item.type === "message")).toBe(true);
   });
 });

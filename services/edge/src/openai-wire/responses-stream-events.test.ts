@@ -1,13 +1,22 @@
+import { responseStreamEventErrors } from "@gateway/openai-spec";
 import type { ChatChunk } from "@gateway/proto/router/v1/chat";
 import { describe, expect, it } from "vitest";
-import type { ResponseBase } from "./render-response.js";
+import { thinkingOfEncryptedReasoning } from "./encrypted-reasoning.js";
+import { type ResponseBase, responseSettings } from "./render-response.js";
 import { ResponseStreamEvents } from "./responses-stream-events.js";
+import type { ChatFunction } from "./responses-tools-to-chat.js";
 
 const base: ResponseBase = {
   id: "resp_1",
   createdAt: 1,
   model: "m",
-  settings: {} as ResponseBase["settings"],
+  settings: responseSettings({ model: "m", input: [{ role: "user", content: "hi" }] }),
+  toolKinds: new Map<string, ChatFunction>([
+    ["apply_patch", { kind: "custom" }],
+    ["tool_search", { kind: "tool_search" }],
+    ["spawn_agent", { kind: "function", namespace: "multi_agent_v1" }],
+  ]),
+  encryptedReasoning: true,
 };
 
 const chunk = (delta: ChatChunk["choices"][number]["delta"], finishReason?: string): ChatChunk => ({
@@ -87,5 +96,103 @@ describe("chat chunks as Responses stream events", () => {
     expect(failed.map((event) => event.type)).toEqual(["response.failed", "error"]);
     expect(failed[0]).toMatchObject({ response: { status: "failed", error: { code: "server_error" } } });
     expect(failed[1]).toMatchObject({ code: "server_error", error: { message: "broken", type: "server_error" } });
+  });
+
+  it("streams a freeform tool's call as custom_tool_call input text decoded from the function arguments", () => {
+    const events = new ResponseStreamEvents(base);
+    const argumentsJson = JSON.stringify({ input: '*** Begin Patch\n+"x"\n*** End Patch' });
+    const all = [
+      ...events.onChunk(
+        chunk({ toolCalls: [{ index: 0, id: "call_p", name: "apply_patch", arguments: argumentsJson.slice(0, 15) }] }),
+      ),
+      ...events.onChunk(chunk({ toolCalls: [{ index: 0, arguments: argumentsJson.slice(15) }] }, "tool_calls")),
+    ];
+    const { events: tail, response } = events.finish();
+    all.push(...tail);
+    expect(all.map((event) => event.type)).toEqual([
+      "response.output_item.added",
+      "response.custom_tool_call_input.delta",
+      "response.custom_tool_call_input.delta",
+      "response.custom_tool_call_input.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    const deltas = all.flatMap((event) =>
+      event.type === "response.custom_tool_call_input.delta" ? [event.delta] : [],
+    );
+    expect(deltas.join("")).toBe('*** Begin Patch\n+"x"\n*** End Patch');
+    expect(all[0]).toMatchObject({
+      item: { type: "custom_tool_call", call_id: "call_p", input: "", status: "in_progress" },
+    });
+    expect(response.output).toEqual([
+      {
+        type: "custom_tool_call",
+        id: expect.stringMatching(/^ctc_/),
+        call_id: "call_p",
+        name: "apply_patch",
+        input: '*** Begin Patch\n+"x"\n*** End Patch',
+        status: "completed",
+      },
+    ]);
+  });
+
+  it("streams a client-run tool search as a tool_search_call item with its arguments as an object", () => {
+    const events = new ResponseStreamEvents(base);
+    const all = [
+      ...events.onChunk(
+        chunk({ toolCalls: [{ index: 0, id: "call_s", name: "tool_search", arguments: '{"query":' }] }),
+      ),
+      ...events.onChunk(chunk({ toolCalls: [{ index: 0, arguments: '"github"}' }] }, "tool_calls")),
+      ...events.finish().events,
+    ];
+    expect(all.map((event) => event.type)).toEqual([
+      "response.output_item.added",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(all[1]).toMatchObject({
+      item: { type: "tool_search_call", call_id: "call_s", execution: "client", arguments: { query: "github" } },
+    });
+  });
+
+  it("carries Claude's signed and redacted thinking in the reasoning item's encrypted_content when asked", () => {
+    const stream = (asked: boolean) => {
+      const events = new ResponseStreamEvents({ ...base, encryptedReasoning: asked });
+      events.onChunk(chunk({ reasoningContent: "Let me ", toolCalls: [] }));
+      events.onChunk(chunk({ reasoningContent: "think", toolCalls: [] }));
+      events.onChunk(chunk({ reasoningSignature: "sig-1", toolCalls: [] }));
+      events.onChunk(chunk({ redactedThinking: "hidden", toolCalls: [] }));
+      events.onChunk(text("Answer", "stop"));
+      return events.finish().response.output[0] as { type: string; encrypted_content?: string; summary: unknown[] };
+    };
+    const reasoning = stream(true);
+    expect(reasoning).toMatchObject({ type: "reasoning", summary: [{ text: "Let me think" }] });
+    expect(thinkingOfEncryptedReasoning(reasoning.encrypted_content)).toEqual([
+      { thinking: "Let me think", signature: "sig-1" },
+      { thinking: "", redactedData: "hidden" },
+    ]);
+    expect(stream(false)).not.toHaveProperty("encrypted_content");
+  });
+
+  it("makes only events that OpenAI's published schema allows", () => {
+    const events = new ResponseStreamEvents(base);
+    const all = [
+      ...events.start(),
+      ...events.onChunk(chunk({ reasoningContent: "hm", toolCalls: [] })),
+      ...events.onChunk(chunk({ reasoningSignature: "sig", toolCalls: [] })),
+      ...events.onChunk(text("Hi")),
+      ...events.onChunk(chunk({ toolCalls: [{ index: 0, id: "c1", name: "f", arguments: "{}" }] })),
+      ...events.onChunk(
+        chunk({ toolCalls: [{ index: 1, id: "c2", name: "apply_patch", arguments: '{"input":"x"}' }] }),
+      ),
+      ...events.onChunk(chunk({ toolCalls: [{ index: 2, id: "c3", name: "tool_search", arguments: "{}" }] })),
+      ...events.onChunk(chunk({ toolCalls: [{ index: 3, id: "c4", name: "spawn_agent", arguments: "{}" }] })),
+      ...events.onChunk({ ...text("", "tool_calls"), usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 } }),
+      ...events.finish().events,
+      ...events.fail({ code: "server_error", message: "broken", param: null, type: "server_error" }),
+    ];
+    expect(all.flatMap((event) => responseStreamEventErrors(event).map((error) => `${event.type}: ${error}`))).toEqual(
+      [],
+    );
   });
 });

@@ -1,6 +1,10 @@
-import type { ChatChunk, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import type { ChatChunk, Delta, ThinkingBlock, ToolCall, Usage } from "@gateway/proto/router/v1/chat";
+import { CustomToolInputDecoder } from "./custom-tool-input.js";
 import {
-  functionCallItem,
+  calledFunction,
+  callItem,
+  encryptedContentOf,
+  itemIdPrefix,
   messageItem,
   newItemId,
   type OutputItem,
@@ -12,6 +16,7 @@ import {
   statusOf,
   summaryTextPart,
 } from "./render-response.js";
+import type { ChatFunction } from "./responses-tools-to-chat.js";
 
 // Chat chunks as the Responses API's typed stream events.
 // https://platform.openai.com/docs/api-reference/responses-streaming
@@ -28,15 +33,24 @@ interface OpenMessage {
   id: string;
   text: string;
 }
-interface OpenReasoning extends Omit<OpenMessage, "kind"> {
+interface OpenReasoning {
   kind: "reasoning";
+  index: number;
+  id: string;
+  text: string;
+  // Claude's blocks signed so far, and where in `text` the block being streamed began.
+  blocks: ThinkingBlock[];
+  blockStart: number;
 }
 interface OpenCall {
   kind: "call";
+  called: ChatFunction;
   index: number;
   id: string;
   call: ToolCall;
   chunkIndex: number;
+  // A freeform tool's input, decoded from its arguments as they stream.
+  input?: CustomToolInputDecoder;
 }
 
 /**
@@ -50,8 +64,14 @@ export class ResponseStreamEvents {
   private open: OpenMessage | OpenReasoning | OpenCall | undefined;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  private readonly signed: ThinkingBlock[] = [];
 
   constructor(private readonly base: ResponseBase) {}
+
+  /** Claude's signed and redacted thinking blocks of the items closed so far, for the stored turn. */
+  get signedThinking(): readonly ThinkingBlock[] {
+    return this.signed;
+  }
 
   private event(type: string, fields: Record<string, unknown>): ResponseEvent {
     return { type, ...fields, sequence_number: this.sequence++ };
@@ -69,48 +89,76 @@ export class ResponseStreamEvents {
     if (!choice) return events;
     const delta = choice.delta;
     if (delta?.reasoningContent) events.push(...this.reasoning(delta.reasoningContent));
+    if (delta) events.push(...this.thinkingSignature(delta));
     if (delta?.content) events.push(...this.text(delta.content));
     for (const fragment of delta?.toolCalls ?? []) {
       if (this.open?.kind !== "call" || this.open.chunkIndex !== fragment.index) {
         events.push(...this.close());
         const call = { id: fragment.id ?? newItemId("fc"), name: fragment.name ?? "", arguments: "" };
-        this.open = { kind: "call", index: this.output.length, id: newItemId("fc"), call, chunkIndex: fragment.index };
-        const item = functionCallItem(this.open.id, call, "in_progress");
+        const called = calledFunction(this.base, call.name);
+        this.open = {
+          kind: "call",
+          called,
+          index: this.output.length,
+          id: newItemId(itemIdPrefix[called.kind]),
+          call,
+          chunkIndex: fragment.index,
+          ...(called.kind === "custom" && { input: new CustomToolInputDecoder() }),
+        };
+        const item = callItem(called, this.open.id, call, "in_progress");
         events.push(this.event("response.output_item.added", { output_index: this.open.index, item }));
       }
-      if (fragment.arguments) {
-        this.open.call.arguments += fragment.arguments;
-        events.push(
-          this.event("response.function_call_arguments.delta", {
-            item_id: this.open.id,
-            output_index: this.open.index,
-            delta: fragment.arguments,
-          }),
-        );
-      }
+      if (fragment.arguments) events.push(...this.callArguments(this.open, fragment.arguments));
     }
     if (choice.finishReason) this.finishReason = choice.finishReason;
     return events;
   }
 
+  /** A function's arguments stream as they come; a freeform tool's as the text of its input. */
+  private callArguments(open: OpenCall, fragment: string): ResponseEvent[] {
+    open.call.arguments += fragment;
+    const where = { item_id: open.id, output_index: open.index };
+    if (open.called.kind === "function") {
+      return [this.event("response.function_call_arguments.delta", { ...where, delta: fragment })];
+    }
+    const delta = open.input?.push(fragment) ?? "";
+    // A tool search's arguments have no delta event: its item comes whole when it is done.
+    return delta === "" ? [] : [this.event("response.custom_tool_call_input.delta", { ...where, delta })];
+  }
+
+  private openReasoning(): ResponseEvent[] {
+    const events = this.close();
+    const id = newItemId("rs");
+    this.open = { kind: "reasoning", index: this.output.length, id, text: "", blocks: [], blockStart: 0 };
+    events.push(
+      this.event("response.output_item.added", { output_index: this.open.index, item: reasoningItem(id, "") }),
+    );
+    return events;
+  }
+
   /** Thinking text streams as the summary of a reasoning item, ahead of the message it led to. */
   private reasoning(delta: string): ResponseEvent[] {
-    const events: ResponseEvent[] = [];
-    if (this.open?.kind !== "reasoning") {
-      events.push(...this.close());
-      this.open = { kind: "reasoning", index: this.output.length, id: newItemId("rs"), text: "" };
-      const where = { item_id: this.open.id, output_index: this.open.index };
-      events.push(
-        this.event("response.output_item.added", {
-          output_index: this.open.index,
-          item: reasoningItem(this.open.id, ""),
-        }),
-        this.event("response.reasoning_summary_part.added", { ...where, summary_index: 0, part: summaryTextPart("") }),
-      );
+    const events = this.open?.kind === "reasoning" ? [] : this.openReasoning();
+    const open = this.open as OpenReasoning;
+    const where = { item_id: open.id, output_index: open.index, summary_index: 0 };
+    if (open.text === "") {
+      events.push(this.event("response.reasoning_summary_part.added", { ...where, part: summaryTextPart("") }));
     }
-    this.open.text += delta;
-    const where = { item_id: this.open.id, output_index: this.open.index, summary_index: 0 };
+    open.text += delta;
     events.push(this.event("response.reasoning_summary_text.delta", { ...where, delta }));
+    return events;
+  }
+
+  /** Claude's signature closes the thinking streamed since the last one; a redacted block comes whole. */
+  private thinkingSignature(delta: Delta): ResponseEvent[] {
+    if (delta.reasoningSignature === undefined && delta.redactedThinking === undefined) return [];
+    const events = this.open?.kind === "reasoning" ? [] : this.openReasoning();
+    const open = this.open as OpenReasoning;
+    if (delta.reasoningSignature !== undefined) {
+      open.blocks.push({ thinking: open.text.slice(open.blockStart), signature: delta.reasoningSignature });
+      open.blockStart = open.text.length;
+    }
+    if (delta.redactedThinking !== undefined) open.blocks.push({ thinking: "", redactedData: delta.redactedThinking });
     return events;
   }
 
@@ -150,16 +198,7 @@ export class ResponseStreamEvents {
     const open = this.open;
     if (!open) return [];
     this.open = undefined;
-    if (open.kind === "reasoning") {
-      const where = { item_id: open.id, output_index: open.index, summary_index: 0 };
-      const item = reasoningItem(open.id, open.text);
-      this.output.push(item);
-      return [
-        this.event("response.reasoning_summary_text.done", { ...where, text: open.text }),
-        this.event("response.reasoning_summary_part.done", { ...where, part: summaryTextPart(open.text) }),
-        this.event("response.output_item.done", { output_index: open.index, item }),
-      ];
-    }
+    if (open.kind === "reasoning") return this.closeReasoning(open);
     if (open.kind === "message") {
       const where = { item_id: open.id, output_index: open.index, content_index: 0 };
       const item = messageItem(open.id, open.text, status);
@@ -170,16 +209,40 @@ export class ResponseStreamEvents {
         this.event("response.output_item.done", { output_index: open.index, item }),
       ];
     }
-    const item = functionCallItem(open.id, open.call, "completed");
+    return this.closeCall(open);
+  }
+
+  private closeReasoning(open: OpenReasoning): ResponseEvent[] {
+    const where = { item_id: open.id, output_index: open.index, summary_index: 0 };
+    const item = reasoningItem(open.id, open.text, encryptedContentOf(this.base, open.blocks));
     this.output.push(item);
+    this.signed.push(...open.blocks);
+    const summary =
+      open.text === ""
+        ? []
+        : [
+            this.event("response.reasoning_summary_text.done", { ...where, text: open.text }),
+            this.event("response.reasoning_summary_part.done", { ...where, part: summaryTextPart(open.text) }),
+          ];
+    return [...summary, this.event("response.output_item.done", { output_index: open.index, item })];
+  }
+
+  private closeCall(open: OpenCall): ResponseEvent[] {
+    const item = callItem(open.called, open.id, open.call, "completed");
+    this.output.push(item);
+    const where = { item_id: open.id, output_index: open.index };
+    const done = this.event("response.output_item.done", { output_index: open.index, item });
+    if (item.type === "custom_tool_call") {
+      return [this.event("response.custom_tool_call_input.done", { ...where, input: item.input }), done];
+    }
+    if (item.type === "tool_search_call") return [done];
     return [
       this.event("response.function_call_arguments.done", {
-        item_id: open.id,
-        output_index: open.index,
+        ...where,
         name: open.call.name,
         arguments: open.call.arguments,
       }),
-      this.event("response.output_item.done", { output_index: open.index, item }),
+      done,
     ];
   }
 

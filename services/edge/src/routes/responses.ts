@@ -1,12 +1,13 @@
 import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import type { Message } from "@gateway/proto/router/v1/chat";
+import type { Message, ThinkingBlock } from "@gateway/proto/router/v1/chat";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import type { Request, Response } from "express";
 import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
 import {
+  asksForEncryptedReasoning,
   assistantTurn,
   completionToResponse,
   newItemId,
@@ -16,7 +17,7 @@ import {
 } from "../openai-wire/render-response.js";
 import { type ResponsesRequestBody, responsesRequestSchema } from "../openai-wire/responses-request-schema.js";
 import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
-import { responsesToChat } from "../openai-wire/responses-to-chat.js";
+import { chatToolsOf, responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
 import { conversationBytes, conversationWeight, type ResponseStore } from "../responses/response-store.js";
 import {
@@ -92,23 +93,31 @@ export function createResponse(deps: ResponsesDependencies) {
     const body = validateBody(responsesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
     const earlier = await history(deps, request, response, body);
+    const tools = chatToolsOf(body);
+    // Tools the chat path cannot offer are named rather than refused, so an agent goes on without them.
+    if (tools.dropped.length > 0) response.setHeader("x-gateway-dropped-tools", tools.dropped.join(", "));
     // Before the turns are stored: a later request continues from calls with their signatures apart.
-    const canonical = signaturesFromCallIds(responsesToChat(body, caller, earlier));
+    const canonical = signaturesFromCallIds(responsesToChat(body, caller, earlier, tools));
     const base: ResponseBase = {
       id: newItemId("resp"),
       createdAt: Math.floor(Date.now() / 1000),
       model: body.model,
       settings: responseSettings(body),
+      toolKinds: tools.kinds,
+      encryptedReasoning: asksForEncryptedReasoning(body),
     };
     // The stored conversation leaves out instructions: OpenAI does not carry them over.
     const turns = canonical.messages.slice(body.instructions ? 1 : 0);
     if (body.store !== false) checkStorable(store, turns);
-    const conversationOf = (final: RenderedResponse) => [...turns, assistantTurn(final.output)];
+    const conversationOf = (final: RenderedResponse, thinking: readonly ThinkingBlock[]) => [
+      ...turns,
+      assistantTurn(final.output, thinking),
+    ];
     // The answer is already made and billed; a storage failure is logged rather than turned into an error.
-    const keep = async (final: RenderedResponse) => {
+    const keep = async (final: RenderedResponse, thinking: readonly ThinkingBlock[]) => {
       if (body.store === false) return;
       await store
-        .save(caller.accountId, { response: final, conversation: conversationOf(final) })
+        .save(caller.accountId, { response: final, conversation: conversationOf(final, thinking) })
         .catch((error: unknown) => logger.warn({ err: error, response_id: final.id }, "response not stored"));
     };
     if (canonical.stream) {
@@ -116,7 +125,8 @@ export function createResponse(deps: ResponsesDependencies) {
       const call = router.streamChatCompletion(canonical, routerMetadata(response), {
         deadline: Date.now() + responsesDeadlineMs,
       });
-      relayCall(call, response, carryingSignaturesInCallIds(responseEventFrames(events, keep)));
+      const rendering = responseEventFrames(events, (final) => keep(final, events.signedThinking));
+      relayCall(call, response, carryingSignaturesInCallIds(rendering));
       return;
     }
     const completion = await callRouter(
@@ -129,7 +139,7 @@ export function createResponse(deps: ResponsesDependencies) {
       { ...base, model: completion.model || base.model },
       signaturesIntoCallIds(completion),
     );
-    await keep(rendered);
+    await keep(rendered, completion.choices[0]?.message?.thinkingBlocks ?? []);
     response.json(rendered);
   };
 }
