@@ -9,6 +9,8 @@ import { Browser, eventually, signInWithGithub, signInWithOidc } from "./browser
 const run = randomBytes(4).toString("hex");
 const FAILURES_PER_ACCOUNT = 5;
 const FAILURES_PER_ADDRESS = 8;
+const MAX_KEYS = 3;
+const MAX_OPEN_TOPUPS = 2;
 const adminLogin = `root-${run}`;
 let stack: TestStack;
 let consoleUrl: string;
@@ -33,6 +35,10 @@ beforeAll(async () => {
         // As behind the Kubernetes ingress: the proxy on loopback names each client's address.
         CONSOLE_TRUSTED_PROXIES: "loopback",
         CONSOLE_REDEEM_FAILURES_PER_ADDRESS: String(FAILURES_PER_ADDRESS),
+      },
+      ledger: {
+        LEDGER_MAX_KEYS_PER_ACCOUNT: String(MAX_KEYS),
+        LEDGER_MAX_OPEN_TOPUPS_PER_ACCOUNT: String(MAX_OPEN_TOPUPS),
       },
     },
   });
@@ -265,5 +271,25 @@ describe("guessing codes from one client address behind a trusted proxy", () => 
     await signInWithGithub(neighbour, consoleUrl, `neighbour-${run}`);
     expect(await guess(neighbour, sprayer)).toBe(429);
     expect(await guess(neighbour, "198.51.100.4")).toBe(404);
+  });
+});
+
+describe("what one account may hold at once", () => {
+  it("caps its keys and its top-up orders awaiting payment with a clear 429, freed by revoking", async () => {
+    const holder = new Browser();
+    await signInWithGithub(holder, consoleUrl, `holder-${run}`);
+    const makeKey = (name: string) => holder.api(`${consoleUrl}/api/keys`, "POST", { name, group: "default" });
+    const keys = [];
+    for (let index = 0; index < MAX_KEYS; index += 1) keys.push(await makeKey(`k${index}`));
+    for (const key of keys) expect(key.status).toBe(201);
+    const refused = await makeKey("one too many");
+    expect(refused).toMatchObject({ status: 429, body: { error: { code: "account_limit_reached" } } });
+    expect(refused.body.error.message).toContain(`${MAX_KEYS} API keys`);
+    expect((await holder.api(`${consoleUrl}/api/keys/${keys[0]!.body.key.id}`, "DELETE")).status).toBe(200);
+    expect((await makeKey("in its place")).status).toBe(201);
+
+    const order = () => holder.api(`${consoleUrl}/api/topups`, "POST", { provider: "alipay", amountFen: 300 });
+    for (let index = 0; index < MAX_OPEN_TOPUPS; index += 1) expect((await order()).status).toBe(201);
+    expect(await order()).toMatchObject({ status: 429, body: { error: { code: "account_limit_reached" } } });
   });
 });

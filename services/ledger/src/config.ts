@@ -15,6 +15,10 @@ const configSchema = z.object({
   GATEWAY_ADMIN_TOKEN: z.string({ error: adminTokenHint }).min(16, adminTokenHint),
   // Request logs older than this many days are deleted.
   LEDGER_LOG_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  // What one account may hold at once through the console: keys not revoked, and top-up orders
+  // still open for payment (each a row and a provider order; closed ones do not count).
+  LEDGER_MAX_KEYS_PER_ACCOUNT: z.coerce.number().int().positive().default(50),
+  LEDGER_MAX_OPEN_TOPUPS_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
   // Stored Responses API responses are kept this long (30 days, as OpenAI keeps them).
   RESPONSES_RETENTION_SECONDS: z.coerce.number().int().positive().default(2_592_000),
 });

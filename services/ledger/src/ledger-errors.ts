@@ -55,5 +55,14 @@ export const identityLinkedElsewhere = () =>
     "This sign-in is already linked to another account.",
   );
 
+/** An account at one of its caps (LEDGER_MAX_KEYS_PER_ACCOUNT, LEDGER_MAX_OPEN_TOPUPS_PER_ACCOUNT). */
+export const accountCapReached = (what: string, cap: number, remedy: string) =>
+  new GatewayError(
+    429,
+    "invalid_request_error",
+    "account_limit_reached",
+    `This account already has ${cap} ${what}; ${remedy}.`,
+  );
+
 export const adjustmentBelowZero = () =>
   invalidRequest("The adjustment would take the balance below zero.", "amount_micros", "balance_below_zero");

@@ -38,6 +38,7 @@ async function openOrder(options: { provider?: "wechat_pay" | "alipay"; fen?: bi
       merchantId: MERCHANT,
       expiresInMs: HOUR_MS / 2,
     },
+    10,
     options.createdAt,
   );
   return { account, order };

@@ -10,6 +10,8 @@ interface SessionView {
 /** The console in one browser tab, read and driven in one language. */
 export class ConsolePage {
   text: (typeof texts)[Language];
+  /** What Chromium refused under the console's Content-Security-Policy, which must be nothing. */
+  readonly refusedByPolicy: string[] = [];
 
   constructor(
     readonly page: Page,
@@ -17,13 +19,20 @@ export class ConsolePage {
     language: Language = "zh-CN",
   ) {
     this.text = texts[language];
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().includes("Content Security Policy")) {
+        this.refusedByPolicy.push(message.text());
+      }
+    });
   }
 
   async open(path = "/"): Promise<void> {
+    expect(this.refusedByPolicy).toEqual([]);
     await this.page.goto(new URL(path, this.baseUrl).toString());
   }
 
   async navigate(label: string): Promise<void> {
+    expect(this.refusedByPolicy).toEqual([]);
     await this.page.getByRole("navigation").getByRole("link", { name: label, exact: true }).click();
   }
 

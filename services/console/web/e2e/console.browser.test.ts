@@ -244,6 +244,10 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     expect(await app.session()).toBeNull();
     await app.open("/keys");
     await page.waitForURL("**/signin");
+    // Every page above ran under the console's Content-Security-Policy without a refusal.
+    const policy = (await page.request.get(new URL("/", consoleUrl).toString())).headers()["content-security-policy"];
+    expect(policy).toContain("script-src 'self'");
+    expect(app.refusedByPolicy).toEqual([]);
     await context.close();
   });
 

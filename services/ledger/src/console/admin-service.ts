@@ -38,7 +38,7 @@ export function adminService({
   database,
   announceRevocation,
   forgetCachedKeys,
-}: Omit<ConsoleDependencies, "publishBalance">): AdminServiceServer {
+}: Omit<ConsoleDependencies, "publishBalance" | "accountCaps">): AdminServiceServer {
   return {
     getRole: unaryHandler(async (request: AccountRequest) => ({
       role: (await roleOfAccount(database, accountIdOf(request.accountId))) ?? "",

@@ -10,4 +10,11 @@ export interface ConsoleDependencies {
   publishBalance: (accountId: string, balance: CommittedBalance) => Promise<void>;
   /** Drops keys from ledger's Redis key cache, so a changed log capture reaches their next lookups. */
   forgetCachedKeys: (keyHashes: string[]) => Promise<void>;
+  /** What one account may hold at once: keys not revoked, top-up orders open for payment. */
+  accountCaps: AccountCaps;
+}
+
+export interface AccountCaps {
+  keys: number;
+  openTopUps: number;
 }

@@ -18,19 +18,29 @@ import { keyMessage } from "./to-proto.js";
 type KeyCalls = Pick<ConsoleServiceServer, "createKey" | "listKeys" | "revokeKey">;
 
 /** An account's API keys: made (the key itself shown once), listed, revoked everywhere at once. */
-export function keyCalls({ database, announceRevocation, forgetCachedKeys }: ConsoleDependencies): KeyCalls {
+export function keyCalls({
+  database,
+  announceRevocation,
+  forgetCachedKeys,
+  accountCaps,
+}: ConsoleDependencies): KeyCalls {
   return {
     createKey: unaryHandler(async (request: CreateKeyRequest) => {
       const accountId = accountIdOf(request.accountId);
       const input = parseInput(createKeyInput, request);
-      const { key, apiKey } = await createKey(database, forgetCachedKeys, {
-        accountId,
-        group: input.group,
-        name: input.name,
-        expiresAt: input.expiresAtMs ? new Date(input.expiresAtMs) : undefined,
-        spendCapMicros: input.spendCapMicros === undefined ? undefined : BigInt(input.spendCapMicros),
-        canReadLogs: input.readLogs,
-      });
+      const { key, apiKey } = await createKey(
+        database,
+        forgetCachedKeys,
+        {
+          accountId,
+          group: input.group,
+          name: input.name,
+          expiresAt: input.expiresAtMs ? new Date(input.expiresAtMs) : undefined,
+          spendCapMicros: input.spendCapMicros === undefined ? undefined : BigInt(input.spendCapMicros),
+          canReadLogs: input.readLogs,
+        },
+        accountCaps.keys,
+      );
       return { key: keyMessage(key), apiKey };
     }),
     listKeys: unaryHandler(async (request: AccountRequest) => ({

@@ -17,11 +17,12 @@ import { topUpOrderMessage } from "./to-proto.js";
 type TopUpOrderCalls = Pick<ConsoleServiceServer, "createTopUpOrder" | "getTopUpOrder" | "listTopUpOrders">;
 
 /** An account's top-up orders: the console opens one before showing the payment QR code, and lists them. */
-export function topUpOrderCalls({ database }: ConsoleDependencies): TopUpOrderCalls {
+export function topUpOrderCalls({ database, accountCaps }: ConsoleDependencies): TopUpOrderCalls {
   return {
     createTopUpOrder: unaryHandler(async (request: CreateTopUpOrderRequest) => {
       const accountId = accountIdOf(request.accountId);
-      const order = await createTopUpOrder(database, { accountId, ...parseInput(createTopUpOrderInput, request) });
+      const input = { accountId, ...parseInput(createTopUpOrderInput, request) };
+      const order = await createTopUpOrder(database, input, accountCaps.openTopUps);
       return topUpOrderMessage(order);
     }),
     getTopUpOrder: unaryHandler(async (request: TopUpOrderRequest) => {

@@ -1,7 +1,8 @@
 import { findAccount } from "../accounts/find-account.js";
+import { lockAccount } from "../accounts/lock-account.js";
 import type { Database } from "../database.js";
 import type { Prisma } from "../generated/prisma/client.js";
-import { unknownModelGroup } from "../ledger-errors.js";
+import { accountCapReached, unknownModelGroup } from "../ledger-errors.js";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "./api-key.js";
 
 export interface NewKey {
@@ -47,9 +48,20 @@ export type ForgetCachedKeys = (keyHashes: string[]) => Promise<void>;
  * Creates another key for an existing account. A chosen key may have been tried, and refused,
  * a moment ago: its cached refusal is dropped so it works at once.
  */
-export async function createKey(database: Database, forgetCachedKeys: ForgetCachedKeys, input: NewKey) {
+export async function createKey(
+  database: Database,
+  forgetCachedKeys: ForgetCachedKeys,
+  input: NewKey,
+  maxKeys = Number.POSITIVE_INFINITY,
+) {
   const created = await database.$transaction(async (transaction) => {
     await findAccount(transaction, input.accountId);
+    if (Number.isFinite(maxKeys)) {
+      // Serialised per account, so simultaneous creations cannot pass the cap together.
+      await lockAccount(transaction, input.accountId);
+      const held = await transaction.apiKey.count({ where: { accountId: input.accountId, revokedAt: null } });
+      if (held >= maxKeys) throw accountCapReached("API keys", maxKeys, "revoke one first");
+    }
     return insertKey(transaction, input);
   });
   await forgetCachedKeys([created.key.keyHash]);

@@ -1,5 +1,7 @@
 import { findAccount } from "../accounts/find-account.js";
+import { lockAccount } from "../accounts/lock-account.js";
 import type { Database } from "../database.js";
+import { accountCapReached } from "../ledger-errors.js";
 import { newOutTradeNo } from "./out-trade-no.js";
 import { MICROS_PER_FEN, type PaymentProviderName } from "./payment-provider.js";
 
@@ -12,18 +14,32 @@ export interface NewTopUpOrder {
   expiresInMs: number;
 }
 
-/** Opens an order in state `created`; the console then places it with the provider under its number. */
-export async function createTopUpOrder(database: Database, input: NewTopUpOrder, now = new Date()) {
-  await findAccount(database, input.accountId);
-  return database.topUpOrder.create({
-    data: {
-      outTradeNo: newOutTradeNo(),
-      accountId: input.accountId,
-      provider: input.provider,
-      merchantId: input.merchantId,
-      amountMicros: input.amountFen * MICROS_PER_FEN,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + input.expiresInMs),
-    },
+/**
+ * Opens an order in state `created`; the console then places it with the provider under its
+ * number. An account holds at most `maxOpen` orders still open for payment.
+ */
+export async function createTopUpOrder(database: Database, input: NewTopUpOrder, maxOpen: number, now = new Date()) {
+  return database.$transaction(async (transaction) => {
+    await findAccount(transaction, input.accountId);
+    // Serialised per account, so simultaneous orders cannot pass the cap together.
+    await lockAccount(transaction, input.accountId);
+    const open = await transaction.topUpOrder.count({
+      where: { accountId: input.accountId, state: "created", expiresAt: { gt: now } },
+    });
+    if (open >= maxOpen)
+      throw accountCapReached("top-up orders awaiting payment", maxOpen, "pay or wait for one to expire");
+    return transaction.topUpOrder.create({ data: orderData(input, now) });
   });
+}
+
+function orderData(input: NewTopUpOrder, now: Date) {
+  return {
+    outTradeNo: newOutTradeNo(),
+    accountId: input.accountId,
+    provider: input.provider,
+    merchantId: input.merchantId,
+    amountMicros: input.amountFen * MICROS_PER_FEN,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + input.expiresInMs),
+  };
 }
