@@ -17,7 +17,7 @@ describe("operator CLI", { timeout: 120_000 }, () => {
 
   /** Runs `pnpm gw ...` the way the root script does, finding the API through .gateway/stack.json. */
   const gw = async (...args: string[]) => {
-    const env = { ...process.env, GATEWAY_ADMIN_URL: "", GATEWAY_ADMIN_TOKEN: "" };
+    const env = { ...process.env, GATEWAY_ADMIN_URL: "", GATEWAY_ADMIN_TOKEN: "", GATEWAY_ACTOR: "ops-alice" };
     try {
       const { stdout, stderr } = await run(process.execPath, [cliEntry, ...args], { cwd: stackDirectory, env });
       return { code: 0, stdout, stderr };
@@ -122,13 +122,13 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect((await gw("account", "log-capture", account.account_id, "verbose")).code).toBe(2);
   });
 
-  it("grants, lists and revokes console roles, and audits them and its credits as `cli`", async () => {
+  it("grants, lists and revokes console roles, and audits them and its credits as the operator who ran it", async () => {
     const granted = await gw("admin", "grant", "github:4242");
     expect(granted.code, granted.stderr).toBe(0);
     expect(granted.stdout).toContain("github:4242 is admin");
     const account = JSON.parse((await gw("account", "create", "--name", "support desk", "--json")).stdout);
     const support = JSON.parse((await gw("admin", "grant", account.account_id, "--role", "support", "--json")).stdout);
-    expect(support).toMatchObject({ grantee: account.account_id, role: "support", granted_by: "cli" });
+    expect(support).toMatchObject({ grantee: account.account_id, role: "support", granted_by: "cli:ops-alice" });
     const listed = JSON.parse((await gw("admin", "list", "--json")).stdout);
     expect(listed.data.map((grant: { grantee: string }) => grant.grantee)).toEqual(["github:4242", account.account_id]);
     expect((await gw("admin", "list")).stdout).toMatch(/GRANTEE\s+ROLE\s+GRANTED BY\s+GRANTED/);
@@ -148,7 +148,7 @@ describe("operator CLI", { timeout: 120_000 }, () => {
       [account.account_id],
     );
     expect(audit).toEqual([
-      expect.objectContaining({ action: "role.grant", actor: "cli", actor_role: "admin" }),
+      expect.objectContaining({ action: "role.grant", actor: "cli:ops-alice", actor_role: "admin" }),
       expect.objectContaining({
         action: "account.credit",
         after: expect.objectContaining({ balanceMicros: "3000000" }),
@@ -255,7 +255,7 @@ describe("operator CLI", { timeout: 120_000 }, () => {
       "SELECT action, actor, actor_role, target, before, after FROM ledger.audit_log WHERE target = ANY($1) ORDER BY at, id",
       [[fair.batch_id, codes[0]!.slice(0, 8)]],
     );
-    const cli = { actor: "cli", actor_role: "admin" };
+    const cli = { actor: "cli:ops-alice", actor_role: "admin" };
     expect(audit).toEqual([
       {
         ...cli,

@@ -1,4 +1,16 @@
+import { userInfo } from "node:os";
 import type { AdminConnection } from "./connection.js";
+
+/** Who runs the CLI, for the audit: GATEWAY_ACTOR, else the machine's login. */
+function operatorName(): string {
+  if (process.env.GATEWAY_ACTOR) return process.env.GATEWAY_ACTOR;
+  try {
+    return userInfo().username;
+  } catch {
+    // A uid with no name in /etc/passwd (some containers): the audit says `cli` alone.
+    return "";
+  }
+}
 
 /** The admin API answered with an error; `message` is the API's own error message. */
 export class AdminApiError extends Error {
@@ -22,7 +34,11 @@ export function createAdminClient({ adminUrl, adminToken }: AdminConnection): Ad
     try {
       response = await fetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        headers: {
+          authorization: `Bearer ${adminToken}`,
+          "content-type": "application/json",
+          "x-gateway-actor": operatorName(),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {

@@ -57,13 +57,16 @@ export interface Page<T> extends List<T> {
   next_cursor: string | null;
 }
 
+// The largest page every list of the admin API serves (codes and batches take at most 500).
+export const ALL_PAGES_SIZE = 500;
+
 /** One page from `cursor` on, or with `all` every page from there to the end, as one list. */
 export async function readPages<T>(
   request: AdminRequest,
   path: string,
   { limit, cursor, all }: { limit: number | undefined; cursor: string | undefined; all: boolean },
 ): Promise<Page<T>> {
-  const pageSize = limit ?? (all ? 1000 : undefined);
+  const pageSize = limit ?? (all ? ALL_PAGES_SIZE : undefined);
   const data: T[] = [];
   for (let next = cursor; ; ) {
     const query = new URLSearchParams();

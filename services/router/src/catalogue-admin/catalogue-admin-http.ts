@@ -8,7 +8,10 @@ import type { CatalogueAdmin } from "./catalogue-admin.js";
 // A whole catalogue import is a few hundred KB of JSON.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const digest = (value: string) => createHash("sha256").update(value).digest();
-const actorSchema = z.string().min(1).max(200);
+const actorSchema = z
+  .string()
+  .trim()
+  .regex(/^[\w.@-]{1,64}$/);
 
 class HttpProblem extends Error {
   constructor(
@@ -74,7 +77,8 @@ export function catalogueAdminRoute(admin: CatalogueAdmin, adminToken: string, l
       if (route === "POST /admin/catalogue/changes") {
         const change = await readJson(request);
         const actor = actorSchema.safeParse(request.headers["x-gateway-actor"]);
-        return admin.change(actor.success ? actor.data : "admin-token", change);
+        // The CLI's operator, as the ledger's audit names them.
+        return admin.change(actor.success ? `cli:${actor.data}` : "cli", change);
       }
       throw new HttpProblem(404, "not_found", `no route ${route}`);
     };

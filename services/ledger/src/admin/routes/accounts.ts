@@ -13,7 +13,7 @@ import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
 import { accountIdOf } from "../path-ids.js";
 import { accountJson } from "../serialize.js";
-import { TOKEN_HOLDER } from "../token-holder.js";
+import { tokenHolder } from "../token-holder.js";
 
 const createAccountBody = z.object({
   name: label,
@@ -72,7 +72,7 @@ export function accountRoutes(router: Router, dependencies: AdminDependencies): 
   ] as const) {
     router.post(`/accounts/:accountId/${path}`, async (request, response) => {
       const accountId = accountIdOf(request);
-      const account = await setAccountDisabled(database, announceRevocation, TOKEN_HOLDER, accountId, disabled);
+      const account = await setAccountDisabled(database, announceRevocation, tokenHolder(request), accountId, disabled);
       response.json({ ...accountJson(account), disabled_at: account.disabledAt?.toISOString() ?? null });
     });
   }
@@ -81,6 +81,6 @@ export function accountRoutes(router: Router, dependencies: AdminDependencies): 
     const accountId = accountIdOf(request);
     const { log_capture } = parseInput(logCaptureBody, request.body);
     const level = log_capture === "default" ? null : log_capture;
-    response.json(accountJson(await setLogCapture(database, forgetCachedKeys, accountId, level, TOKEN_HOLDER)));
+    response.json(accountJson(await setLogCapture(database, forgetCachedKeys, accountId, level, tokenHolder(request))));
   });
 }

@@ -14,7 +14,7 @@ import {
 import { revokeCodes } from "../../prepaid-codes/revoke-codes.js";
 import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
-import { TOKEN_HOLDER } from "../token-holder.js";
+import { tokenHolder } from "../token-holder.js";
 
 // The CLI's prepaid codes (pnpm gw code ...), audited as the CLI's; the console's pages reach the same functions over gRPC.
 
@@ -66,7 +66,7 @@ export function codeRoutes(router: Router, { database }: AdminDependencies): voi
         expiresAt: body.expires_at,
         note: body.note,
       },
-      TOKEN_HOLDER,
+      tokenHolder(request),
     );
     response.status(201).json({ ...batchJson({ ...batch, redeemed: 0, revoked: 0 }), codes });
   });
@@ -85,6 +85,6 @@ export function codeRoutes(router: Router, { database }: AdminDependencies): voi
   /** Revokes a code (clear text or id) or a batch's unused codes. */
   router.post("/codes/revoke", async (request, response) => {
     const { target } = parseInput(revokeBody, request.body);
-    response.json({ revoked_code_ids: await revokeCodes(database, target, TOKEN_HOLDER) });
+    response.json({ revoked_code_ids: await revokeCodes(database, target, tokenHolder(request)) });
   });
 }

@@ -6,7 +6,7 @@ import type { AdminDependencies } from "../dependencies.js";
 import { parseInput, yuanToMicros } from "../parse-input.js";
 import { accountIdOf } from "../path-ids.js";
 import { creditJson } from "../serialize.js";
-import { TOKEN_HOLDER } from "../token-holder.js";
+import { tokenHolder } from "../token-holder.js";
 
 const creditBody = z.object({
   yuan: z.union([z.string(), z.number()]),
@@ -21,7 +21,7 @@ export function creditRoutes(router: Router, { database, publishBalance }: Admin
     const { credit, balance, replayed } = await addCredit(
       database,
       { accountId, amountMicros: yuanToMicros(body.yuan, "yuan", 1n), idempotencyKey: body.idempotency_key },
-      TOKEN_HOLDER,
+      tokenHolder(request),
     );
     await publishBalance(accountId, balance);
     response

@@ -5,7 +5,7 @@ import { granteeInput } from "../../console/admin-requests.js";
 import { grantRole, listRoles, revokeRole } from "../../roles/admin-roles.js";
 import type { AdminDependencies } from "../dependencies.js";
 import { parseInput } from "../parse-input.js";
-import { TOKEN_HOLDER } from "../token-holder.js";
+import { tokenHolder } from "../token-holder.js";
 
 const grantBody = z.object({ grantee: granteeInput, role: z.enum(ROLES).default("admin") });
 const revokeBody = z.object({ grantee: granteeInput });
@@ -24,12 +24,12 @@ export function roleRoutes(router: Router, { database }: AdminDependencies): voi
   });
   router.post("/roles", async (request, response) => {
     const { grantee, role } = parseInput(grantBody, request.body);
-    response.json(roleJson(await grantRole(database, TOKEN_HOLDER, grantee, role)));
+    response.json(roleJson(await grantRole(database, tokenHolder(request), grantee, role)));
   });
   /** Answers the grant that was revoked, or `revoked: null` when the grantee had none. */
   router.post("/roles/revoke", async (request, response) => {
     const { grantee } = parseInput(revokeBody, request.body);
-    const revoked = await revokeRole(database, TOKEN_HOLDER, grantee);
+    const revoked = await revokeRole(database, tokenHolder(request), grantee);
     response.json({ grantee, revoked: revoked && roleJson(revoked) });
   });
 }
