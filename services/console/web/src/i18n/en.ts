@@ -170,6 +170,10 @@ export const en = {
     signOut: "Sign out",
     signOutEverywhere: "Sign out everywhere",
     signOutEverywhereBody: "Every browser signed in to this account will be signed out.",
+    whoYouAre: "Your sign-in",
+    accountId: "Account ID",
+    signIn: "Sign-in",
+    grantHelp: "To make this sign-in the console's administrator, the operator runs:",
   },
   admin: {
     title: "Accounts",

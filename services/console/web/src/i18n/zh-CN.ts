@@ -172,6 +172,10 @@ export const zhCN: Resources = {
     signOut: "退出登录",
     signOutEverywhere: "在所有设备上退出",
     signOutEverywhereBody: "所有登录此账户的浏览器都将退出登录。",
+    whoYouAre: "你的登录身份",
+    accountId: "账户 ID",
+    signIn: "登录身份",
+    grantHelp: "要让此登录身份成为控制台管理员，运维人员运行：",
   },
   admin: {
     title: "账户管理",

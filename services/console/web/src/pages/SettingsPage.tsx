@@ -1,4 +1,4 @@
-import { Button, Card, Group, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import { Button, Card, Code, CopyButton, Group, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -6,7 +6,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { api } from "../api/client.js";
-import { useForgetSession } from "../api/session.js";
+import { useForgetSession, useSession } from "../api/session.js";
 import type { LogCapture, Settings } from "../api/types.js";
 import { QueryState } from "../components/QueryState.js";
 import { TableHeader } from "../components/TableHeader.js";
@@ -48,6 +48,57 @@ function Identities({ settings }: { settings: Settings }) {
           ))}
         </Group>
       )}
+    </Card>
+  );
+}
+
+/**
+ * Who is signed in, as the operator CLI names them: the account id and each sign-in's
+ * `provider:subject`, with the command that makes it the console's administrator.
+ */
+function WhoYouAre({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const first = settings.identities[0];
+  const grant = first ? `pnpm -s gw admin grant ${first.provider}:${first.subject}` : "";
+  return (
+    <Card withBorder>
+      <Title order={4} mb="sm">
+        {t("settings.whoYouAre")}
+      </Title>
+      <Stack gap="xs">
+        <Text size="sm">
+          {t("settings.accountId")}: <Code data-testid="account-id">{session.data?.account.id}</Code>
+        </Text>
+        {settings.identities.map((identity) => (
+          <Text size="sm" key={`${identity.provider}/${identity.subject}`}>
+            {t("settings.signIn")}: <Code>{`${identity.provider}:${identity.subject}`}</Code>
+          </Text>
+        ))}
+        {first && (
+          <>
+            <Text size="sm" c="dimmed">
+              {t("settings.grantHelp")}
+            </Text>
+            <Group wrap="nowrap" align="flex-start">
+              <Code
+                block
+                data-testid="grant-command"
+                style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap", flex: 1 }}
+              >
+                {grant}
+              </Code>
+              <CopyButton value={grant}>
+                {({ copied, copy }) => (
+                  <Button variant="light" color={copied ? "teal" : undefined} onClick={copy}>
+                    {copied ? t("common.copied") : t("common.copy")}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          </>
+        )}
+      </Stack>
     </Card>
   );
 }
@@ -136,6 +187,7 @@ export default function SettingsPage() {
       <QueryState query={settings}>
         {(data) => (
           <>
+            <WhoYouAre settings={data} />
             <Identities settings={data} />
             <CaptureLevel settings={data} />
           </>
