@@ -1,0 +1,1 @@
+export { openAISpecErrors, responseErrors, responseStreamEventErrors } from "./openai-spec.js";
