@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { type Exchange, sendJson } from "../http.js";
+import { RequestError } from "./chat-request.js";
 
 export interface OpenAIErrorDetails {
   type?: string;
@@ -58,4 +59,15 @@ export function requireApiKey(exchange: Exchange): boolean {
 
 export function sendNotFound(exchange: Exchange): void {
   sendOpenAIError(exchange, 404, `Invalid URL (${exchange.method} ${exchange.path})`);
+}
+
+/** The request `parse` reads from the body, or undefined once its RequestError went out as OpenAI's 400. */
+export function parsedOrRefused<T>(exchange: Exchange, parse: (body: unknown) => T): T | undefined {
+  try {
+    return parse(exchange.body);
+  } catch (error) {
+    if (!(error instanceof RequestError)) throw error;
+    sendOpenAIError(exchange, 400, error.message, { param: error.param, code: error.code });
+    return undefined;
+  }
 }

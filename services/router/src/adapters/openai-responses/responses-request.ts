@@ -3,18 +3,16 @@ import { z } from "zod";
 
 // The few fields of a Responses request the gateway reads to admit and bill it; everything else
 // (and these too) goes to OpenAI as the client sent it. https://platform.openai.com/docs/api-reference/responses/create
-const relayedRequestSchema = z
-  .object({
-    model: z.string(),
-    max_output_tokens: z.number().int().positive().nullish(),
-    previous_response_id: z.string().nullish(),
-    conversation: z.unknown().optional(),
-    service_tier: z.unknown().optional(),
-    instructions: z.unknown().optional(),
-    input: z.unknown().optional(),
-    tools: z.unknown().optional(),
-  })
-  .passthrough();
+const relayedRequestSchema = z.looseObject({
+  model: z.string(),
+  max_output_tokens: z.number().int().positive().nullish(),
+  previous_response_id: z.string().nullish(),
+  conversation: z.unknown().optional(),
+  service_tier: z.unknown().optional(),
+  instructions: z.unknown().optional(),
+  input: z.unknown().optional(),
+  tools: z.unknown().optional(),
+});
 
 export type RelayedRequest = z.infer<typeof relayedRequestSchema>;
 
