@@ -107,7 +107,7 @@ export function expectedOf(recording: Recording): Expected {
 /** Why no request of the gateway's could be answered with this recording, when none could. */
 export function notReplayable(recording: Recording): string | undefined {
   if (recording.protocol === "openai-responses") {
-    return "the gateway never calls a vendor's Responses API (its Responses ingress calls the vendors' chat APIs)";
+    return "the replay vendor serves chat protocols only (the gateway relays OpenAI's models to OpenAI's Responses API; services/edge/test/responses-relay.test.ts holds the relay to the simulator)";
   }
   if (recording.status >= 400) return undefined;
   const text = bodyText(recording);

@@ -40,6 +40,10 @@ type Ingress = ChatIngress | "OpenAI embeddings" | "OpenAI images" | "OpenAI tra
 
 const chatProtocols = new Set(["openai-chat", "anthropic-messages", "gemini-generate"]);
 const ingressesOf = (recording: Recording): Ingress[] => {
+  // OpenAI's models on the Responses ingress are relayed to OpenAI's Responses API, never its chat.
+  if (recording.family === "openai" && recording.protocol === "openai-chat") {
+    return chatIngresses.filter((ingress) => ingress !== "OpenAI Responses");
+  }
   if (chatProtocols.has(recording.protocol)) return [...chatIngresses];
   if (recording.protocol === "openai-embeddings" || recording.protocol === "gemini-embed") return ["OpenAI embeddings"];
   if (recording.protocol === "openai-images") return ["OpenAI images"];
