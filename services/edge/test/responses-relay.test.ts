@@ -276,6 +276,21 @@ describe("OpenAI models on /v1/responses, relayed to OpenAI's Responses API", ()
     expect(attempts.map((attempt) => attempt.status)).toEqual([500, 200]);
   });
 
+  it("ends a stream the vendor broke after output with OpenAI's error event, numbered next, and bills what was delivered", async () => {
+    const answer = await post(
+      codexRequest("Read hello.txt relay-broken [sim:cut_after=3]", { tools: [], stream: true }),
+    );
+    expect(answer.status).toBe(200);
+    const events = await readEvents(answer);
+    const last = events.at(-1)!;
+    expect(last.name).toBe("error");
+    expect(responseStreamEventErrors(last.data)).toEqual([]);
+    expect(last.data.sequence_number).toBe(events.length - 1);
+    expect(events.filter((event) => event.name.endsWith(".delta"))).toHaveLength(3);
+    const record = await usageRecordOf(stack.databaseUrl, answer.headers.get("x-request-id")!);
+    expect(record).toMatchObject({ outcome: "stream_broken", estimated: true, completion_tokens: 3 });
+  });
+
   it("cancels the vendor call when the client leaves mid-stream, and bills what was delivered", async () => {
     const controller = new AbortController();
     const answer = await fetch(`${stack.baseUrl}/responses`, {

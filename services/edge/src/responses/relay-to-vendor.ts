@@ -1,6 +1,7 @@
 import { fromGrpcError, type GatewayError, type Logger, serverError } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { RelayResponseReply, ResponsesRelayServiceClient } from "@gateway/proto/router/v1/responses_relay";
+import { type ServiceError, status } from "@grpc/grpc-js";
 import type { Request, Response } from "express";
 import { routerMetadata } from "../http/body-budget.js";
 import { rawJsonBody } from "../http/json-body.js";
@@ -114,9 +115,11 @@ export function relayToVendor({ relay, store, logger }: RelayDependencies, reque
       call.cancel();
       resolve(true);
     };
-    function failed(error: Error) {
+    function failed(error: ServiceError) {
       call.off("data", first);
       response.off("close", leave);
+      // A router from before the relay (a rolling upgrade) has no such call: chat serves the request, as it did.
+      if (error.code === status.UNIMPLEMENTED) return resolve(false);
       sendError(response, fromGrpcError(error));
       resolve(true);
     }
