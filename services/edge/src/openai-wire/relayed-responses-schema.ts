@@ -1,4 +1,4 @@
-import { modelId } from "@gateway/platform";
+import { int32From, modelId } from "@gateway/platform";
 import { z } from "zod";
 
 // A Responses request relayed to the vendor's own Responses API goes as the client sent it, so
@@ -15,7 +15,7 @@ export const relayedResponsesSchema = z.looseObject({
   parallel_tool_calls: z.boolean().nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
-  max_output_tokens: z.number().int().min(1).nullish(),
+  max_output_tokens: int32From(1).nullish(),
   previous_response_id: z.string().nullish(),
   instructions: z.string().nullish(),
   input: z.union([z.string(), z.array(z.union([z.string(), z.looseObject({})]))]).optional(),
