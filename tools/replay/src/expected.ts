@@ -107,7 +107,9 @@ export function expectedOf(recording: Recording): Expected {
 /** Why no request of the gateway's could be answered with this recording, when none could. */
 export function notReplayable(recording: Recording): string | undefined {
   if (recording.protocol === "openai-responses") {
-    return "the replay vendor serves chat protocols only (the gateway relays OpenAI's models to OpenAI's Responses API; services/edge/test/responses-relay.test.ts holds the relay to the simulator)";
+    return recording.family === "openai"
+      ? "relayed, not translated: held by the relay's own cases (the client reads the vendor's bytes)"
+      : "the gateway calls this vendor's chat API: only OpenAI's models are relayed to a Responses API";
   }
   if (recording.status >= 400) return undefined;
   const text = bodyText(recording);
