@@ -7,10 +7,21 @@ import { frameEvent } from "./replay-server.js";
 export interface RelayedAnswer {
   // What the replay vendor writes, so what the client must read.
   text: string;
+  // The stream failed before any output (an error event after the opening ones): the client gets
+  // the gateway's error for that failure, as from a failed status, and nothing is billed.
+  failedBeforeOutput: boolean;
   usage: { input: number; cached: number; output: number; reasoning: number } | undefined;
 }
 
 const terminalTypes = new Set(["response.completed", "response.incomplete", "response.failed"]);
+const openingTypes = new Set(["response.created", "response.in_progress", "response.queued"]);
+
+function failsBeforeOutput(payloads: string[]): boolean {
+  const first = payloads
+    .map((payload) => (JSON.parse(payload) as { type?: string }).type ?? "")
+    .find((type) => !openingTypes.has(type));
+  return first === "error" || first === "response.failed";
+}
 
 /** The data of each event of an SSE text. */
 const eventData = (text: string) =>
@@ -46,6 +57,7 @@ export function relayedAnswerOf(recording: Recording): RelayedAnswer {
     | undefined;
   return {
     text,
+    failedBeforeOutput: streamed && failsBeforeOutput(payloads),
     usage: usage && {
       input: usage.input_tokens,
       cached: usage.input_tokens_details?.cached_tokens ?? 0,

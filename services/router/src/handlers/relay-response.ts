@@ -12,7 +12,13 @@ import type { Usage } from "@gateway/proto/router/v1/chat";
 import type { RelayResponseReply, RelayResponseRequest } from "@gateway/proto/router/v1/responses_relay";
 import type { ServerWritableStream, ServiceError } from "@grpc/grpc-js";
 import { postResponses, type ResponsesAnswer } from "../adapters/openai-responses/responses-relay-call.js";
-import { sseEvents, streamErrorEvent, terminalResponse } from "../adapters/openai-responses/responses-sse.js";
+import {
+  failureBeforeOutput,
+  opensStream,
+  sseEvents,
+  streamErrorEvent,
+  terminalResponse,
+} from "../adapters/openai-responses/responses-sse.js";
 import { usageOfResponse } from "../adapters/openai-responses/responses-usage.js";
 import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { responsesAnswerLog } from "../request-log/answer-bodies.js";
@@ -32,7 +38,8 @@ type Opened =
       status: number;
       contentType: string;
       events: AsyncIterator<Buffer>;
-      first: IteratorResult<Buffer>;
+      // The events read before the relay answers: the opening ones and the first output (or the end).
+      opening: Buffer[];
     };
 
 async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
@@ -42,8 +49,9 @@ async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
 }
 
 /**
- * Posts to the vendor and reads a JSON answer whole, or a stream up to its first event: a failure
- * until then goes to the next attempt (nothing reached the client), after it never.
+ * Posts to the vendor and reads a JSON answer whole, or a stream up to its first output: a failure
+ * until then (an `error` event right after the opening ones included) goes to the next attempt
+ * (nothing reached the client), after it never.
  */
 function openRelay(deps: RouterDependencies, request: RelayResponseRequest, facts: RequestFacts, signal: AbortSignal) {
   return callWithFailover<Opened, RelayResponseRequest>(deps, request, facts, signal, async (call) => {
@@ -53,7 +61,17 @@ function openRelay(deps: RouterDependencies, request: RelayResponseRequest, fact
     if (!contentType.includes("text/event-stream"))
       return { kind: "json", status, contentType, bytes: await readAll(answer.body) };
     const events = sseEvents(answer.body)[Symbol.asyncIterator]();
-    return { kind: "stream", status, contentType, events, first: await events.next() };
+    const opening: Buffer[] = [];
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      const failure = failureBeforeOutput(next.value);
+      if (failure) {
+        await events.return?.(undefined);
+        throw failure;
+      }
+      opening.push(next.value);
+      if (!opensStream(next.value)) break;
+    }
+    return { kind: "stream", status, contentType, events, opening };
   });
 }
 
@@ -115,17 +133,16 @@ async function relay(
     return;
   }
   deps.metrics.firstTokenArrived(facts);
-  let next = opened.first;
-  while (!next.done) {
-    const event = next.value;
+  const pass = async (event: Buffer) => {
     const response = terminalResponse(event);
     if (response !== undefined) tally.sawResponse(response);
     else if (deltaEvent.test(event.toString("latin1", 0, 64))) tally.deltas += 1;
     await write({ chunk: event });
     tally.wroteOutput = true;
     tally.last = event;
-    next = await opened.events.next();
-  }
+  };
+  for (const event of opened.opening) await pass(event);
+  for (let next = await opened.events.next(); !next.done; next = await opened.events.next()) await pass(next.value);
   if (tally.final !== undefined) await write({ finalResponse: Buffer.from(JSON.stringify(tally.final)) });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sseEvents, streamErrorEvent, terminalResponse } from "./responses-sse.js";
+import { failureBeforeOutput, opensStream, sseEvents, streamErrorEvent, terminalResponse } from "./responses-sse.js";
 
 async function* arriving(...parts: string[]) {
   for (const part of parts) yield Buffer.from(part);
@@ -48,5 +48,25 @@ describe("a Responses stream relayed event by event", () => {
       param: null,
       sequence_number: 42,
     });
+  });
+});
+
+describe("a Responses stream that fails before any output", () => {
+  const event = (type: string, fields: Record<string, unknown>) =>
+    Buffer.from(`event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`);
+
+  it("is the vendor's failure as its status would have said it: a spent key is a key refusal", () => {
+    const spent = event("error", {
+      error: { type: "insufficient_quota", code: "insufficient_quota", message: "quota" },
+    });
+    expect(failureBeforeOutput(spent)?.keyRefusal).toBe("quota_exhausted");
+    const failed = event("response.failed", { response: { error: { code: "server_error", message: "boom" } } });
+    expect(failureBeforeOutput(failed)).toMatchObject({ httpStatus: 503, vendorStatus: 500 });
+  });
+
+  it("is told apart from the events that only open a stream, and from output", () => {
+    expect(opensStream(event("response.created", { response: {} }))).toBe(true);
+    expect(opensStream(event("response.output_item.added", { item: {} }))).toBe(false);
+    expect(failureBeforeOutput(event("response.output_text.delta", { delta: "x" }))).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { mapVendorError, type VendorError } from "@gateway/outbound-http";
+
 // OpenAI's Responses stream is relayed event by event as the vendor's own bytes; only the few
 // events the gateway must understand (the terminal ones, which carry usage) are parsed.
 
@@ -80,4 +82,36 @@ export function streamErrorEvent(last: Buffer | undefined, code: string, message
     sequence_number: previous === undefined ? 0 : Number(previous) + 1,
   };
   return Buffer.from(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+}
+
+// Events that open every stream before the model produces anything.
+const openingEvents = new Set(["response.created", "response.in_progress", "response.queued"]);
+
+/** Whether the event only opens the stream: until another arrives, nothing is output. */
+export const opensStream = (event: Buffer) => openingEvents.has(sseFields(event).event ?? "");
+
+// The HTTP status OpenAI answers the same failure with outside a stream
+// (https://platform.openai.com/docs/guides/error-codes): so the chat path's mapping applies.
+function statusOfStreamError(error: { code?: unknown; type?: unknown }): number {
+  if (error.code === "insufficient_quota" || error.code === "rate_limit_exceeded") return 429;
+  if (error.type === "invalid_request_error" || error.code === "invalid_prompt") return 400;
+  return 500;
+}
+
+/**
+ * The vendor's failure when a stream fails before any output (an `error` event or
+ * `response.failed` right after the opening events): the same error its status would have
+ * been, so the key, retry and failover rules of chat apply, and nothing is relayed or billed.
+ */
+export function failureBeforeOutput(event: Buffer): VendorError | undefined {
+  const fields = sseFields(event);
+  if (fields.event !== "error" && fields.event !== "response.failed") return undefined;
+  let payload: { error?: unknown; response?: { error?: unknown } };
+  try {
+    payload = JSON.parse(fields.data) as typeof payload;
+  } catch {
+    payload = {};
+  }
+  const error = (payload.error ?? payload.response?.error ?? {}) as { code?: unknown; type?: unknown };
+  return mapVendorError(statusOfStreamError(error), JSON.stringify({ error }), {});
 }
