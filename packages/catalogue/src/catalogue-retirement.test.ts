@@ -1,23 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Catalogue } from "./catalogue.js";
+import { chatEntry } from "./catalogue-entries.fixtures.js";
 import type { CatalogueFile, ModelEntry, Retirement } from "./catalogue-schema.js";
 
 const shippedCatalogue = fileURLToPath(new URL("../../../infra/catalogue/models.yaml", import.meta.url));
 const sources = { env: {}, simulatorUrl: "http://127.0.0.1:8090" };
 
-const chat = (id: string, extra: Partial<ModelEntry> = {}): ModelEntry => ({
-  id,
-  vendor: "v",
-  created: 1,
-  context_window: 1000,
-  endpoints: ["/v1/chat/completions"],
-  capabilities: [],
-  price: { input: 1, output: 2 },
-  price_reason: "a test vendor's own prices",
-  groups: ["default"],
-  ...extra,
-});
+const chat = chatEntry;
 
 const catalogueOf = (...models: ModelEntry[]): CatalogueFile => ({
   groups: { default: { description: "d", multiplier_basis_points: 10_000 } },

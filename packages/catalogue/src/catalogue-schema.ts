@@ -4,6 +4,10 @@ import { tokenPricesSchema } from "./token-prices.js";
 const name = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
 const envName = z.string().regex(/^[A-Z][A-Z0-9_]*$/);
 
+// The vendor endpoints the gateway can call a chat model on: chat completions (through the
+// adapters) and OpenAI's Responses API (relayed as the client sent it).
+const vendorApiEndpoints = ["/v1/chat/completions", "/v1/responses"] as const;
+
 export const vendorSchema = z.object({
   owned_by: z.enum(["openai", "anthropic", "google", "xai", "deepseek", "alibaba", "moonshot"]),
   protocol: z.enum(["openai-compatible", "anthropic", "gemini"]),
@@ -15,6 +19,9 @@ export const vendorSchema = z.object({
   base_url_env: envName,
   // Only for openai-compatible vendors: which row of vendor-profiles.ts applies.
   profile: z.enum(["openai", "xai", "deepseek", "qwen", "moonshot"]).optional(),
+  // Which of vendorApiEndpoints the vendor's chat models have (OpenAI's: both); absent, none: its
+  // protocol's adapter serves them. A model's `vendor_endpoints` overrides it.
+  chat_model_endpoints: z.array(z.enum(vendorApiEndpoints)).min(1).optional(),
 });
 
 const modelIdSchema = z.string().min(1).max(128);
@@ -150,6 +157,10 @@ export const modelSchema = z.object({
   max_output_tokens: z.number().int().positive().optional(),
   default_max_tokens: z.number().int().positive().optional(),
   endpoints: z.array(z.string().startsWith("/v1/")).min(1),
+  // The endpoints the model has at its vendor, where they differ from its vendor's chat_model_endpoints
+  // (a model OpenAI offers only on its Responses API: [/v1/responses], and then only /v1/responses
+  // among `endpoints`).
+  vendor_endpoints: z.array(z.enum(vendorApiEndpoints)).min(1).optional(),
   capabilities: z.array(z.enum(["vision", "tools", "json", "reasoning", "image_edit"])).default([]),
   // Vision models: the most images one chat request may carry (DEFAULT_MAX_IMAGES_PER_REQUEST
   // when unset), checked before any vendor call: each is a download for vendors that take only inline data.

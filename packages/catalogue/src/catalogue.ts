@@ -40,6 +40,9 @@ export interface CatalogueModel extends Omit<ModelEntry, "channels" | "price"> {
   // The entry's own prices, or the dataset's it defaults to.
   price: TokenPrices;
   channels: Channel[];
+  // The vendor endpoints the model has (catalogue-schema.ts vendorApiEndpoints): /v1/responses
+  // means the gateway relays Responses requests to the vendor's own Responses API.
+  vendorEndpoints: readonly string[];
   // Set when this entry answers for a retired id it succeeds.
   servedFor?: { id: string; thinking?: Retirement["successor_thinking"] };
 }
@@ -129,7 +132,8 @@ export class Catalogue {
         .filter((name) => !data.channels[name]!.disabled)
         .flatMap((name) => resolveChannel(name, data, sources) ?? []);
       const price = prices.get(entry.id)!;
-      models.set(entry.id, { ...entry, price, ownedBy: vendorEntry.owned_by, channels });
+      const vendorEndpoints = vendorEndpointsOf(entry, vendorEntry);
+      models.set(entry.id, { ...entry, price, ownedBy: vendorEntry.owned_by, channels, vendorEndpoints });
     }
     const aliases = new Map(
       data.models.flatMap((entry) =>
@@ -312,6 +316,7 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     if (!data.vendors[model.vendor]) problems.push(`models.${model.id}: unknown vendor ${model.vendor}`);
     if (model.retired) problems.push(...retirementProblems(model, model.retired, data));
     problems.push(...mediaRulesProblems(model));
+    problems.push(...vendorEndpointProblems(model, data.vendors[model.vendor]));
     if (model.endpoints.includes("/v1/embeddings") && !model.embedding) {
       problems.push(`models.${model.id}: serves /v1/embeddings but has no embedding rules`);
     }
@@ -326,6 +331,31 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
       else if (channel.vendor !== model.vendor)
         problems.push(`models.${model.id}: channel ${name} is not ${model.vendor}`);
     }
+  }
+  return problems;
+}
+
+const chatEndpoints = ["/v1/chat/completions", "/v1/completions"];
+
+function vendorEndpointsOf(entry: ModelEntry, vendor: VendorEntry): readonly string[] {
+  if (entry.vendor_endpoints) return entry.vendor_endpoints;
+  return entry.endpoints.includes("/v1/chat/completions") ? (vendor.chat_model_endpoints ?? []) : [];
+}
+
+/** A model offered only on its vendor's Responses API serves Responses alone: chat would find no vendor endpoint. */
+function vendorEndpointProblems(model: ModelEntry, vendor: VendorEntry | undefined): string[] {
+  if (!model.vendor_endpoints || !vendor) return [];
+  const where = `models.${model.id}`;
+  if (vendor.protocol !== "openai-compatible")
+    return [`${where}: vendor_endpoints are only for openai-compatible vendors`];
+  const problems: string[] = [];
+  if (!model.vendor_endpoints.includes("/v1/chat/completions")) {
+    const onChat = model.endpoints.filter((endpoint) => chatEndpoints.includes(endpoint));
+    if (onChat.length > 0)
+      problems.push(`${where}: serves ${onChat.join(", ")} but its vendor offers it only on /v1/responses`);
+  }
+  if (model.endpoints.includes("/v1/responses") && !model.vendor_endpoints.includes("/v1/responses")) {
+    problems.push(`${where}: lists /v1/responses, which only models on their vendor's Responses API list`);
   }
   return problems;
 }

@@ -111,10 +111,17 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.post("/audio/transcriptions", multipartBody(audioLimits, admission), audioTranscriptions(services.audio));
   v1.post("/videos/generations", jsonBody(smallJsonBodyLimits.videoSubmit), submitVideo(deps.video, baseUrlOf));
   v1.get("/videos/generations/:taskId", getVideo(deps.video, baseUrlOf));
+  const responsesBody = boundedJsonBody(deps.bodyLimitBytes, admission, true);
   v1.post(
     "/responses",
-    conversationBody,
-    createResponse({ router: deps.router, store: deps.responses, admission, logger: deps.logger }),
+    responsesBody,
+    createResponse({
+      router: deps.router,
+      relay: deps.routerServices.responsesRelay,
+      store: deps.responses,
+      admission,
+      logger: deps.logger,
+    }),
   );
   v1.get("/responses/:responseId", getResponse(deps.responses));
   v1.delete("/responses/:responseId", deleteResponse(deps.responses));

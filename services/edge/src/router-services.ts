@@ -3,6 +3,7 @@ import { AudioServiceClient } from "@gateway/proto/router/v1/audio";
 import { CompletionServiceClient } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceClient } from "@gateway/proto/router/v1/images";
+import { ResponsesRelayServiceClient } from "@gateway/proto/router/v1/responses_relay";
 import type { Client, Interceptor } from "@grpc/grpc-js";
 
 /**
@@ -17,5 +18,6 @@ export function routerServices(router: Client, interceptors: Interceptor[]) {
     embeddings: new EmbeddingServiceClient(target, insecureChannel(), options),
     images: new ImageServiceClient(target, insecureChannel(), options),
     audio: new AudioServiceClient(target, insecureChannel(), options),
+    responsesRelay: new ResponsesRelayServiceClient(target, insecureChannel(), options),
   };
 }

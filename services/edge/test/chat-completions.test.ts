@@ -102,10 +102,14 @@ describe("models through the running stack", () => {
     const models = [];
     for await (const model of client.models.list()) models.push(model as typeof model & { endpoints: string[] });
     const responders = models.filter((model) => model.endpoints.includes("/v1/responses"));
+    // Every chat model, and the models OpenAI offers only on its Responses API (Codex).
+    const responsesOnly = models.filter((model) => model.endpoints.join() === "/v1/responses").map((model) => model.id);
+    expect(responsesOnly).toContain("gpt-5.3-codex");
     expect(responders.map((model) => model.id).sort()).toEqual(
       models
         .filter((model) => model.endpoints.includes("/v1/chat/completions"))
         .map((model) => model.id)
+        .concat(responsesOnly)
         .sort(),
     );
     expect(responders.length).toBeGreaterThan(10);

@@ -27,6 +27,10 @@ afterAll(async () => {
   await stack?.teardown();
 });
 
+// A conversation the gateway stores and loads: the Responses API translated onto chat. (OpenAI's
+// models are relayed to OpenAI, which keeps their conversations itself.)
+const translatedModel = "qwen-plus";
+
 async function postResponse(apiKey: string, body: string) {
   const response = await fetch(`${stack.baseUrl}/responses`, {
     method: "POST",
@@ -43,7 +47,7 @@ async function postResponse(apiKey: string, body: string) {
  * reserves.
  */
 async function accountWithStoredConversation() {
-  const body = JSON.stringify({ model: "gpt-4o-mini", input: "word ".repeat(720_000), max_output_tokens: 16 });
+  const body = JSON.stringify({ model: translatedModel, input: "word ".repeat(720_000), max_output_tokens: 16 });
   const probe = await stack.createAccount({ group: "premium", creditYuan: 0 });
   const refused = await postResponse(probe.api_key, body);
   expect(refused.status).toBe(429);
@@ -86,7 +90,7 @@ describe("previous_response_id from an account that cannot pay", () => {
     expect(storedBytes).toBeGreaterThan(3_500_000);
 
     const load = JSON.stringify({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       input: "hi",
       max_output_tokens: 16,
       previous_response_id: responseId,

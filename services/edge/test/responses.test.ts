@@ -22,6 +22,10 @@ afterAll(async () => {
   await stack?.teardown();
 });
 
+// OpenAI's models are relayed to OpenAI's own Responses API (responses-relay.test.ts); these tests
+// hold the Responses API translated onto chat, which serves every other vendor's chat models.
+const translatedModel = "grok-4";
+
 const weather = {
   type: "function" as const,
   name: "get_weather",
@@ -37,8 +41,8 @@ const upstreamWith = async (marker: string) =>
 
 describe("responses through the running stack", () => {
   it("answers a string input with a completed response object", async () => {
-    const response = await client.responses.create({ model: "gpt-4o-mini", input: "Say hello" });
-    expect(response).toMatchObject({ object: "response", status: "completed", model: "gpt-4o-mini", error: null });
+    const response = await client.responses.create({ model: translatedModel, input: "Say hello" });
+    expect(response).toMatchObject({ object: "response", status: "completed", model: translatedModel, error: null });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output).toHaveLength(1);
     const message = response.output[0]!;
@@ -52,7 +56,7 @@ describe("responses through the running stack", () => {
 
   it("sends items input with instructions as system and user messages", async () => {
     const response = await client.responses.create({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       instructions: "Be brief items-marker",
       input: [
         { role: "user", content: [{ type: "input_text", text: "first question" }] },
@@ -120,12 +124,12 @@ describe("responses through the running stack", () => {
   });
 
   it("answers a failure before any output as an HTTP error", async () => {
-    const failing = client.responses.create({ model: "gpt-4o-mini", input: "[sim:status=400]", stream: true });
+    const failing = client.responses.create({ model: translatedModel, input: "[sim:status=400]", stream: true });
     await expect(failing).rejects.toBeInstanceOf(OpenAI.BadRequestError);
   });
 
   it("streams with the SDK's .stream helper", async () => {
-    const stream = client.responses.stream({ model: "gpt-4o-mini", input: "Say hello" });
+    const stream = client.responses.stream({ model: translatedModel, input: "Say hello" });
     let text = "";
     stream.on("response.output_text.delta", (event) => {
       text += event.delta;
@@ -136,7 +140,11 @@ describe("responses through the running stack", () => {
   });
 
   it("calls a function and continues from its output with previous_response_id", async () => {
-    const first = await client.responses.create({ model: "gpt-4o-mini", input: "Weather in Paris?", tools: [weather] });
+    const first = await client.responses.create({
+      model: translatedModel,
+      input: "Weather in Paris?",
+      tools: [weather],
+    });
     const call = first.output.find((item) => item.type === "function_call");
     if (call?.type !== "function_call") throw new Error("no function call");
     expect(call.name).toBe("get_weather");
@@ -144,7 +152,7 @@ describe("responses through the running stack", () => {
     expect(JSON.parse(call.arguments)).toHaveProperty("city");
 
     const second = await client.responses.create({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       previous_response_id: first.id,
       input: [{ type: "function_call_output", call_id: call.call_id, output: '{"temperature":"21C"}' }],
       tools: [weather],
@@ -160,7 +168,7 @@ describe("responses through the running stack", () => {
 
   it("streams a function call as item and arguments events", async () => {
     const stream = await client.responses.create({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       input: "Weather in Rome?",
       tools: [weather],
       stream: true,
@@ -180,7 +188,7 @@ describe("responses through the running stack", () => {
   it("sends text.format json_schema to the vendor as response_format", async () => {
     const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
     await client.responses.create({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       input: "json-schema-marker",
       text: { format: { type: "json_schema", name: "reply", schema, strict: true } },
     });
@@ -193,7 +201,7 @@ describe("responses through the running stack", () => {
 
   it("marks a length cut incomplete", async () => {
     const response = await client.responses.create({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       input: "long answer [sim:tokens=200]",
       max_output_tokens: 16,
     });
@@ -202,13 +210,13 @@ describe("responses through the running stack", () => {
   });
 
   it("retrieves and deletes a stored response, scoped to its account", async () => {
-    const created = await client.responses.create({ model: "gpt-4o-mini", input: "Remember me" });
+    const created = await client.responses.create({ model: translatedModel, input: "Remember me" });
     const retrieved = await client.responses.retrieve(created.id);
     expect({ ...retrieved }).toEqual({ ...created });
     await expect(otherClient.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(otherClient.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(
-      otherClient.responses.create({ model: "gpt-4o-mini", input: "hi", previous_response_id: created.id }),
+      otherClient.responses.create({ model: translatedModel, input: "hi", previous_response_id: created.id }),
     ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     const deleted: unknown = await client.responses.delete(created.id);
     expect(deleted).toMatchObject({ id: created.id, object: "response.deleted", deleted: true });
@@ -217,7 +225,7 @@ describe("responses through the running stack", () => {
   });
 
   it("keeps stored responses in ledger's Postgres: they survive a flush of the gateway's Redis keys", async () => {
-    const created = await client.responses.create({ model: "gpt-4o-mini", input: "Keep me durable" });
+    const created = await client.responses.create({ model: translatedModel, input: "Keep me durable" });
     const redis = await connectTestRedis();
     try {
       for await (const keys of redis.scanIterator({ MATCH: `${stack.namespace}:*`, COUNT: 500 })) {
@@ -228,7 +236,7 @@ describe("responses through the running stack", () => {
     }
     expect({ ...(await client.responses.retrieve(created.id)) }).toEqual({ ...created });
     const followUp = await client.responses.create({
-      model: "gpt-4o-mini",
+      model: translatedModel,
       input: "durable follow-up",
       previous_response_id: created.id,
     });
@@ -257,16 +265,16 @@ describe("responses through the running stack", () => {
         ],
       },
     ];
-    const refused = await client.responses.create({ model: "gpt-4o-mini", input }).catch((caught: unknown) => caught);
+    const refused = await client.responses.create({ model: translatedModel, input }).catch((caught: unknown) => caught);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect(refused).toMatchObject({ code: "input_too_large_to_store", param: "store" });
     expect(await upstreamWith("too-big-to-store")).toHaveLength(0);
-    const served = await client.responses.create({ model: "gpt-4o-mini", input, store: false });
+    const served = await client.responses.create({ model: translatedModel, input, store: false });
     expect(served.status).toBe("completed");
   });
 
   it("does not keep a response with store false", async () => {
-    const created = await client.responses.create({ model: "gpt-4o-mini", input: "Forget me", store: false });
+    const created = await client.responses.create({ model: translatedModel, input: "Forget me", store: false });
     expect(created).toMatchObject({ store: false });
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
@@ -283,11 +291,11 @@ describe("responses through the running stack", () => {
   });
 
   const invalid: [string, Record<string, unknown>, string][] = [
-    ["a missing input", { model: "gpt-4o-mini" }, "input"],
-    ["a tool without a type", { model: "gpt-4o-mini", input: "hi", tools: [{ name: "x" }] }, "tools[0].type"],
+    ["a missing input", { model: translatedModel }, "input"],
+    ["a tool without a type", { model: translatedModel, input: "hi", tools: [{ name: "x" }] }, "tools[0].type"],
     [
       "a function tool without a name",
-      { model: "gpt-4o-mini", input: "hi", tools: [{ type: "function" }] },
+      { model: translatedModel, input: "hi", tools: [{ type: "function" }] },
       "tools[0].name",
     ],
     ["a temperature above 2", { model: "gpt-4o-mini", input: "hi", temperature: 3 }, "temperature"],
@@ -295,25 +303,25 @@ describe("responses through the running stack", () => {
     ["a zero max_output_tokens", { model: "gpt-4o-mini", input: "hi", max_output_tokens: 0 }, "max_output_tokens"],
     [
       "an unknown text format",
-      { model: "gpt-4o-mini", input: "hi", text: { format: { type: "xml" } } },
+      { model: translatedModel, input: "hi", text: { format: { type: "xml" } } },
       "text.format.type",
     ],
     [
       "a json_schema format without schema",
-      { model: "gpt-4o-mini", input: "hi", text: { format: { type: "json_schema", name: "x" } } },
+      { model: translatedModel, input: "hi", text: { format: { type: "json_schema", name: "x" } } },
       "text.format.schema",
     ],
-    ["an unknown item", { model: "gpt-4o-mini", input: [{ type: "function_call_output" }] }, "input[0]"],
-    ["an empty input list", { model: "gpt-4o-mini", input: [] }, "input"],
+    ["an unknown item", { model: translatedModel, input: [{ type: "function_call_output" }] }, "input[0]"],
+    ["an empty input list", { model: translatedModel, input: [] }, "input"],
     ["a non-boolean store", { model: "gpt-4o-mini", input: "hi", store: "yes" }, "store"],
     [
       "an unknown reasoning effort",
-      { model: "o4-mini", input: "hi", reasoning: { effort: "huge" } },
+      { model: translatedModel, input: "hi", reasoning: { effort: "huge" } },
       "reasoning.effort",
     ],
     [
       "a tool_choice naming no tool",
-      { model: "gpt-4o-mini", input: "hi", tool_choice: { type: "function", name: "nope" } },
+      { model: translatedModel, input: "hi", tool_choice: { type: "function", name: "nope" } },
       "tool_choice",
     ],
   ];
@@ -325,7 +333,7 @@ describe("responses through the running stack", () => {
 });
 
 describe("reasoning on the Responses API", () => {
-  it("sends reasoning.effort to an OpenAI reasoning model and reports its reasoning tokens", async () => {
+  it("sends reasoning to an OpenAI reasoning model as written, on its Responses API, and reports its reasoning tokens", async () => {
     const response = await client.responses.create({
       model: "o4-mini",
       input: "responses effort marker-1",
@@ -335,7 +343,8 @@ describe("reasoning on the Responses API", () => {
     expect(response.reasoning).toEqual({ effort: "low", summary: "auto" });
     expect(response.usage!.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
     const [upstream] = await upstreamWith("responses effort marker-1");
-    expect(upstream!.body).toMatchObject({ reasoning_effort: "low", max_completion_tokens: 400 });
+    expect(upstream!.path).toBe("/v1/responses");
+    expect(upstream!.body).toMatchObject({ reasoning: { effort: "low", summary: "auto" }, max_output_tokens: 400 });
   });
 
   it("maps reasoning.effort to Claude's and Gemini's thinking budgets and returns the thinking as a reasoning item", async () => {

@@ -13,6 +13,7 @@ import { CatalogueAdminServiceService } from "@gateway/proto/router/v1/catalogue
 import { CompletionServiceService } from "@gateway/proto/router/v1/completions";
 import { EmbeddingServiceService } from "@gateway/proto/router/v1/embeddings";
 import { ImageServiceService } from "@gateway/proto/router/v1/images";
+import { ResponsesRelayServiceService } from "@gateway/proto/router/v1/responses_relay";
 import { RouterServiceService } from "@gateway/proto/router/v1/router";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { bodyBudgetInterceptor } from "./body-budget-interceptor.js";
@@ -27,6 +28,7 @@ import { createEmbeddings } from "./handlers/create-embeddings.js";
 import { createTranscription } from "./handlers/create-transcription.js";
 import { editImages, generateImages, type MediaDependencies } from "./handlers/images.js";
 import { getModel, getServingStatus, listModels } from "./handlers/models.js";
+import { relayResponse } from "./handlers/relay-response.js";
 import type { RouterDependencies } from "./handlers/router-dependencies.js";
 import { streamChatCompletion } from "./handlers/stream-chat-completion.js";
 import { streamCompletion } from "./handlers/stream-completion.js";
@@ -39,6 +41,7 @@ const callers: CallerPolicy = {
   ...callersOfEveryMethod(EmbeddingServiceService, ["edge"]),
   ...callersOfEveryMethod(ImageServiceService, ["edge"]),
   ...callersOfEveryMethod(AudioServiceService, ["edge"]),
+  ...callersOfEveryMethod(ResponsesRelayServiceService, ["edge"]),
   // The console's admin pages: read-only views that run nothing and bill no one.
   [RouterServiceService.getChannelHealth.path]: ["console"],
   [RouterServiceService.describeCatalogue.path]: ["console"],
@@ -94,6 +97,10 @@ export async function startRouterServer(
         streamCompletion: streamCompletion(deps),
       }),
     ),
+  );
+  server.addService(
+    ResponsesRelayServiceService,
+    logHandlerErrors(deps.logger, calls.track({ relayResponse: relayResponse(deps) })),
   );
   server.addService(
     EmbeddingServiceService,

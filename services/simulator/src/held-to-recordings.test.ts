@@ -119,6 +119,9 @@ function geminiKind(chunk: Json): string {
   return `${kinds.join(",")}${chunk.candidates?.[0]?.finishReason ? "|finish" : ""}`;
 }
 
+/** A Responses event by its type and, for item events, the item's type. */
+const responsesKind = (event: Json) => `${event.type}${event.item ? `:${event.item.type}` : ""}`;
+
 /** Which of the usage relations the payloads' final usage satisfies. */
 function chatUsageRelations(values: Json[]): string[] {
   const usage = values.findLast((value) => value.usage)?.usage;
@@ -217,16 +220,39 @@ function generate(model: string, options: { stream?: boolean; tools?: boolean; t
   });
 }
 
+function responses(options: { stream?: boolean; tools?: boolean } = {}) {
+  const body = {
+    model: "gpt-5.1-codex-max",
+    input: options.tools ? "What is the weather in San Francisco?" : "Hello",
+    reasoning: { effort: "high", summary: "detailed" },
+    include: ["reasoning.encrypted_content"],
+    store: false,
+    ...(options.tools ? { tools: [{ type: "function", ...weather, strict: true }] } : {}),
+    ...(options.stream ? { stream: true } : {}),
+  };
+  return fetch(`${simulator.url}/v1/responses`, {
+    method: "POST",
+    headers: { authorization: "Bearer sk-held", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A Responses recording of several exchanges, cut after its first response's terminal event. */
+const firstResponse = (events: Json[]) =>
+  events.slice(0, events.findIndex((event) => event.type === "response.completed") + 1);
+
 interface Cell {
   family: string;
   feature: string;
   recording: string;
   ask: () => Promise<Response>;
-  kind: "chat" | "anthropic" | "gemini";
+  kind: "chat" | "anthropic" | "gemini" | "responses";
   /** Key paths the gateway never reads and the simulator need not send (vendor bookkeeping). */
   ignore?: RegExp;
   /** Claude chose to write a sentence before its call; the simulator calls at once, so text blocks are left out. */
   skipText?: boolean;
+  /** The part of the recording the request matches. */
+  part?: (recording: Json[]) => Json[];
 }
 
 const cell = (
@@ -318,6 +344,23 @@ const cells: Cell[] = [
   cell("gemini", "gemini-3 tool call stream", "gemini-3-tool-call-stream", "gemini", () =>
     generate("gemini-3-pro-preview", { tools: true, stream: true }),
   ),
+  // OpenAI's Responses API: `billing` and the prompt-cache and safety settings are bookkeeping the
+  // gateway relays as they come; `user` (null, which OpenAI's schema forbids) the simulator leaves
+  // out; `tools` echoes the recorded request's own.
+  cell("openai", "responses reasoning", "openai-responses-reasoning-encrypted", "responses", () => responses(), {
+    ignore: /^\.(billing|prompt_cache_retention|safety_identifier|user|tools)\b/,
+  }),
+  cell(
+    "openai",
+    "responses reasoning and tool stream",
+    "openai-responses-reasoning-encrypted-stream",
+    "responses",
+    () => responses({ tools: true, stream: true }),
+    {
+      ignore: /\.obfuscation$|^\.response\.(prompt_cache_retention|safety_identifier|user|tools\[\]\.parameters)\b/,
+      part: firstResponse,
+    },
+  ),
 ];
 
 const textBlock = /(^|\.)(content\[\]|content_block|delta)\.text$/;
@@ -334,11 +377,14 @@ function withoutText(events: Json[]): Json[] {
 }
 
 function compare(cell: Cell, recording: Json[], simulated: Json[]): string[] {
+  if (cell.part) recording = cell.part(recording);
   if (cell.skipText) recording = withoutText(recording);
   const ignore = cell.skipText ? new RegExp(`${cell.ignore?.source ?? "$^"}|${textBlock.source}`) : cell.ignore;
   const problems = drift(recording, simulated, ignore);
   if (recording.length > 1) {
-    const kindOf = cell.kind === "chat" ? chatKind : cell.kind === "anthropic" ? anthropicKind : geminiKind;
+    const kindOf = { chat: chatKind, anthropic: anthropicKind, gemini: geminiKind, responses: responsesKind }[
+      cell.kind
+    ];
     const want = pattern(recording, kindOf).join(" ");
     const got = pattern(simulated, kindOf).join(" ");
     if (want !== got) problems.push(`events "${got}" where the vendor sends "${want}"`);

@@ -8,6 +8,7 @@ const record = (id: string): RequestRecord => ({
   path: "/v1/chat/completions",
   headers: {},
   body: null,
+  bodyText: "",
   aborted: false,
   status: null,
 });

@@ -8,6 +8,8 @@ export interface RequestRecord {
   path: string;
   headers: Record<string, string | string[]>;
   body: unknown;
+  /** The body as it arrived (its first MiB), for comparing bytes rather than values. */
+  bodyText: string;
   /** True when the client went away before the response completed. */
   aborted: boolean;
   /** The status sent, or null while no headers went out. */

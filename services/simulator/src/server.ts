@@ -14,6 +14,7 @@ import { embeddings } from "./openai/embeddings.js";
 import { sendNotFound, sendOpenAIError } from "./openai/errors.js";
 import { imageEdits, imageGenerations, serveGeneratedImage } from "./openai/images.js";
 import { listModels } from "./openai/models.js";
+import { createResponse } from "./openai/responses/create-response.js";
 import { audioTranscriptions } from "./openai/transcriptions.js";
 import { VideoJobStore } from "./openai/videos/video-jobs.js";
 import {
@@ -55,12 +56,15 @@ export interface Simulator {
 }
 
 const largestBodyBytes = 32 * 1024 * 1024;
+// Enough of each body's text for a test to compare it with what a client sent, byte for byte.
+const recordedTextCharacters = 1024 * 1024;
 const controlPrefix = "/_sim/";
 // The vendors' model APIs (OpenAI-compatible, Anthropic, Gemini), as opposed to payments, GitHub and S3.
 const vendorApi = /^\/v1(beta)?\//;
 
 const routes = new Map<string, Handler>([
   ["POST /v1/chat/completions", chatCompletions],
+  ["POST /v1/responses", createResponse],
   ["POST /v1/embeddings", embeddings],
   ["POST /v1/messages", anthropicMessages],
   ["POST /v1/messages/count_tokens", anthropicCountTokens],
@@ -213,6 +217,7 @@ function openExchange(request: IncomingMessage, response: ServerResponse, state:
       path: exchange.path,
       headers: redactHeaders(request.headers),
       body: null,
+      bodyText: "",
       aborted: false,
       status: null,
     };
@@ -242,7 +247,10 @@ async function readBody(exchange: Exchange): Promise<void> {
   } catch {
     // Left undefined: each handler words the complaint in its own protocol.
   }
-  if (exchange.record) exchange.record.body = exchange.body ?? exchange.bodyText.slice(0, 65_536);
+  if (exchange.record) {
+    exchange.record.body = exchange.body ?? exchange.bodyText.slice(0, 65_536);
+    exchange.record.bodyText = exchange.bodyText.slice(0, recordedTextCharacters);
+  }
 }
 
 function collect(request: IncomingMessage): Promise<Buffer> {

@@ -107,7 +107,9 @@ export function expectedOf(recording: Recording): Expected {
 /** Why no request of the gateway's could be answered with this recording, when none could. */
 export function notReplayable(recording: Recording): string | undefined {
   if (recording.protocol === "openai-responses") {
-    return "the gateway never calls a vendor's Responses API (its Responses ingress calls the vendors' chat APIs)";
+    return recording.family === "openai"
+      ? "relayed, not translated: held by the relay's own cases (the client reads the vendor's bytes)"
+      : "the gateway calls this vendor's chat API: only OpenAI's models are relayed to a Responses API";
   }
   if (recording.status >= 400) return undefined;
   const text = bodyText(recording);

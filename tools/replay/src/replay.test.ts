@@ -26,8 +26,9 @@ import {
   type GatewayClients,
   gatewayClients,
 } from "./ingress-clients.js";
-import { modelFor, replayGroup } from "./model-choice.js";
+import { catalogue, modelFor, replayGroup } from "./model-choice.js";
 import { bodyText, loadRecordings, type Recording } from "./recordings.js";
+import { relayedAnswerOf } from "./relayed-responses.js";
 import { type ReceivedRequest, ReplayVendor } from "./replay-server.js";
 
 // Every recorded vendor answer (tools/replay/recordings) served by the replay vendor to one stack,
@@ -40,6 +41,10 @@ type Ingress = ChatIngress | "OpenAI embeddings" | "OpenAI images" | "OpenAI tra
 
 const chatProtocols = new Set(["openai-chat", "anthropic-messages", "gemini-generate"]);
 const ingressesOf = (recording: Recording): Ingress[] => {
+  // OpenAI's models on the Responses ingress are relayed to OpenAI's Responses API, never its chat.
+  if (recording.family === "openai" && recording.protocol === "openai-chat") {
+    return chatIngresses.filter((ingress) => ingress !== "OpenAI Responses");
+  }
   if (chatProtocols.has(recording.protocol)) return [...chatIngresses];
   if (recording.protocol === "openai-embeddings" || recording.protocol === "gemini-embed") return ["OpenAI embeddings"];
   if (recording.protocol === "openai-images") return ["OpenAI images"];
@@ -86,6 +91,7 @@ const signedTurns = cases.filter(({ recording, ingress }) => {
 let stack: TestStack;
 let replay: ReplayVendor;
 let clients: GatewayClients;
+let apiKey: string;
 let multiplier: number;
 
 beforeAll(async () => {
@@ -100,6 +106,7 @@ beforeAll(async () => {
   });
   const account = await stack.createAccount({ group: replayGroup, creditYuan: 100_000 });
   clients = gatewayClients(stack.baseUrl, account.api_key);
+  apiKey = account.api_key;
   multiplier = await multiplierOf(stack.databaseUrl, replayGroup);
 }, 120_000);
 
@@ -358,6 +365,58 @@ describe.concurrent("replay of real recordings", () => {
       case "transcription":
         return replayTranscription(expect, recording, expected);
     }
+  });
+});
+
+// OpenAI's own Responses answers, relayed: the client reads the vendor's bytes, the ledger bills its usage.
+const relayedCases = recordings.filter(
+  (recording) => recording.family === "openai" && recording.protocol === "openai-responses" && recording.status === 200,
+);
+
+describe.concurrent("OpenAI's Responses recordings relayed", () => {
+  it.for(relayedCases)("$id", async (recording, { expect }) => {
+    const model = catalogue.find(recording.model ?? "", replayGroup) ?? catalogue.find("gpt-5", replayGroup)!;
+    const marker = markerOf(recording, "OpenAI Responses");
+    const received = replay.serve(marker, recording);
+    const response = await fetch(`${stack.baseUrl}/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: model.id, input: marker, stream: recording.stream }),
+    });
+    const text = await response.text();
+    reachedOnce(expect, received);
+    const expected = relayedAnswerOf(recording);
+    const requestId = response.headers.get("x-request-id") ?? "";
+    if (expected.failedBeforeOutput) {
+      // OpenAI's insufficient_quota as an error event: the gateway's spent key, as chat answers it.
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text).error).toMatchObject({ type: "server_error" });
+      return expectCharged(expect, requestId, {});
+    }
+    expect(response.status).toBe(200);
+    expect(text.trimEnd(), "the vendor's answer, as it wrote it").toBe(expected.text.trimEnd());
+    const usage = expected.usage!;
+    const price = pricesAt(model.price, usage.input);
+    await expectCharged(
+      expect,
+      requestId,
+      {
+        promptTokens: usage.input,
+        completionTokens: usage.output,
+        cachedTokens: usage.cached,
+        inputPriceMicros: price.input,
+        cacheReadPriceMicros: price.cache_read,
+        outputPriceMicros: price.output,
+      },
+      {
+        prompt: usage.input,
+        completion: usage.output,
+        total: usage.input + usage.output,
+        cacheRead: usage.cached,
+        cacheWrite: 0,
+        reasoning: usage.reasoning,
+      },
+    );
   });
 });
 

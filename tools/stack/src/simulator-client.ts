@@ -7,6 +7,8 @@ export interface SimulatedRequest {
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown> | null;
+  // The body's text as it arrived (its first MiB).
+  bodyText: string;
   aborted: boolean;
   status: number;
 }

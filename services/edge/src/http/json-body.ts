@@ -52,9 +52,16 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * before a byte of it is read (Node discards the rest); one that grows past it is cut off there,
  * and one that stalls is a 408. While edge works on it, the body counts against the budget of
  * bodies in flight: its bytes as they arrive, and what its parsed structure will cost from
- * before it is parsed.
+ * before it is parsed. With `keepBytes` the bytes stay readable (`rawJsonBody`) for a route that
+ * relays the body as sent.
  */
-export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestHandler {
+// The bytes of the bodies read with `keepBytes`, for as long as their request lives.
+const rawBodies = new WeakMap<object, Uint8Array>();
+
+/** The JSON body's bytes as the client sent them (decompressed), when its route keeps them. */
+export const rawJsonBody = (request: object): Uint8Array | undefined => rawBodies.get(request);
+
+export function jsonBody(limitBytes: number, admission: BodyAdmission, keepBytes = false): RequestHandler {
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
     const charsetError = unsupportedCharset(request.headers["content-type"]);
@@ -70,6 +77,8 @@ export function jsonBody(limitBytes: number, admission: BodyAdmission): RequestH
           // and what the parsed structure will cost.
           const inflated = Math.max(0, bytes.length - heldBytes(response));
           holdBody(admission, request, response, inflated + structureWeight(bytes));
+          // Already counted against the budget as they arrived: keeping them costs nothing new.
+          if (keepBytes) rawBodies.set(request, bytes);
           return parseJsonBytes(bytes);
         })
         .then(

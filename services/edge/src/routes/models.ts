@@ -6,7 +6,8 @@ import { renderPricing } from "../openai-wire/render-pricing.js";
 import { speaksAnthropic } from "./messages.js";
 
 // Edge serves the Responses API and Anthropic's Messages API on top of chat (routes/responses.ts,
-// routes/messages.ts), so the router's catalogue never names them: every chat model serves them too.
+// routes/messages.ts), so every chat model serves them too; the catalogue names /v1/responses only
+// for a model its vendor offers on nothing else.
 const chatEndpoint = "/v1/chat/completions";
 const endpointsOnChat = ["/v1/responses", "/v1/messages"];
 const servedEndpoints = (endpoints: string[]) =>

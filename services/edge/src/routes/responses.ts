@@ -1,6 +1,7 @@
 import { callUnary, fromGrpcError, GatewayError, invalidRequest, type Logger, notFound } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Message, ThinkingBlock } from "@gateway/proto/router/v1/chat";
+import type { ResponsesRelayServiceClient } from "@gateway/proto/router/v1/responses_relay";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import type { Request, Response } from "express";
 import { type BodyAdmission, holdBody, routerMetadata } from "../http/body-budget.js";
@@ -19,6 +20,7 @@ import { type ResponsesRequestBody, responsesRequestSchema } from "../openai-wir
 import { ResponseStreamEvents } from "../openai-wire/responses-stream-events.js";
 import { chatToolsOf, responsesToChat } from "../openai-wire/responses-to-chat.js";
 import { validateBody } from "../openai-wire/validate-body.js";
+import { relayToVendor } from "../responses/relay-to-vendor.js";
 import { conversationBytes, conversationWeight, type ResponseStore } from "../responses/response-store.js";
 import {
   carryingSignaturesInCallIds,
@@ -80,16 +82,22 @@ function checkStorable(store: ResponseStore, conversation: readonly Message[]) {
 
 export interface ResponsesDependencies {
   router: RouterServiceClient;
+  // Router's relay to a vendor's own Responses API (OpenAI's models), tried first.
+  relay: ResponsesRelayServiceClient;
   store: ResponseStore;
   // What the request's body counts against, which its stored conversation joins.
   admission: BodyAdmission;
   logger: Logger;
 }
 
-/** POST /v1/responses, served by the chat models through the router's chat RPCs. */
+/**
+ * POST /v1/responses: relayed to the vendor's own Responses API for the models that have it
+ * (responses/relay-to-vendor.ts), served by the other chat models through the router's chat RPCs.
+ */
 export function createResponse(deps: ResponsesDependencies) {
   const { router, store, logger } = deps;
   return async (request: Request, response: Response) => {
+    if (await relayToVendor(deps, request, response)) return;
     const body = validateBody(responsesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
     const earlier = await history(deps, request, response, body);

@@ -52,8 +52,16 @@ export function requestedSurcharges(
   model: CatalogueModel,
   protocol: VendorProtocol,
 ): Surcharge[] {
+  return surchargesOf(askedOptions(request, protocol), model);
+}
+
+/** The surcharge a Responses request relayed to OpenAI asks for with its `service_tier`, as for chat. */
+export const responsesSurcharges = (serviceTier: unknown, model: CatalogueModel): Surcharge[] =>
+  surchargesOf([{ field: "service_tier", value: serviceTier, prices: openAIServiceTiers }], model);
+
+function surchargesOf(options: readonly AskedOption[], model: CatalogueModel): Surcharge[] {
   const surcharges: Surcharge[] = [];
-  for (const { field, value, prices } of askedOptions(request, protocol)) {
+  for (const { field, value, prices } of options) {
     if (value === undefined || value === null) continue;
     const surcharge = typeof value === "string" ? prices[value] : undefined;
     if (surcharge === "standard") continue;

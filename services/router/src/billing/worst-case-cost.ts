@@ -6,7 +6,7 @@ import { thinkingBudgetOf } from "../adapters/thinking-budget.js";
 import { estimatePromptTokens } from "../usage/token-estimate.js";
 
 // When neither the client nor the catalogue bounds the answer.
-const fallbackMaxTokens = 4_096;
+export const fallbackMaxTokens = 4_096;
 
 /** The output tokens one choice may run to; a thinking budget may come on top of the answer's. */
 export const maxOutputTokens = (request: ChatRequest, model: CatalogueModel) =>
@@ -24,6 +24,16 @@ export function worstCase(
 ): { tokens: number; costMicros: bigint } {
   const promptTokens = estimatePromptTokens(request, model);
   const completionTokens = maxOutputTokens(request, model) * (request.n ?? 1);
+  return worstCaseOfTokens(promptTokens, completionTokens, model, multiplierBasisPoints);
+}
+
+/** The most a prompt of `promptTokens` (never short of the vendor's count) answered with `completionTokens` can cost. */
+export function worstCaseOfTokens(
+  promptTokens: number,
+  completionTokens: number,
+  model: CatalogueModel,
+  multiplierBasisPoints: number,
+): { tokens: number; costMicros: bigint } {
   // The estimate is never short of the prompt the vendor counts, and bands only rise, so the
   // band it picks is never below the one the bill picks.
   const price = pricesAt(model.price, promptTokens);

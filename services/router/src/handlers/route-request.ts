@@ -54,7 +54,12 @@ export function resolveRoute(deps: RouterDependencies, request: RoutedRequest, e
   if (!model) throw deps.catalogue.current.notFoundError(request.model, caller.modelGroup);
   if (!model.endpoints.includes(endpoint)) {
     const called = request.clientEndpoint ?? endpoint;
-    throw invalidRequest(`The model \`${model.id}\` does not serve ${called}.`, "model", "unsupported_model");
+    // OpenAI's own words for its Responses-only models (the Codex line) on chat.
+    const onlyResponses = !model.vendorEndpoints.includes("/v1/chat/completions") && model.vendorEndpoints.length > 0;
+    const message = onlyResponses
+      ? `The model \`${model.id}\` is only supported in /v1/responses and not in ${called}.`
+      : `The model \`${model.id}\` does not serve ${called}.`;
+    throw invalidRequest(message, "model", "unsupported_model");
   }
   const channel = model.channels[0];
   if (!channel) throw serverError(`No channel serves ${model.id}.`);

@@ -60,3 +60,8 @@ export const transcriptionAnswerLog = (transcript: Transcription) => ({
   content_type: transcript.contentType,
   text: transcript.body,
 });
+
+/** A relayed Responses answer: its output items as the vendor sent them (reasoning summaries, calls, messages). */
+export const responsesAnswerLog = (response: unknown) => ({
+  output: (response as { output?: unknown } | undefined)?.output,
+});

@@ -97,3 +97,22 @@ export const transcriptionRequestLog = (request: TranscriptionRequest) => ({
   response_format: request.responseFormat,
   temperature: request.temperature,
 });
+
+/** Every data URL in a client's JSON as its header and size, whatever field holds it. */
+function elideDataUrls(value: unknown): unknown {
+  if (typeof value === "string") return elideDataUrl(value);
+  if (Array.isArray(value)) return value.map(elideDataUrls);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, elideDataUrls(field)]));
+  }
+  return value;
+}
+
+/** A Responses request relayed as sent: its instructions, input and tools' names, as the client wrote them. */
+export const responsesRequestLog = (body: { instructions?: unknown; input?: unknown; tools?: unknown }) => ({
+  instructions: body.instructions,
+  input: elideDataUrls(body.input),
+  tools: Array.isArray(body.tools)
+    ? body.tools.map((tool: { name?: unknown; type?: unknown }) => tool?.name ?? tool?.type)
+    : undefined,
+});

@@ -34,7 +34,7 @@ export function estimatePromptTokens(request: ChatRequest, model: CatalogueModel
 }
 
 /** The catalogue's rule for the model, else its vendor protocol's (every channel of a model speaks one protocol). */
-const imageTokenRule = (model: CatalogueModel): ImageTokenRule =>
+export const imageTokenRule = (model: CatalogueModel): ImageTokenRule =>
   model.image_tokens ?? protocolImageRule[model.channels[0]?.vendorEntry.protocol ?? "openai-compatible"];
 
 /** Vendors stream about one token per fragment, so fragments delivered approximate completion tokens. */

@@ -41,16 +41,26 @@ export interface VendorRequest {
   timeouts?: VendorTimeouts;
 }
 
-async function send({ url, headers, body, signal, timeouts = defaultTimeouts }: VendorRequest) {
-  let response: Dispatcher.ResponseData;
+/**
+ * Posts a JSON body's bytes exactly as given and answers whatever the vendor's status, for a
+ * relay that reads the vendor's errors itself; only the transport's failures are thrown.
+ */
+export async function postJsonBytes(request: VendorRequest & { body: Uint8Array }): Promise<Dispatcher.ResponseData> {
+  return dispatch(request, { "content-type": "application/json", ...request.headers }, request.body);
+}
+
+async function dispatch(
+  { url, signal, timeouts = defaultTimeouts }: VendorRequest,
+  headers: Record<string, string>,
+  body: string | Uint8Array | FormData,
+): Promise<Dispatcher.ResponseData> {
   try {
-    response = await agentFor(timeouts.connectMs).request({
+    return await agentFor(timeouts.connectMs).request({
       origin: new URL(url).origin,
       path: new URL(url).pathname + new URL(url).search,
       method: "POST",
-      // Uploads (images, audio) go as FormData, for which undici writes the multipart boundary itself.
-      headers: body instanceof FormData ? headers : { "content-type": "application/json", ...headers },
-      body: body instanceof FormData ? body : JSON.stringify(body),
+      headers,
+      body,
       signal,
       headersTimeout: timeouts.firstByteMs,
       bodyTimeout: timeouts.idleMs,
@@ -58,6 +68,15 @@ async function send({ url, headers, body, signal, timeouts = defaultTimeouts }: 
   } catch (error) {
     throw transportError(error, signal);
   }
+}
+
+async function send(request: VendorRequest) {
+  const { headers, body } = request;
+  // Uploads (images, audio) go as FormData, for which undici writes the multipart boundary itself.
+  const response =
+    body instanceof FormData
+      ? await dispatch(request, headers, body)
+      : await dispatch(request, { "content-type": "application/json", ...headers }, JSON.stringify(body));
   if (response.statusCode >= 400) {
     const text = await response.body.text().catch(() => "");
     throw mapVendorError(response.statusCode, text, response.headers);
@@ -105,7 +124,7 @@ export async function* postEventStream(request: VendorRequest): AsyncGenerator<E
 }
 
 /** Aborts surface as-is so the caller can tell a departed client from a vendor fault. */
-function transportError(error: unknown, signal: AbortSignal): unknown {
+export function transportError(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted || error instanceof GatewayError) return error;
   if (
     error instanceof undiciErrors.HeadersTimeoutError ||

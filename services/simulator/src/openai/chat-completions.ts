@@ -4,8 +4,8 @@ import { automaticPrefixes } from "../automatic-prefixes.js";
 import { applyLeadingFaults, type Fault, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson, wait, writeHead, writeThenSever } from "../http.js";
 import { cachedUsageFields } from "./automatic-cache.js";
-import { type ChatRequest, hidesReasoning, parseChatRequest, RequestError } from "./chat-request.js";
-import { requireApiKey, sendOpenAIError, sendStatusFault } from "./errors.js";
+import { type ChatRequest, hidesReasoning, parseChatRequest } from "./chat-request.js";
+import { parsedOrRefused, requireApiKey, sendStatusFault } from "./errors.js";
 import { logprobsOf } from "./logprobs.js";
 import {
   contentBesideToolCalls,
@@ -50,7 +50,7 @@ const servedTiers = new Set(["priority", "flex"]);
 /** POST /v1/chat/completions, answered as OpenAI would, JSON or SSE. */
 export async function chatCompletions(exchange: Exchange, state: SimulatorState): Promise<void> {
   if (!requireApiKey(exchange)) return;
-  const chat = parseOrRefuse(exchange);
+  const chat = parsedOrRefused(exchange, parseChatRequest);
   if (!chat) return;
   const apiKey = exchange.request.headers.authorization?.replace(/^Bearer\s+/i, "");
   const fault = resolveFault(state.faults, chat.model, lastUserText(chat.messages), apiKey);
@@ -63,16 +63,6 @@ export async function chatCompletions(exchange: Exchange, state: SimulatorState)
   };
   if (chat.stream) await streamReply(exchange, reply, fault, pacing);
   else await sendReply(exchange, reply, fault, pacing);
-}
-
-function parseOrRefuse(exchange: Exchange): ChatRequest | undefined {
-  try {
-    return parseChatRequest(exchange.body);
-  } catch (error) {
-    if (!(error instanceof RequestError)) throw error;
-    sendOpenAIError(exchange, 400, error.message, { param: error.param, code: error.code });
-    return undefined;
-  }
 }
 
 function replyFor(chat: ChatRequest, fault: Fault, cachedTokens: number): Reply {

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { type Exchange, sendJson, writeHead } from "../http.js";
 import { isRecord } from "../json.js";
+import { RequestError } from "./chat-request.js";
 import { framesStreamRefusals } from "./vendor-quirks.js";
 
 export interface OpenAIErrorDetails {
@@ -72,4 +73,15 @@ export function requireApiKey(exchange: Exchange): boolean {
 
 export function sendNotFound(exchange: Exchange): void {
   sendOpenAIError(exchange, 404, `Invalid URL (${exchange.method} ${exchange.path})`);
+}
+
+/** The request `parse` reads from the body, or undefined once its RequestError went out as OpenAI's 400. */
+export function parsedOrRefused<T>(exchange: Exchange, parse: (body: unknown) => T): T | undefined {
+  try {
+    return parse(exchange.body);
+  } catch (error) {
+    if (!(error instanceof RequestError)) throw error;
+    sendOpenAIError(exchange, 400, error.message, { param: error.param, code: error.code });
+    return undefined;
+  }
 }
