@@ -214,6 +214,10 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
       .getByRole("cell", { name: /octocat/ })
       .first()
       .waitFor();
+    // Who is signed in, as the CLI names them, with the command that makes them the admin.
+    const session = (await app.session())!;
+    await expect.poll(() => page.getByTestId("account-id").textContent()).toBe(session.account.id);
+    expect(await page.getByTestId("grant-command").textContent()).toMatch(/^pnpm -s gw admin grant github:\S+$/);
     await screenshot(page, "settings.zh-CN");
 
     await app.switchLanguage("en");
