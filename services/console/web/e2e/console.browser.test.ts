@@ -55,6 +55,12 @@ async function showPriceList(page: Page, text: (typeof texts)[Language]): Promis
   await rowIn("premium", "gpt-4o-mini").getByRole("cell", { name: "¥1.62", exact: true }).first().waitFor();
   expect(await page.getByRole("row").filter({ hasText: "claude" }).count()).toBe(0);
 
+  // A per-image model has no token prices: a dash, never ¥0.00.
+  await search.fill("dall-e-3");
+  const perImage = rowIn("premium", "dall-e-3");
+  await perImage.getByRole("cell", { name: "—", exact: true }).first().waitFor();
+  expect(await perImage.getByRole("cell", { name: "¥0.00", exact: true }).count()).toBe(0);
+
   await search.fill("anthropic");
   await page.getByRole("row").filter({ hasText: "claude" }).first().waitFor();
   expect(await page.getByRole("row").filter({ hasText: "gpt-4o-mini" }).count()).toBe(0);

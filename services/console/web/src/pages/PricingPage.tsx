@@ -14,10 +14,22 @@ import { LanguageSwitch } from "../layout/LanguageSwitch.js";
 
 type PriceGroup = PriceList["groups"][number];
 
+const pricedByUnit = ({ pricing }: PricedModel) =>
+  pricing.images.length > 0 || pricing.audioSecond !== undefined || pricing.videoSecond !== undefined;
+
+/**
+ * Whether a zero is a price: only a token-priced model's input can be free. A zero elsewhere
+ * (tokens of a per-image or per-second model, an embedding's output, a cache the model has no
+ * price for) means the model is not priced that way, shown as a dash rather than ¥0.00.
+ */
+const notPricedSo = (model: PricedModel, field: keyof TokenPricing) =>
+  Number(model.pricing.tokens[field]) === 0 && (field !== "prompt" || pricedByUnit(model));
+
 /** One token price, and below it the price for each longer-prompt band. */
 function TokenPrice({ model, field }: { model: PricedModel; field: keyof TokenPricing }) {
   const { t, i18n } = useTranslation();
   const yuan = (value: string) => formatDecimalYuan(value, i18n.language);
+  if (notPricedSo(model, field)) return <Text c="dimmed">—</Text>;
   return (
     <>
       {yuan(model.pricing.tokens[field])}
