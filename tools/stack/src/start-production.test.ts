@@ -98,7 +98,10 @@ describe("GATEWAY_ENV=production pnpm start", () => {
     expect(entries.filter((entry) => /simulator|oidc/.test(entry))).toEqual([]);
   });
 
-  it("says which channels are on, which are off for want of a key, the base URL and the demo key", () => {
+  it("says which channels are on, which are off for want of a key, the base URL and the demo key", async () => {
+    // The start prints this after writing the state file that running() waits for: on a busy
+    // machine the lines may still be on their way through the pipe.
+    await expect.poll(() => gateway.output(), { timeout: 10_000 }).toContain(`Demo key:  ${demoKey}`);
     const output = gateway.output();
     expect(output).toContain("running on the real vendors (GATEWAY_ENV=production)");
     expect(output).toContain(`openai-main (openai) -> ${vendorUrl}`);
