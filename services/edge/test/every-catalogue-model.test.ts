@@ -1,9 +1,12 @@
-import { startTestStack, type TestStack } from "@gateway/stack";
+import { join } from "node:path";
+import { readCatalogueFile } from "@gateway/catalogue";
+import { repoRoot, startTestStack, type TestStack } from "@gateway/stack";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Every chat and embedding model of the shipped catalogue answers through the running stack:
-// the simulator speaks each vendor's protocol for every id the catalogue lists.
+// Every chat, Responses and embedding model of the shipped catalogue answers through the running
+// stack: the simulator speaks each vendor's protocol for every id the catalogue lists. Every id the
+// catalogue retires answers as its entry says: by its successor, or a 404 naming it.
 
 let stack: TestStack;
 let client: OpenAI;
@@ -27,7 +30,7 @@ const servedBy = async (endpoint: string) => {
 describe("every catalogue model through the simulator", () => {
   it("answers a chat on every chat model", async () => {
     const models = await servedBy("/v1/chat/completions");
-    expect(models.length).toBeGreaterThanOrEqual(140);
+    expect(models.length).toBeGreaterThanOrEqual(169);
     for (const model of models) {
       const completion = await client.chat.completions.create({
         model,
@@ -38,9 +41,54 @@ describe("every catalogue model through the simulator", () => {
     }
   });
 
+  it("lists at least 190 models for a premium key, of all seven families", async () => {
+    const list = await client.models.list();
+    expect(list.data.length).toBeGreaterThanOrEqual(190);
+    const families = new Set(list.data.map((model) => model.owned_by));
+    expect([...families].sort()).toEqual(["alibaba", "anthropic", "deepseek", "google", "moonshot", "openai", "xai"]);
+  });
+
+  it("answers a response on every model offered on /v1/responses alone", async () => {
+    const list = await client.models.list();
+    const models = list.data
+      .filter((model) => {
+        const { endpoints } = model as unknown as { endpoints: string[] };
+        return endpoints.length === 1 && endpoints[0] === "/v1/responses";
+      })
+      .map((model) => model.id);
+    expect(models.length).toBeGreaterThanOrEqual(9);
+    for (const model of models) {
+      const response = await client.responses.create({ model, input: `lineup check ${model}` });
+      expect(response.output_text, model).toContain(`lineup check ${model}`);
+      expect(response.usage!.output_tokens, model).toBeGreaterThan(0);
+    }
+  });
+
+  it("answers every retired id by its successor, or refuses it with a 404 naming the successor", async () => {
+    const retired = readCatalogueFile(join(repoRoot, "infra/catalogue/models.yaml")).models.filter(
+      (entry) => entry.retired,
+    );
+    expect(retired.length).toBeGreaterThanOrEqual(4);
+    for (const { id, aliases, retired: retirement } of retired) {
+      for (const name of [id, ...(aliases ?? [])]) {
+        const messages = [{ role: "user" as const, content: `retired check ${name}` }];
+        if (retirement!.serve) {
+          const completion = await client.chat.completions.create({ model: name, messages });
+          expect(completion.model, name).toBe(retirement!.successor);
+          continue;
+        }
+        const refused = await client.chat.completions
+          .create({ model: name, messages })
+          .catch((error: unknown) => error);
+        expect(refused, name).toMatchObject({ status: 404, code: "model_not_found" });
+        expect((refused as Error).message, name).toContain(`use \`${retirement!.successor}\` instead`);
+      }
+    }
+  });
+
   it("embeds on every embedding model", async () => {
     const models = await servedBy("/v1/embeddings");
-    expect(models.length).toBeGreaterThanOrEqual(4);
+    expect(models.length).toBeGreaterThanOrEqual(5);
     for (const model of models) {
       const embedding = await client.embeddings.create({ model, input: "lineup check" });
       expect(embedding.data[0]!.embedding.length, model).toBeGreaterThan(0);
