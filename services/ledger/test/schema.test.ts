@@ -173,6 +173,7 @@ describe("migrated schema matches the Prisma client", () => {
         email: "a@b.c",
         displayName: "A",
         createdAt: moment,
+        lastSignInAt: new Date("2030-02-03T04:05:06.789Z"),
       },
     });
     const readMoney = await prisma.credit.findUniqueOrThrow({

@@ -3,8 +3,10 @@
 // talks to the ledger's admin HTTP API, router's catalogue admin API and, to test a channel, a
 // router's gRPC; it never touches a database itself.
 import { AdminApiError, type AdminRequest, createAdminClient } from "./admin-client.js";
+import { askOnTerminal } from "./ask-on-terminal.js";
 import { resolveRouterConnection, runChannelTest } from "./channel-test.js";
 import { resolveConnection } from "./connection.js";
+import { NotConfirmed } from "./first-admin-command.js";
 import { CommandLineError, parseArguments } from "./parse-arguments.js";
 import { needsAdminApi, runCommand } from "./run-command.js";
 import { USAGE_TEXT } from "./usage-text.js";
@@ -25,10 +27,14 @@ try {
             new Error("cannot find the catalogue admin API: set GATEWAY_CATALOGUE_URL (router's admin port, /admin)"),
           );
     const ledger = connection ? createAdminClient(connection) : noApi;
-    console.log(await runCommand(command, { ledger, catalogue }));
+    const say = (line: string) => console.error(line);
+    console.log(await runCommand(command, { ledger, catalogue, confirm: askOnTerminal, say }));
   }
 } catch (error) {
-  if (error instanceof CommandLineError) {
+  if (error instanceof NotConfirmed) {
+    console.error(error.message);
+    process.exitCode = 1;
+  } else if (error instanceof CommandLineError) {
     console.error(`error: ${error.message}\n\n${USAGE_TEXT}`);
     process.exitCode = 2;
   } else {

@@ -4,6 +4,7 @@ import { parseYuan } from "../money.js";
 import { type CatalogueCommand, parseCatalogueArguments } from "./catalogue-arguments.js";
 import { type CodeCommand, parseCodeCommand } from "./code-commands.js";
 import { CommandLineError } from "./command-line-error.js";
+import type { FirstAdminCommand } from "./first-admin-command.js";
 
 export type Command =
   | { kind: "help" }
@@ -32,6 +33,7 @@ export type Command =
   | { kind: "credit"; accountId: string; yuan: string; idempotencyKey: string | undefined; json: boolean }
   | { kind: "balance"; accountId: string; json: boolean }
   | { kind: "admin-grant"; grantee: string; role: "admin" | "support"; json: boolean }
+  | FirstAdminCommand
   | { kind: "admin-revoke"; grantee: string; json: boolean }
   | { kind: "admin-list"; json: boolean }
   | {
@@ -187,6 +189,15 @@ export function parseArguments(argv: string[]): Command {
       return { kind: "balance", accountId: positionals[0]!, json: values.json === true };
     }
     case "admin grant": {
+      if (args.includes("--first")) {
+        const { values } = parseCommand(
+          word,
+          args,
+          { ...json, first: { type: "boolean" }, yes: { type: "boolean" } },
+          [],
+        );
+        return { kind: "admin-grant-first", yes: values.yes === true, json: values.json === true };
+      }
       const { values, positionals } = parseCommand(word, args, { ...json, role: text }, ["IDENTITY|ACCOUNT_ID"]);
       const role = values.role ?? "admin";
       if (role !== "admin" && role !== "support") {

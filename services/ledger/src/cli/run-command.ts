@@ -5,6 +5,7 @@ import type { CatalogueCommand } from "./catalogue-arguments.js";
 import { catalogueToCheck, checkCatalogue } from "./catalogue-check.js";
 import { executeCatalogueCommand, readCatalogue } from "./catalogue-commands.js";
 import { executeCodeCommand } from "./code-commands.js";
+import { type Confirm, executeFirstAdmin } from "./first-admin-command.js";
 import type { Command } from "./parse-arguments.js";
 import { table } from "./table.js";
 import { USAGE_TEXT } from "./usage-text.js";
@@ -93,6 +94,10 @@ export interface AdminApis {
   ledger: AdminRequest;
   // Router's catalogue admin API: models, groups, channels, import and export.
   catalogue: AdminRequest;
+  // For a command that asks before it acts (admin grant --first): the question, and what it
+  // shows beside it (standard error, so --json output stays JSON alone).
+  confirm?: Confirm;
+  say?: (line: string) => void;
 }
 
 // Every command but `channel test`, which asks a router (channel-test.ts).
@@ -104,7 +109,9 @@ export async function runCommand(command: AdminCommand, apis: AdminApis): Promis
     ? await executeCatalogueCommand(command, apis.catalogue)
     : command.kind === "catalogue-check"
       ? checkCatalogue(await catalogueToCheck(command.file, () => readCatalogue(apis.catalogue)))
-      : await execute(command, apis.ledger);
+      : command.kind === "admin-grant-first"
+        ? await executeFirstAdmin(command, apis.ledger, apis.confirm ?? (async () => false), apis.say ?? (() => {}))
+        : await execute(command, apis.ledger);
   return "json" in command && command.json ? JSON.stringify(answer) : render();
 }
 
@@ -118,7 +125,7 @@ const STORE_COMMANDS: ReadonlySet<string> = new Set([
 const isCatalogueCommand = (command: AdminCommand): command is CatalogueCommand => STORE_COMMANDS.has(command.kind);
 
 async function execute(
-  command: Exclude<AdminCommand, CatalogueCommand | { kind: "catalogue-check" }>,
+  command: Exclude<AdminCommand, CatalogueCommand | { kind: "catalogue-check" } | { kind: "admin-grant-first" }>,
   request: AdminRequest,
 ): Promise<{ answer: unknown; render: () => string }> {
   switch (command.kind) {

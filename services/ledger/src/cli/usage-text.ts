@@ -39,6 +39,9 @@ Commands:
   admin grant IDENTITY|ACCOUNT_ID [--role admin|support] [--json]
       Make a console operator: a sign-in (github:123, oidc:google:abc) or an account id. admin (the
       default) does everything; support reads everything, adjusts credit and disables accounts.
+  admin grant --first [--yes] [--json]
+      Make the sign-in used last the console's first admin: shows who and asks (--yes does not ask);
+      refused once ledger holds an admin.
   admin revoke IDENTITY|ACCOUNT_ID [--json]
   admin list [--json]
       Roles granted at run time; CONSOLE_ADMIN_IDENTITIES adds admins of its own at console start-up.

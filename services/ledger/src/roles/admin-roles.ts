@@ -11,26 +11,33 @@ const roleView = (grant: { grantee: string; role: string; grantedBy: string; gra
 
 /** Grants (or changes) a grantee's role, audited in the same transaction; granting the role it has changes nothing. */
 export function grantRole(database: Database, actor: Actor, grantee: string, role: Role) {
-  return database.$transaction(async (transaction) => {
-    const before = roleView(await transaction.adminRole.findUnique({ where: { grantee } }));
-    if (before?.role === role) return before;
-    const after = roleView(
-      await transaction.adminRole.upsert({
-        where: { grantee },
-        create: { grantee, role, grantedBy: actor.identity },
-        update: { role, grantedBy: actor.identity, grantedAt: new Date() },
-      }),
-    )!;
-    await recordAudit(transaction, {
-      actor,
-      action: "role.grant",
-      target: grantee,
-      accountId: await accountOf(transaction, grantee),
-      before,
-      after,
-    });
-    return after;
+  return database.$transaction((transaction) => grantInTransaction(transaction, actor, grantee, role));
+}
+
+export async function grantInTransaction(
+  transaction: Prisma.TransactionClient,
+  actor: Actor,
+  grantee: string,
+  role: Role,
+) {
+  const before = roleView(await transaction.adminRole.findUnique({ where: { grantee } }));
+  if (before?.role === role) return before;
+  const after = roleView(
+    await transaction.adminRole.upsert({
+      where: { grantee },
+      create: { grantee, role, grantedBy: actor.identity },
+      update: { role, grantedBy: actor.identity, grantedAt: new Date() },
+    }),
+  )!;
+  await recordAudit(transaction, {
+    actor,
+    action: "role.grant",
+    target: grantee,
+    accountId: await accountOf(transaction, grantee),
+    before,
+    after,
   });
+  return after;
 }
 
 /** Takes a grantee's role away, audited; revoking a grantee without one changes nothing and answers null. */
