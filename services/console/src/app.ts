@@ -153,6 +153,7 @@ export function createApp(deps: ConsoleDependencies): Express {
     ledger: deps.ledger,
     methods: deps.paymentMethods,
     expiryMs: deps.topUpExpiryMs,
+    reconcile: deps.reconcile,
     logger: deps.logger,
   });
   const { operations, logger } = deps;

@@ -288,8 +288,13 @@ describe("what one account may hold at once", () => {
     expect((await holder.api(`${consoleUrl}/api/keys/${keys[0]!.body.key.id}`, "DELETE")).status).toBe(200);
     expect((await makeKey("in its place")).status).toBe(201);
 
-    const order = () => holder.api(`${consoleUrl}/api/topups`, "POST", { provider: "alipay", amountFen: 300 });
-    for (let index = 0; index < MAX_OPEN_TOPUPS; index += 1) expect((await order()).status).toBe(201);
-    expect(await order()).toMatchObject({ status: 429, body: { error: { code: "account_limit_reached" } } });
+    const order = (amountFen: number) =>
+      holder.api(`${consoleUrl}/api/topups`, "POST", { provider: "alipay", amountFen });
+    const open = [];
+    for (let index = 0; index < MAX_OPEN_TOPUPS; index += 1) open.push(await order(300 + index));
+    for (const placed of open) expect(placed.status).toBe(201);
+    expect(await order(400)).toMatchObject({ status: 429, body: { error: { code: "account_limit_reached" } } });
+    // The same amount and method again is the open order, not one more.
+    expect((await order(300)).body.order.outTradeNo).toBe(open[0]!.body.order.outTradeNo);
   });
 });

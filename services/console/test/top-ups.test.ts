@@ -60,6 +60,8 @@ beforeAll(async () => {
     console: true,
     echo: process.env.DEBUG_CONSOLE ? true : undefined,
     serviceEnv: {
+      // Orders a fault left unpaid stay open here; this file makes more than the default cap of 10.
+      ledger: { LEDGER_MAX_OPEN_TOPUPS_PER_ACCOUNT: "50" },
       console: {
         CONSOLE_RECONCILE_INTERVAL_MS: "300",
         // Later than a notification normally takes, so the notify path is what most tests see.
@@ -128,7 +130,8 @@ describe("console top-ups through the simulated providers", () => {
     ["alipay", "other_merchant"],
   ] as const)("never credits a %s notification that is %s", async (provider, fault) => {
     const before = await balance();
-    const { order, payment } = await createOrder(provider, 200);
+    // An amount of its own: an order left open with the same amount and method would be offered again.
+    const { order, payment } = await createOrder(provider, 200 + fault.length);
     await pay(payment.qrCode, { fault });
     const [delivery] = await eventually(
       () => deliveries(order.outTradeNo),
@@ -166,6 +169,47 @@ describe("console top-ups through the simulated providers", () => {
     expect(await settledState(order.outTradeNo)).toBe("paid");
     expect(await deliveries(order.outTradeNo)).toEqual([]);
     expect(await balance()).toBe(before + 7_000_000);
+  });
+
+  it.each(["wechat", "alipay"] as const)(
+    "offers a %s order awaiting payment again: a second Pay and its row get its code, paying it credits once",
+    async (provider) => {
+      const before = await balance();
+      const first = await createOrder(provider, 1_100);
+      const again = await createOrder(provider, 1_100);
+      expect(again.order.outTradeNo).toBe(first.order.outTradeNo);
+      expect(again.payment.qrCode).toBe(first.payment.qrCode);
+      const otherAmount = await createOrder(provider, 1_200);
+      expect(otherAmount.order.outTradeNo).not.toBe(first.order.outTradeNo);
+
+      const resumed = await buyer.api(`${consoleUrl}/api/topups/${first.order.outTradeNo}/payment`, "POST");
+      expect(resumed.status).toBe(200);
+      expect(resumed.body).toMatchObject({ order: { outTradeNo: first.order.outTradeNo, state: "created" } });
+      expect(resumed.body.payment.qrCode).toBe(first.payment.qrCode);
+      if (provider === "alipay") expect(resumed.body.payment.payUrl).toContain("alipay.trade.page.pay");
+      expect((await other.api(`${consoleUrl}/api/topups/${first.order.outTradeNo}/payment`, "POST")).status).toBe(404);
+
+      await pay(resumed.body.payment.qrCode);
+      expect(await settledState(first.order.outTradeNo)).toBe("paid");
+      expect(await balance()).toBe(before + 11_000_000);
+      const paidAgain = await buyer.api(`${consoleUrl}/api/topups/${first.order.outTradeNo}/payment`, "POST");
+      expect(paidAgain).toMatchObject({ status: 409, body: { error: { code: "order_not_payable" } } });
+      expect((await createOrder(provider, 1_100)).order.outTradeNo).not.toBe(first.order.outTradeNo);
+    },
+  );
+
+  it("gives a new order once the provider took the open one's money before ledger heard of it", async () => {
+    const before = await balance();
+    const first = await createOrder("wechat", 1_300);
+    // Paid at the provider, its notification held back: ledger still has the order open.
+    await pay(first.payment.qrCode, { fault: "late", delay_ms: "600000" });
+    const refused = await buyer.api(`${consoleUrl}/api/topups`, "POST", { provider: "wechat", amountFen: 1_300 });
+    // Either the reconcile job found the payment first (a new order) or the provider refused the repeat.
+    if (refused.status === 201) expect(refused.body.order.outTradeNo).not.toBe(first.order.outTradeNo);
+    else expect(refused.status).toBe(502);
+    expect(await orderState(first.order.outTradeNo)).toBe("paid");
+    expect(await balance()).toBe(before + 13_000_000);
+    expect((await createOrder("wechat", 1_300)).order.outTradeNo).not.toBe(first.order.outTradeNo);
   });
 
   it("refuses orders under 1 yuan and answers forged notifications in each provider's terms", async () => {

@@ -247,6 +247,45 @@ describe("top-up orders in the database", () => {
   });
 });
 
+describe("a second Pay", () => {
+  it("gets the open order of the same amount and method, a new one otherwise, within the cap", async () => {
+    const account = await migrated.prisma.account.create({ data: { name: "twice" } });
+    const order = (
+      changes: { provider?: "wechat_pay" | "alipay"; amountFen?: bigint; merchantId?: string } = {},
+      now = new Date(),
+    ) =>
+      createTopUpOrder(
+        migrated.prisma,
+        {
+          accountId: account.id,
+          provider: "wechat_pay",
+          amountFen: 500n,
+          merchantId: MERCHANT,
+          expiresInMs: HOUR_MS / 2,
+          ...changes,
+        },
+        3,
+        now,
+      );
+    const first = await order();
+    expect((await order()).outTradeNo).toBe(first.outTradeNo);
+    const alipay = await order({ provider: "alipay" });
+    const other = await order({ amountFen: 600n });
+    expect(new Set([first.outTradeNo, alipay.outTradeNo, other.outTradeNo]).size).toBe(3);
+    // At the cap, the same amount and method still get their open order; anything else is refused.
+    expect((await order()).outTradeNo).toBe(first.outTradeNo);
+    await expect(order({ merchantId: "1900000110" })).rejects.toMatchObject({ httpStatus: 429 });
+    // With under five minutes left it would expire in the buyer's hands: not offered again.
+    await expect(order({}, new Date(first.expiresAt.getTime() - 4 * 60_000))).rejects.toMatchObject({
+      httpStatus: 429,
+    });
+    await closeTopUpOrder(migrated.prisma, first.outTradeNo, "closed");
+    const fresh = await order();
+    expect(fresh.outTradeNo).not.toBe(first.outTradeNo);
+    expect(await sql("SELECT 1 FROM ledger.topup_orders WHERE account_id = $1", [account.id])).toHaveLength(4);
+  });
+});
+
 describe("credit adjustments", () => {
   it("change the balance once per idempotency key, audited, and never below zero", async () => {
     const account = await migrated.prisma.account.create({ data: { name: "adjusted" } });

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { fill, type Language, texts } from "./text.js";
 
 interface SessionView {
-  account: { id: string; balanceMicros: number };
+  account: { id: string; name: string; balanceMicros: number };
   isAdmin: boolean;
 }
 
@@ -56,12 +56,30 @@ export class ConsolePage {
 
   /** Tops up on the top-up page, paying on the simulator's pay page opened from the console's link. */
   async topUp(context: BrowserContext, yuan: number, method: "wechat" | "alipay"): Promise<void> {
+    await this.startTopUp(yuan, method);
+    await this.payShownOrder(context);
+  }
+
+  /** Presses "Pay" on the top-up page and returns the number of the order whose QR code it shows. */
+  async startTopUp(yuan: number, method: "wechat" | "alipay"): Promise<string> {
     const { page, text } = this;
     await this.navigate(text.nav.topup);
     await page.getByLabel(text.topup.amount).fill(String(yuan));
     await page.getByRole("radio", { name: text.topup[method] }).check();
     await page.getByRole("button", { name: text.topup.pay }).click();
+    return this.shownOrder(method);
+  }
+
+  /** The order whose QR code the top-up page shows, once it shows one. */
+  async shownOrder(method: "wechat" | "alipay"): Promise<string> {
+    const { page, text } = this;
     await page.getByRole("img", { name: fill(text.topup.scan, { method: text.topup[method] }) }).waitFor();
+    const shown = (await page.getByTestId("pending-order").textContent()) ?? "";
+    return shown.slice(shown.indexOf(":") + 1).trim();
+  }
+
+  async payShownOrder(context: BrowserContext): Promise<void> {
+    const { page, text } = this;
     const [payPage] = await Promise.all([
       context.waitForEvent("page"),
       page.getByRole("link", { name: text.topup.openPayPage }).click(),

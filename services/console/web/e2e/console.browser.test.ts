@@ -191,8 +191,20 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
 
     const beforeAlipay = await app.balanceMicros();
     expect(beforeAlipay).toBeLessThan(1_000_000);
-    await app.topUp(context, 5, "alipay");
+    // "Pay" again reuses the order awaiting payment; left, the order is offered again from its row.
+    const alipayOrder = await app.startTopUp(5, "alipay");
+    expect(await app.startTopUp(5, "alipay")).toBe(alipayOrder);
+    await app.navigate(zh.nav.overview);
+    await app.navigate(zh.nav.topup);
+    const awaiting = page.getByTestId("order-history").getByRole("row").filter({ hasText: zh.topup.state.created });
+    await awaiting.first().waitFor();
+    expect(await awaiting.count()).toBe(1);
+    expect(await awaiting.textContent()).toContain(alipayOrder);
+    await awaiting.getByRole("button", { name: zh.topup.resume }).click();
+    expect(await app.shownOrder("alipay")).toBe(alipayOrder);
+    await app.payShownOrder(context);
     expect(await app.balanceMicros()).toBe(beforeAlipay + 5_000_000);
+    await awaiting.waitFor({ state: "detached" });
     await page.getByTestId("order-history").getByText(zh.topup.alipay).waitFor();
 
     await app.navigate(zh.nav.overview);

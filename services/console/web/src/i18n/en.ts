@@ -151,6 +151,7 @@ export const en = {
     state: { created: "Awaiting payment", paid: "Paid", closed: "Closed", failed: "Failed" },
     createdAt: "Created",
     finishedAt: "Finished",
+    resume: "Continue paying",
     more: "Load more",
   },
   settings: {

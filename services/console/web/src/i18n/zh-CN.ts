@@ -153,6 +153,7 @@ export const zhCN: Resources = {
     state: { created: "待支付", paid: "已支付", closed: "已关闭", failed: "失败" },
     createdAt: "创建时间",
     finishedAt: "完成时间",
+    resume: "继续支付",
     more: "加载更多",
   },
   settings: {

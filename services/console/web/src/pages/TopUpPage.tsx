@@ -17,7 +17,7 @@ import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QRCodeSVG } from "qrcode.react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, apiPath } from "../api/client.js";
 import { SESSION_KEY } from "../api/session.js";
@@ -68,8 +68,13 @@ function PendingPayment({ created }: { created: CreatedTopUp }) {
     });
   }, [current.state, current.amountFen, client, t, i18n.language]);
   const method = t(`topup.${current.provider}`);
+  const card = useRef<HTMLDivElement>(null);
+  // Resumed from a row further down the page, the code would otherwise appear out of sight.
+  useEffect(() => {
+    card.current?.scrollIntoView({ block: "nearest" });
+  }, []);
   return (
-    <Card withBorder data-testid="pending-payment">
+    <Card withBorder data-testid="pending-payment" ref={card}>
       <Stack align="center">
         <Group>
           <Text fw={600}>{formatYuan(fenToMicros(current.amountFen), i18n.language)}</Text>
@@ -102,7 +107,7 @@ function PendingPayment({ created }: { created: CreatedTopUp }) {
         )}
         {current.state === "closed" && <Alert color="gray">{t("topup.closed")}</Alert>}
         {current.state === "failed" && <Alert color="red">{t("topup.failed")}</Alert>}
-        <Text size="xs" c="dimmed" ff="monospace">
+        <Text size="xs" c="dimmed" ff="monospace" data-testid="pending-order">
           {t("topup.order")}: {outTradeNo}
         </Text>
       </Stack>
@@ -112,6 +117,7 @@ function PendingPayment({ created }: { created: CreatedTopUp }) {
 
 function TopUpForm({ onCreated }: { onCreated: (created: CreatedTopUp) => void }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const form = useForm<{ yuan: number | string; provider: PaymentProvider }>({
     initialValues: { yuan: 10, provider: "wechat" },
     validate: {
@@ -123,7 +129,10 @@ function TopUpForm({ onCreated }: { onCreated: (created: CreatedTopUp) => void }
   });
   const create = useMutation({
     mutationFn: (body: { provider: PaymentProvider; amountFen: number }) => api.post<CreatedTopUp>("/api/topups", body),
-    onSuccess: onCreated,
+    onSuccess: (created) => {
+      onCreated(created);
+      void client.invalidateQueries({ queryKey: ["topups"] });
+    },
     onError: (error) => notifications.show({ color: "red", message: error.message }),
   });
   return (
@@ -153,7 +162,27 @@ function TopUpForm({ onCreated }: { onCreated: (created: CreatedTopUp) => void }
   );
 }
 
-function OrderHistory() {
+/** An order still awaiting payment offers its QR code and pay link again, as the providers keep them until it expires. */
+function ResumeButton({ order, onResumed }: { order: TopUpOrder; onResumed: (created: CreatedTopUp) => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const resume = useMutation({
+    mutationFn: () => api.post<CreatedTopUp>(`/api/topups/${encodeURIComponent(order.outTradeNo)}/payment`),
+    onSuccess: onResumed,
+    onError: (error) => {
+      notifications.show({ color: "red", message: error.message });
+      void client.invalidateQueries({ queryKey: ["topups"] });
+    },
+  });
+  if (order.state !== "created" || Date.parse(order.expiresAt) <= Date.now()) return null;
+  return (
+    <Button size="compact-xs" variant="light" onClick={() => resume.mutate()} loading={resume.isPending}>
+      {t("topup.resume")}
+    </Button>
+  );
+}
+
+function OrderHistory({ onResumed }: { onResumed: (created: CreatedTopUp) => void }) {
   const { t, i18n } = useTranslation();
   const orders = useInfiniteQuery({
     queryKey: ["topups"],
@@ -192,7 +221,10 @@ function OrderHistory() {
                 <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
                 <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>
                 <Table.Td>
-                  <OrderState order={order} />
+                  <Group gap="xs">
+                    <OrderState order={order} />
+                    <ResumeButton order={order} onResumed={onResumed} />
+                  </Group>
                 </Table.Td>
                 <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
                 <Table.Td>{formatDateTime(order.finishedAt)}</Table.Td>
@@ -225,7 +257,7 @@ export default function TopUpPage() {
         <RedeemCodeCard />
       </Group>
       <Title order={3}>{t("topup.history")}</Title>
-      <OrderHistory />
+      <OrderHistory onResumed={setCreated} />
     </Stack>
   );
 }
