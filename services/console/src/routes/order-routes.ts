@@ -47,6 +47,7 @@ const DAY_MS = 86_400_000;
 const adminOrderJson = (order: TopUpOrder) => ({
   ...orderJson(order),
   accountId: order.accountId,
+  accountName: order.accountName ?? null,
   merchantId: order.merchantId,
   providerTradeId: order.providerTradeId ?? null,
 });

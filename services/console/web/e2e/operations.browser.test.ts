@@ -130,6 +130,11 @@ describe("the Operations page in a browser", { timeout: 120_000 }, () => {
     const orders = admin.page.getByTestId("ops-orders");
     await orders.getByRole("cell", { name: zh.topup.code, exact: true }).first().waitFor();
     expect(await orders.getByRole("cell", { name: zh.topup.wechat, exact: true }).count()).toBe(0);
+    // Named, with the start of its id to tell two accounts of one name apart, linked to its page.
+    const buyer = (await customer.session())!.account;
+    const buyerCell = orders.getByRole("row").filter({ hasText: zh.topup.code }).first().getByRole("cell").nth(1);
+    await buyerCell.getByRole("link", { name: buyer.name, exact: true }).waitFor();
+    expect(await buyerCell.textContent()).toBe(`${buyer.name}${buyer.id.slice(0, 8)}`);
     await screenshot(admin.page, "operations-orders.zh-CN");
 
     await admin.page.getByRole("tab", { name: zh.ops.glance }).click();

@@ -88,7 +88,15 @@ export function operationsService({ database, publishBalance }: OperationsDepend
         to: request.toMs,
       });
       const rows = await findAllTopUpOrderPage(database, filter);
-      const page = listPage(rows, filter.limit, (order) => order, topUpOrderMessage);
+      const page = listPage(
+        rows,
+        filter.limit,
+        (order) => order,
+        (order) => ({
+          ...topUpOrderMessage(order),
+          accountName: order.account.name,
+        }),
+      );
       return { orders: page.data, nextCursor: nextCursor(page) };
     }),
     findTopUpOrder: unaryHandler(async (request: FindTopUpOrderRequest) => {

@@ -30,6 +30,8 @@ export function findAllTopUpOrderPage(database: Database, filter: OrderFilter) {
     },
     orderBy: newestFirst,
     take: filter.limit + 1,
+    // Operators tell accounts apart by name (ids alone cannot be read).
+    include: { account: { select: { name: true } } },
   });
 }
 

@@ -281,6 +281,7 @@ export interface PrepaidCode {
 
 export interface AdminOrder extends TopUpOrder {
   accountId: string;
+  accountName: string | null;
   merchantId: string;
   providerTradeId: string | null;
 }

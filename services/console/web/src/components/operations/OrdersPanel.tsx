@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group, Select, Stack, Table, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Select, Stack, Table, TextInput } from "@mantine/core";
 import { DatePickerInput } from "@mantine/dates";
 import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -8,6 +8,7 @@ import { api, apiPath } from "../../api/client.js";
 import type { AdminOrder, OrderCheck } from "../../api/types.js";
 import { fenToMicros, formatYuan } from "../../format/money.js";
 import { formatDateTime } from "../../format/time.js";
+import { AccountName } from "../AccountName.js";
 import { PagedTable } from "../PagedTable.js";
 import { QueryState } from "../QueryState.js";
 import { useCursorPages } from "../useCursorPages.js";
@@ -115,7 +116,7 @@ export function OrdersPanel() {
               <Table.Tr key={order.outTradeNo}>
                 <Table.Td ff="monospace">{order.outTradeNo}</Table.Td>
                 <Table.Td>
-                  <Code>{order.accountId}</Code>
+                  <AccountName id={order.accountId} name={order.accountName} />
                 </Table.Td>
                 <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
                 <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>

@@ -8,6 +8,7 @@ import { api, apiPath } from "../../api/client.js";
 import type { OperationsOverview } from "../../api/types.js";
 import { formatYuan } from "../../format/money.js";
 import { formatNumber, lastDays } from "../../format/time.js";
+import { AccountName } from "../AccountName.js";
 import { QueryState } from "../QueryState.js";
 import { StatCard } from "../StatCard.js";
 import { TableHeader } from "../TableHeader.js";
@@ -88,7 +89,9 @@ export function OverviewPanel() {
                     <Table.Tbody>
                       {data.topAccounts.map((account) => (
                         <Table.Tr key={account.accountId}>
-                          <Table.Td>{account.name || account.accountId}</Table.Td>
+                          <Table.Td>
+                            <AccountName id={account.accountId} name={account.name} />
+                          </Table.Td>
                           <Table.Td>{formatNumber(account.requests, i18n.language)}</Table.Td>
                           <Table.Td>{yuan(account.spendMicros)}</Table.Td>
                         </Table.Tr>
