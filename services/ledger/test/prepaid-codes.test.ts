@@ -193,13 +193,13 @@ describe("prepaid codes", () => {
 });
 
 describe("an operator's order check", () => {
-  const placeOrder = async (accountId: string, expiresInMs = 600_000) =>
+  const placeOrder = async (accountId: string, amountFen = 300) =>
     accounts.createTopUpOrder({
       accountId,
       provider: PaymentProvider.PAYMENT_PROVIDER_ALIPAY,
-      amountFen: 300,
+      amountFen,
       merchantId: "m1",
-      expiresInMs,
+      expiresInMs: 600_000,
     });
 
   it("audits a payment it records, with the order's state before and after, in the payment's transaction", async () => {
@@ -255,7 +255,8 @@ describe("an operator's order check", () => {
       checkOf(waiting.outTradeNo, { state: "created", result: "waiting" }),
     ]);
     // The reconcile job's own closing names no operator and is not an admin action.
-    const quiet = await placeOrder(accountId);
+    // Another amount: the same one would be the open `waiting` order again.
+    const quiet = await placeOrder(accountId, 301);
     await accounts.closeTopUpOrder({ outTradeNo: quiet.outTradeNo, state: TopUpOrderState.TOP_UP_ORDER_STATE_CLOSED });
     expect(await auditOf([quiet.outTradeNo])).toEqual([]);
     for (const result of ["guessed", "recorded"]) {
@@ -298,6 +299,7 @@ describe("every account's orders", () => {
         ...filter,
       });
     expect((await list({})).orders).toHaveLength(7);
+    expect(new Set((await list({})).orders.map((order) => order.accountName))).toEqual(new Set(["orders"]));
     const alipay = await list({ provider: PaymentProvider.PAYMENT_PROVIDER_ALIPAY });
     expect(alipay.orders.map((order) => order.outTradeNo)).toEqual(
       placed
