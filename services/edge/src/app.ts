@@ -8,12 +8,13 @@ import {
   type TrustedProxies,
 } from "@gateway/platform";
 import type { ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { googleErrorBody } from "./gemini-wire/google-errors.js";
+import { type ConversationLimits, type ConversationWire, conversationBounds } from "./http/conversation-bounds.js";
 import { jsonBody as boundedJsonBody, smallJsonBodyLimits } from "./http/json-body.js";
 import { multipartBody } from "./http/multipart-body.js";
 import { publicBaseUrl } from "./http/public-base-url.js";
@@ -45,6 +46,8 @@ export interface EdgeDependencies extends EdgeClients {
   bodyLimitBytes: number;
   // The JSON body bytes handled at once (BODY_BYTES_IN_FLIGHT), across every route and tenant.
   bodyBytesInFlight: number;
+  // REQUEST_MAX_PARTS and REQUEST_MAX_TOOL_CALLS: what one conversation may carry.
+  conversationLimits: ConversationLimits;
   // Generated images answered as url, served at signed URLs.
   files: GeneratedFiles;
   // PUBLIC_BASE_URL: where clients reach edge, for absolute image and video links.
@@ -93,9 +96,10 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.use(admission.unpaid.watch);
   const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, admission);
   const conversationBody = jsonBody(deps.bodyLimitBytes);
-  v1.post("/chat/completions", conversationBody, chatCompletions(deps.router));
-  v1.post("/messages", conversationBody, createMessage(deps.router));
-  v1.post("/messages/count_tokens", conversationBody, countMessageTokens(deps.router));
+  const bounded = (wire: ConversationWire) => conversationBounds(wire, deps.conversationLimits);
+  v1.post("/chat/completions", conversationBody, bounded("chat"), chatCompletions(deps.router));
+  v1.post("/messages", conversationBody, bounded("messages"), createMessage(deps.router));
+  v1.post("/messages/count_tokens", conversationBody, bounded("messages"), countMessageTokens(deps.router));
   v1.get("/models", listModels(deps.router));
   v1.get("/models/:model", retrieveModel(deps.router));
   const services = deps.routerServices;
@@ -115,6 +119,7 @@ export function createApp(deps: EdgeDependencies): Express {
   v1.post(
     "/responses",
     responsesBody,
+    bounded("responses"),
     createResponse({
       router: deps.router,
       relay: deps.routerServices.responsesRelay,
@@ -135,7 +140,12 @@ export function createApp(deps: EdgeDependencies): Express {
   gemini.use(traceRequest);
   gemini.use(authenticate(googleKey));
   gemini.use(admission.unpaid.watch);
-  const geminiBodies = { conversation: conversationBody, embeddings: jsonBody(smallJsonBodyLimits.embeddings) };
+  const geminiBounds = bounded("gemini");
+  const geminiConversation: RequestHandler = (request, response, next) =>
+    conversationBody(request, response, (error?: unknown) =>
+      error ? next(error) : geminiBounds(request, response, next),
+    );
+  const geminiBodies = { conversation: geminiConversation, embeddings: jsonBody(smallJsonBodyLimits.embeddings) };
   gemini.use(geminiRoutes({ router: deps.router, ...services }, geminiBodies));
   app.use("/v1beta", gemini);
   app.use("/v1", (request, response, next) => (speaksGemini(request) ? gemini(request, response, next) : next()));

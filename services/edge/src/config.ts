@@ -17,6 +17,12 @@ export const edgeConfigSchema = z.object({
     .int()
     .positive()
     .default(4 * 1024 * 1024),
+  // What one chat, Messages, Responses or Gemini request may carry (http/conversation-bounds.ts):
+  // messages or input items and their content parts, and tool calls (tool results likewise).
+  // Far above what coding agents send, and enough to refuse before the linear work of one
+  // request holds the event loop every tenant shares.
+  REQUEST_MAX_PARTS: z.coerce.number().int().positive().default(20_000),
+  REQUEST_MAX_TOOL_CALLS: z.coerce.number().int().positive().default(10_000),
   // Resolved keys are kept this long in process; revocations evict them sooner.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   // The largest chat, Responses or completions body: large enough for a few base64 images.

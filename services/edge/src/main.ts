@@ -48,6 +48,7 @@ const app = createApp({
   logger,
   bodyLimitBytes: config.BODY_LIMIT,
   bodyBytesInFlight: config.BODY_BYTES_IN_FLIGHT,
+  conversationLimits: { parts: config.REQUEST_MAX_PARTS, toolCalls: config.REQUEST_MAX_TOOL_CALLS },
   files,
   publicBaseUrl: config.PUBLIC_BASE_URL,
   trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
