@@ -61,6 +61,9 @@ export const imageRulesSchema = z.object({
   styles: z.array(z.string().min(1)).default([]),
   // Whether the vendor takes response_format (dall-e); GPT image models always answer base64.
   response_format: z.boolean(),
+  // Models that take an aspect ratio rather than a size (Imagen): the ratio each size stands for,
+  // which the vendor is called with. A request names either the size or the ratio (`aspect_ratio`).
+  aspect_ratios: z.record(imageSize, z.string().regex(/^\d+:\d+$/, "W:H")).optional(),
   // Present when the model edits images (and then /v1/images/edits is among its endpoints).
   edits: z
     .object({

@@ -44,6 +44,17 @@ describe("mediaRulesProblems", () => {
     ]);
   });
 
+  it("gives every size of an aspect-ratio model its ratio, and no ratio to a size it lacks", () => {
+    const ratios = { "256x256": "1:1", "512x512": "1:1" };
+    expect(mediaRulesProblems(entry({ images: { ...images, aspect_ratios: ratios } }))).toEqual([]);
+    expect(mediaRulesProblems(entry({ images: { ...images, aspect_ratios: { "256x256": "1:1" } } }))).toEqual([
+      expect.stringContaining("no ratio for 512x512"),
+    ]);
+    expect(
+      mediaRulesProblems(entry({ images: { ...images, aspect_ratios: { ...ratios, "1408x768": "16:9" } } })),
+    ).toEqual([expect.stringContaining("1408x768, which is not one of sizes")]);
+  });
+
   it("ties edit rules to the edits endpoint both ways", () => {
     const edits = { formats: ["png" as const], max_bytes: 1, max_images: 1, square: true };
     expect(mediaRulesProblems(entry({ endpoints: ["/v1/images/generations", "/v1/images/edits"] }))).toEqual([

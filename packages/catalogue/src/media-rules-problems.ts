@@ -21,6 +21,13 @@ export function mediaRulesProblems(model: ModelEntry): string[] {
     problems.push(`${at}.edits: the model does not list ${editsEndpoint}`);
   }
   if (!rules.sizes.includes(rules.default_size)) problems.push(`${at}.default_size is not one of sizes`);
+  if (rules.aspect_ratios) {
+    const ratios = rules.aspect_ratios;
+    for (const size of rules.sizes) if (!ratios[size]) problems.push(`${at}.aspect_ratios has no ratio for ${size}`);
+    for (const size of Object.keys(ratios)) {
+      if (!rules.sizes.includes(size)) problems.push(`${at}.aspect_ratios names ${size}, which is not one of sizes`);
+    }
+  }
   if (!rules.qualities.includes(rules.default_quality)) problems.push(`${at}.default_quality is not one of qualities`);
   // "auto" is priced as the default quality, so every other size and quality needs a price.
   for (const size of rules.sizes) {

@@ -41,9 +41,9 @@ describe("every catalogue model through the simulator", () => {
     }
   });
 
-  it("lists at least 190 models for a premium key, of all seven families", async () => {
+  it("lists at least 194 models for a premium key, of all seven families", async () => {
     const list = await client.models.list();
-    expect(list.data.length).toBeGreaterThanOrEqual(190);
+    expect(list.data.length).toBeGreaterThanOrEqual(194);
     const families = new Set(list.data.map((model) => model.owned_by));
     expect([...families].sort()).toEqual(["alibaba", "anthropic", "deepseek", "google", "moonshot", "openai", "xai"]);
   });
@@ -83,6 +83,16 @@ describe("every catalogue model through the simulator", () => {
         expect(refused, name).toMatchObject({ status: 404, code: "model_not_found" });
         expect((refused as Error).message, name).toContain(`use \`${retirement!.successor}\` instead`);
       }
+    }
+  });
+
+  it("draws an image on every image model", async () => {
+    const models = await servedBy("/v1/images/generations");
+    expect(models.length).toBeGreaterThanOrEqual(6);
+    for (const model of models) {
+      const answer = await client.images.generate({ model, prompt: `lineup check ${model}` });
+      const image = answer.data![0]!;
+      expect(image.url ?? image.b64_json, model).toBeTruthy();
     }
   });
 

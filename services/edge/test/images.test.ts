@@ -24,11 +24,16 @@ async function refused(call: Promise<unknown>, param: string, status = 400) {
   return apiError;
 }
 
-/** How many images requests whose prompt carries the marker reached the simulator. */
+// Imagen's parameter, which the openai SDK passes through as it is.
+const withRatio = (aspectRatio: string) => ({ aspect_ratio: aspectRatio }) as unknown as Record<string, never>;
+
+/** The images requests (OpenAI's, Imagen's :predict) whose prompt carries the marker that reached the simulator. */
 async function upstreamWith(marker: string) {
   const requests = await simulatorRequests(stack.simulatorUrl);
   return requests.filter(
-    (request) => request.path.startsWith("/v1/images") && JSON.stringify(request.body).includes(marker),
+    (request) =>
+      (request.path.startsWith("/v1/images") || request.path.endsWith(":predict")) &&
+      JSON.stringify(request.body).includes(marker),
   );
 }
 
@@ -204,5 +209,68 @@ describe("POST /v1/images/edits", () => {
       413,
     );
     expect(error.message).toContain("50 MB");
+  });
+});
+
+// Image models that take an aspect ratio (Imagen 4 on the Gemini API): the request names the ratio or
+// the size it stands for, checked against the catalogue before any vendor call; Imagen's :predict is
+// called with the ratio and the answer is OpenAI's images shape, billed per image.
+describe("Imagen 4 through /v1/images/generations", () => {
+  it("draws the aspect ratio asked for, as OpenAI's images shape, billed per image", async () => {
+    const { data, response } = await client.images
+      .generate({
+        model: "imagen-4.0-generate-001",
+        prompt: "a lighthouse at dusk ratio-16-9",
+        n: 2,
+        response_format: "b64_json",
+        ...withRatio("16:9"),
+      })
+      .withResponse();
+    expect(data.data).toHaveLength(2);
+    for (const image of data.data!) {
+      expect(pngSize(Buffer.from(image.b64_json!, "base64"))).toEqual({ width: 1408, height: 768 });
+    }
+    expect(data.created).toBeGreaterThan(0);
+    const [sent] = await upstreamWith("ratio-16-9");
+    expect(sent?.path).toBe("/v1beta/models/imagen-4.0-generate-001:predict");
+    expect(sent?.body).toEqual({
+      instances: [{ prompt: "a lighthouse at dusk ratio-16-9" }],
+      parameters: { sampleCount: 2, aspectRatio: "16:9" },
+    });
+    const row = await billed(response.headers.get("x-request-id")!);
+    expect(row).toMatchObject({ model: "imagen-4.0-generate-001", billed_units: 2, unit: "image" });
+    expect(Number(row.cost_micros)).toBe(unitCost(2, 288_000, multiplier));
+  });
+
+  it("calls the vendor with the ratio a size stands for, and answers a signed URL by default", async () => {
+    const answer = await client.images.generate({
+      model: "imagen-4.0-fast-generate-001",
+      prompt: "a tall tower ratio-by-size",
+      size: "768x1408" as "1024x1024",
+    });
+    const download = await fetch(answer.data![0]!.url!);
+    expect(download.status).toBe(200);
+    expect(pngSize(Buffer.from(await download.arrayBuffer()))).toEqual({ width: 768, height: 1408 });
+    const [sent] = await upstreamWith("ratio-by-size");
+    expect(sent?.body).toMatchObject({ parameters: { sampleCount: 1, aspectRatio: "9:16" } });
+  });
+
+  it("refuses, before any vendor call, a ratio or size the model lacks, both at odds, or more images than it makes", async () => {
+    const model = "imagen-4.0-ultra-generate-001";
+    await refused(
+      client.images.generate({ model, prompt: "wide ratio-refused", ...withRatio("21:9") }),
+      "aspect_ratio",
+    );
+    await refused(client.images.generate({ model, prompt: "odd ratio-refused", size: "1024x1792" }), "size");
+    await refused(
+      client.images.generate({ model, prompt: "both ratio-refused", size: "1024x1024", ...withRatio("16:9") }),
+      "size",
+    );
+    await refused(client.images.generate({ model, prompt: "many ratio-refused", n: 5 }), "n");
+    await refused(
+      client.images.generate({ model: "dall-e-3", prompt: "dalle ratio-refused", ...withRatio("16:9") }),
+      "aspect_ratio",
+    );
+    expect(await upstreamWith("ratio-refused")).toEqual([]);
   });
 });

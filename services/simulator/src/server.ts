@@ -7,6 +7,7 @@ import { countTokens } from "./gemini/count-tokens.js";
 import { embedContent } from "./gemini/embed-content.js";
 import { generateContent } from "./gemini/generate-content.js";
 import { serveImage } from "./gemini/images.js";
+import { predict } from "./gemini/predict.js";
 import { approve, currentUser, exchangeCode, GithubOAuthState, showAuthorizePage } from "./github/github-oauth.js";
 import { type Exchange, type Handler, type SimulatorConfig, type SimulatorState, sendJson, sever } from "./http.js";
 import { chatCompletions } from "./openai/chat-completions.js";
@@ -103,6 +104,7 @@ const patternRoutes: [method: string, path: RegExp, handler: Handler][] = [
   ["POST", /^\/v1beta\/models\/[^/:]+:(?:generateContent|streamGenerateContent)$/, generateContent],
   ["POST", /^\/v1beta\/models\/[^/:]+:(?:embedContent|batchEmbedContents)$/, embedContent],
   ["POST", /^\/v1beta\/models\/[^/:]+:countTokens$/, countTokens],
+  ["POST", /^\/v1beta\/models\/[^/:]+:predict$/, predict],
   ["GET", /^\/_sim\/images\/[a-z]+\.png$/, serveImage],
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+$/, retrieveVideo],
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+\/content$/, downloadVideo],

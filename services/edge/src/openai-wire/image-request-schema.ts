@@ -20,6 +20,8 @@ export const imageGenerationSchema = z
     quality: z.string().min(1).max(64).nullish(),
     response_format: responseFormat.nullish(),
     style: z.string().min(1).max(64).nullish(),
+    // Imagen's and Grok's parameter: the model's catalogue rules list the ratios it takes.
+    aspect_ratio: z.string().min(1).max(16).nullish(),
     user: z.string().optional(),
   })
   .strict();

@@ -47,6 +47,7 @@ export function imageGenerations(service: ImageServiceClient, files: GeneratedFi
         quality: undefinedIfNull(body.quality),
         responseFormat: undefinedIfNull(body.response_format),
         style: undefinedIfNull(body.style),
+        aspectRatio: undefinedIfNull(body.aspect_ratio),
         user: body.user,
       },
       response,

@@ -26,7 +26,41 @@ export function imageRulesOf(model: CatalogueModel): ImageRules {
   return model.images;
 }
 
-type CommonFields = Pick<GenerateImagesRequest, "prompt" | "n" | "size" | "quality" | "responseFormat">;
+type CommonFields = Pick<GenerateImagesRequest, "prompt" | "n" | "size" | "quality" | "responseFormat"> &
+  Partial<Pick<GenerateImagesRequest, "aspectRatio">>;
+
+/** The size a request asks for: its own, the one its aspect ratio stands for, or the model's default. */
+function sizeAsked(model: CatalogueModel, request: CommonFields): string {
+  const rules = imageRulesOf(model);
+  if (request.aspectRatio === undefined) return request.size ?? rules.default_size;
+  const ratios = rules.aspect_ratios;
+  if (!ratios) {
+    throw invalidRequest(
+      `Unknown parameter: 'aspect_ratio'. ${model.id} takes a size.`,
+      "aspect_ratio",
+      "unknown_parameter",
+    );
+  }
+  const size = rules.sizes.find((each) => ratios[each] === request.aspectRatio);
+  if (size === undefined) {
+    throw unsupported("aspect_ratio", request.aspectRatio, model.id, [...new Set(Object.values(ratios))]);
+  }
+  if (request.size !== undefined && request.size !== size) {
+    throw invalidRequest(
+      `Invalid 'size': '${request.size}' is not the aspect ratio ${request.aspectRatio}; send one of the two.`,
+      "size",
+      "invalid_value",
+    );
+  }
+  return size;
+}
+
+/** The aspect ratio a vendor that takes ratios is called with, for a request its rules accepted. */
+export function aspectRatioFor(model: CatalogueModel, request: CommonFields): string {
+  const ratio = imageRulesOf(model).aspect_ratios?.[sizeAsked(model, request)];
+  if (ratio === undefined) throw serverError(`The catalogue has no aspect ratios for ${model.id}.`);
+  return ratio;
+}
 
 /** The checks generations and edits share; nothing the model cannot do reaches the vendor. */
 function checkCommon(model: CatalogueModel, request: CommonFields): ImageChoice {
@@ -46,7 +80,7 @@ function checkCommon(model: CatalogueModel, request: CommonFields): ImageChoice 
       "invalid_value",
     );
   }
-  const size = request.size ?? rules.default_size;
+  const size = sizeAsked(model, request);
   if (!rules.sizes.includes(size)) throw unsupported("size", size, model.id, rules.sizes);
   if (request.quality !== undefined && !rules.qualities.includes(request.quality)) {
     throw unsupported("quality", request.quality, model.id, rules.qualities);

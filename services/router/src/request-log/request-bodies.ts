@@ -78,6 +78,7 @@ export const generateImagesRequestLog = (request: GenerateImagesRequest) => ({
   size: request.size,
   quality: request.quality,
   style: request.style,
+  aspect_ratio: request.aspectRatio,
 });
 
 export const editImagesRequestLog = (request: EditImagesRequest) => ({

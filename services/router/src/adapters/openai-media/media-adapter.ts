@@ -3,6 +3,7 @@ import { serverError } from "@gateway/platform";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
 import type { AdapterCall } from "../chat-adapter.js";
+import { geminiImages } from "../gemini/gemini-images.js";
 import { openAIMediaAdapter } from "./openai-media-adapter.js";
 
 export interface VendorImage {
@@ -29,8 +30,9 @@ export interface MediaAdapter {
   transcribe(call: AdapterCall<TranscriptionRequest>): Promise<VendorTranscript>;
 }
 
-/** Only OpenAI's protocol has image and audio APIs among the catalogue's vendors. */
+/** OpenAI's protocol has image and audio APIs; Gemini's has Imagen's image generation. */
 export function mediaAdapterFor(channel: Channel): MediaAdapter {
   if (channel.vendorEntry.protocol === "openai-compatible") return openAIMediaAdapter;
+  if (channel.vendorEntry.protocol === "gemini") return geminiImages;
   throw serverError(`No media adapter speaks ${channel.vendorEntry.protocol}.`);
 }
