@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { queryRows, serviceEntry } from "@gateway/stack";
+import { commandOutcome, queryRows, serviceEntry } from "@gateway/stack";
 import { describe, expect, it } from "vitest";
 import { Browser, refreshSession, signInWithGithub, signInWithOidc } from "./browser.js";
 import { consoleTestStack } from "./console-test-stack.js";
@@ -23,13 +23,7 @@ async function gw(...args: string[]) {
     GATEWAY_ADMIN_TOKEN: stack.adminToken,
     GATEWAY_ACTOR: `ops-${run}`,
   };
-  try {
-    const { stdout, stderr } = await execute(process.execPath, [serviceEntry.cli, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  return commandOutcome(execute(process.execPath, [serviceEntry.cli, ...args], { env }));
 }
 
 const grants = () =>

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { queryRows } from "@gateway/stack";
+import { commandOutcome, queryRows } from "@gateway/stack";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliEntry, type LedgerUnderTest, startLedger } from "./ledger-under-test.js";
 
@@ -18,13 +18,7 @@ describe("operator CLI", { timeout: 120_000 }, () => {
   /** Runs `pnpm gw ...` the way the root script does, finding the API through .gateway/stack.json. */
   const gw = async (...args: string[]) => {
     const env = { ...process.env, GATEWAY_ADMIN_URL: "", GATEWAY_ADMIN_TOKEN: "", GATEWAY_ACTOR: "ops-alice" };
-    try {
-      const { stdout, stderr } = await run(process.execPath, [cliEntry, ...args], { cwd: stackDirectory, env });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
+    return commandOutcome(run(process.execPath, [cliEntry, ...args], { cwd: stackDirectory, env }));
   };
 
   beforeAll(async () => {

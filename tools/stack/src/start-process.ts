@@ -27,6 +27,8 @@ export interface StartedState {
 export interface StartedGateway {
   process: ChildProcess;
   namespace: string;
+  /** Where it runs, and so where it writes `.gateway/stack.json` (the CLI's GATEWAY_HOME). */
+  directory: string;
   // Ports picked before the start, so a test can watch edge from its first moment.
   edgePort: number;
   /** Everything it printed so far, stdout and stderr. */
@@ -88,6 +90,7 @@ export async function spawnStart(env: NodeJS.ProcessEnv = {}): Promise<StartedGa
   return {
     process: child,
     namespace,
+    directory,
     edgePort,
     output: () => output,
     running: () =>

@@ -130,3 +130,16 @@ export const balanceMicrosOf = async (databaseUrl: string, accountId: string) =>
 /** The request's usage record, once ledger has stored it. */
 export const usageRecordOf = (databaseUrl: string, requestId: string) =>
   eventually(async () => (await usageRecordsOf(databaseUrl, requestId))[0]);
+
+/** What a command a test ran ended with: execFile rejects on a non-zero exit, with the output on the error. */
+export async function commandOutcome(
+  run: Promise<{ stdout: string; stderr: string }>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run;
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
