@@ -127,6 +127,17 @@ describe("the catalogue in the console", { timeout: 120_000 }, () => {
         move_keys: true,
       });
       expect(confirmed.status).toBe(200);
+      // A test whose every key fails there reads as failing health, not healthy.
+      const failed = await eventually(async () => {
+        const answer = await api(admin, "/admin/channels/openai-console/test", "POST", { model: "gpt-4o-mini" });
+        return answer.body.keys?.[0]?.ok === false ? answer : undefined;
+      });
+      expect(failed.body.keys).toEqual([expect.objectContaining({ ok: false, status: 500 })]);
+      const health = (await api(admin, "/admin/channels")).body.channels as { name: string }[];
+      expect(health.find((channel) => channel.name === "openai-console")).toMatchObject({
+        status: "failing",
+        consecutiveFailures: 1,
+      });
       const history = await api(admin, "/admin/catalogue/history");
       expect(history.body.changes[0]).toMatchObject({
         action: "channel.update+move_keys",

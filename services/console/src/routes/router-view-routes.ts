@@ -15,14 +15,16 @@ export function routerViewRoutes(api: Router, router: RouterViews, requireAdmin:
   api.get("/admin/channels", requireAdmin, async (_request, response) => {
     const { channels } = await router.getChannelHealth({});
     // One word for the health badge: a disabled channel, or one whose every key the vendor
-    // refused, serves nothing whatever its circuit.
-    const statusOf = (disabled: boolean, keysExhausted: boolean, circuit: CircuitState) =>
-      disabled ? "disabled" : keysExhausted ? "keys_refused" : circuitNames[circuit];
+    // refused, serves nothing whatever its circuit; a closed circuit whose last requests (or
+    // channel test) failed is failing, not healthy, until one succeeds.
+    const statusOf = (circuit: CircuitState, channel: Omit<(typeof channels)[number], "circuit">) => {
+      if (channel.disabled) return "disabled";
+      if (channel.keysExhausted) return "keys_refused";
+      const name = circuitNames[circuit];
+      return name === "closed" && channel.consecutiveFailures > 0 ? "failing" : name;
+    };
     response.json({
-      channels: channels.map(({ circuit, ...channel }) => ({
-        ...channel,
-        status: statusOf(channel.disabled, channel.keysExhausted, circuit),
-      })),
+      channels: channels.map(({ circuit, ...channel }) => ({ ...channel, status: statusOf(circuit, channel) })),
     });
   });
   api.get("/admin/catalogue", requireAdmin, async (_request, response) => {

@@ -1,3 +1,4 @@
+import { pricesAt } from "@gateway/catalogue";
 import { describe, expect, it } from "vitest";
 import { publicPricing } from "./public-pricing.js";
 
@@ -26,14 +27,25 @@ describe("a model's public pricing", () => {
     expect(tokens).toEqual({ prompt: "9", completion: "45", inputCacheRead: "0.9", inputCacheWrite: "11.25" });
     expect(tiers).toEqual([
       {
-        minPromptTokens: 128_000,
+        minPromptTokens: 128_001,
         prices: { prompt: "9", completion: "45", inputCacheRead: "0.9", inputCacheWrite: "22.5" },
       },
       {
-        minPromptTokens: 200_000,
+        minPromptTokens: 200_001,
         prices: { prompt: "18", completion: "67.5", inputCacheRead: "0.9", inputCacheWrite: "22.5" },
       },
     ]);
+  });
+
+  it("names the first prompt length each band bills, as billing's pricesAt applies it", () => {
+    for (const start of [271_999, 272_000]) {
+      const price = { input: { base: 2_000_000, tiers: [{ start, price: 4_000_000 }] }, output: 10_000_000 };
+      const [tier] = publicPricing({ price }, 10_000).tiers;
+      expect(tier!.minPromptTokens).toBe(start + 1);
+      expect(tier!.prices?.prompt).toBe("4");
+      expect(pricesAt(price, tier!.minPromptTokens).input).toBe(4_000_000);
+      expect(pricesAt(price, tier!.minPromptTokens - 1).input).toBe(2_000_000);
+    }
   });
 
   it("prices each image size and quality, and audio and video by the second, with the multiplier", () => {

@@ -1,36 +1,28 @@
 import { multipliedYuan } from "@gateway/billing";
-import type { AudioRules, ImageRules, VideoRules } from "@gateway/catalogue";
+import {
+  type AudioRules,
+  type ImageRules,
+  priceAt,
+  type TokenPrice,
+  type TokenPrices,
+  type VideoRules,
+} from "@gateway/catalogue";
 import type { ModelPricing, TokenPricing } from "@gateway/proto/router/v1/router";
 
 /**
- * A token price as the catalogue writes it, in micro-yuan per million tokens: one price, or a base
- * price with bands, each for prompts of at least `start` tokens (@pydantic/genai-prices' shape).
+ * The price bands are the catalogue's (`priceAt`, the rule billing uses): a band bills a prompt
+ * longer than its `start`, so the list names `start + 1` as the first length it applies to. The
+ * dataset writes similar thresholds either way (271,999 on one model, 272,000 on another): each
+ * reads as what it bills, never a length a token short of it.
  */
-export type TokenPriceField = number | { base: number; tiers: readonly { start: number; price: number }[] };
-
-/** The price a request whose prompt has `promptTokens` tokens pays under one field. */
-function priceAt(field: TokenPriceField, promptTokens: number): number {
-  if (typeof field === "number") return field;
-  const band = field.tiers.filter((tier) => tier.start <= promptTokens).at(-1);
-  return band?.price ?? field.base;
-}
-
-/** A model's token prices, each possibly banded by prompt length. */
-export interface TokenPriceFields {
-  input: TokenPriceField;
-  output: TokenPriceField;
-  cache_read?: TokenPriceField;
-  cache_write?: TokenPriceField;
-}
-
-const tierStarts = (field: TokenPriceField | undefined) =>
-  field === undefined || typeof field === "number" ? [] : field.tiers.map((tier) => tier.start);
+const tierStarts = (field: TokenPrice | undefined) =>
+  field === undefined || typeof field === "number" ? [] : field.tiers.map((tier) => tier.start + 1);
 
 /** Every token price of a model in effect for a prompt length, in yuan for the group. */
-function tokenPricing(price: TokenPriceFields, promptTokens: number, basisPoints: number): TokenPricing {
-  const yuan = (field: TokenPriceField) => multipliedYuan(priceAt(field, promptTokens), basisPoints);
+function tokenPricing(price: TokenPrices, promptTokens: number, basisPoints: number): TokenPricing {
+  const yuan = (field: TokenPrice) => multipliedYuan(priceAt(field, promptTokens), basisPoints);
   // Cache prices absent (or zero) bill cached tokens at the prompt price: billing's price.ts.
-  const cached = (field: TokenPriceField | undefined) => (field ? yuan(field) : yuan(price.input));
+  const cached = (field: TokenPrice | undefined) => (field ? yuan(field) : yuan(price.input));
   return {
     prompt: yuan(price.input),
     completion: yuan(price.output),
@@ -42,7 +34,7 @@ function tokenPricing(price: TokenPriceFields, promptTokens: number, basisPoints
 /** What a model costs a group whose multiplier is `basisPoints`, as /v1/models lists it. */
 export function publicPricing(
   model: {
-    price: TokenPriceFields;
+    price: TokenPrices;
     images?: Pick<ImageRules, "prices">;
     audio?: Pick<AudioRules, "price_per_second">;
     video?: Pick<VideoRules, "price_per_second">;

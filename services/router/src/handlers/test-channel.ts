@@ -7,7 +7,7 @@ import type { ChannelTestReport, KeyTestResult, TestChannelRequest } from "@gate
 import { upstreamModel } from "./route-request.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
-type TestDependencies = Pick<RouterDependencies, "catalogue" | "adapterFor" | "keys" | "timeouts">;
+type TestDependencies = Pick<RouterDependencies, "catalogue" | "adapterFor" | "keys" | "timeouts" | "health">;
 
 const CHAT = "/v1/chat/completions";
 // As little as a vendor will answer: a word of output.
@@ -85,13 +85,17 @@ async function testKey(deps: TestDependencies, channel: Channel, model: Catalogu
 /**
  * Sends a minimal chat request through the channel with each of its keys in turn and reports
  * what the vendor said and how long it took. Nothing is billed, and a refused key is only
- * reported: the operator, who may be testing a key just re-enabled, decides.
+ * reported: the operator, who may be testing a key just re-enabled, decides. The channel's
+ * circuit hears the verdict, so its health does not read healthy after every key failed: one
+ * answer is a success, and with none each key's failure counts as a failed request would.
  */
 export function testChannel(deps: TestDependencies) {
   return async (request: TestChannelRequest): Promise<ChannelTestReport> => {
     const { channel, model } = channelAndModel(deps, request);
     const keys: KeyTestResult[] = [];
     for (const key of channel.keys) keys.push(await testKey(deps, channel, model, key));
+    if (keys.some((key) => key.ok)) deps.health.recordSuccess(channel.name);
+    else for (const _failed of keys) deps.health.recordFailure(channel.name);
     return { channel: channel.name, model: model.id, upstreamModel: vendorModelId(channel, model.id), keys };
   };
 }

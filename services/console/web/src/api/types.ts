@@ -178,7 +178,7 @@ export interface ChannelHealth {
   name: string;
   vendor: string;
   models: number;
-  status: "closed" | "open" | "half_open" | "disabled" | "keys_refused";
+  status: "closed" | "failing" | "open" | "half_open" | "disabled" | "keys_refused";
   consecutiveFailures: number;
   reopensInMs: number;
   disabled: boolean;

@@ -8,6 +8,7 @@ import { TableHeader } from "./TableHeader.js";
 
 const statusColors: Record<ChannelHealth["status"], string> = {
   closed: "green",
+  failing: "orange",
   half_open: "yellow",
   open: "red",
   disabled: "gray",

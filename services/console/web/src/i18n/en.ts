@@ -25,6 +25,9 @@ export const en = {
     copy: "Copy",
     copied: "Copied",
     never: "Never",
+    noExpiry: "Never",
+    yes: "Yes",
+    no: "No",
     none: "None",
     balance: "Balance",
     requests: "Requests",
@@ -246,6 +249,7 @@ export const en = {
     simulated: "Simulator",
     state: {
       closed: "Healthy",
+      failing: "Failing",
       half_open: "Probing",
       open: "Circuit open",
       disabled: "Disabled (no key)",

@@ -27,6 +27,9 @@ export const zhCN: Resources = {
     copy: "复制",
     copied: "已复制",
     never: "从未",
+    noExpiry: "永不过期",
+    yes: "是",
+    no: "否",
     none: "无",
     balance: "余额",
     requests: "请求数",
@@ -248,6 +251,7 @@ export const zhCN: Resources = {
     simulated: "模拟器",
     state: {
       closed: "正常",
+      failing: "异常",
       half_open: "探测中",
       open: "已熔断",
       disabled: "已停用（无密钥）",

@@ -1,5 +1,5 @@
 import { Badge, Modal, Stack, Table, Text } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { ChannelTestReport } from "../../api/catalogue-types.js";
 import { api } from "../../api/client.js";
@@ -9,9 +9,15 @@ import { TableHeader } from "../TableHeader.js";
 /** Router's TestChannel: one minimal vendor call per key, each key's latency and the vendor's answer. */
 export function ChannelTestDialog({ channel, onClose }: { channel: string | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const report = useQuery({
     queryKey: ["channel-test", channel],
-    queryFn: () => api.post<ChannelTestReport>(`/api/admin/channels/${encodeURIComponent(channel!)}/test`, {}),
+    queryFn: async () => {
+      const tested = await api.post<ChannelTestReport>(`/api/admin/channels/${encodeURIComponent(channel!)}/test`, {});
+      // The test's verdict is in the channel's health now.
+      void client.invalidateQueries({ queryKey: ["admin-channels"] });
+      return tested;
+    },
     enabled: channel !== null,
     // Each opening calls the vendor again.
     gcTime: 0,
