@@ -146,6 +146,9 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     const apiKey = await app.createKey(keyName);
     await screenshot(page, "key-created.zh-CN", [page.getByTestId("new-api-key")]);
     await app.closeShownKey();
+    // A key made without an expiry never expires (not "never happened").
+    const keyRow = page.getByRole("row").filter({ hasText: keyName });
+    await keyRow.getByRole("cell", { name: zh.common.noExpiry, exact: true }).waitFor();
 
     const client = new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
     const completion = await client.chat.completions.create({
@@ -179,6 +182,10 @@ describe("the console in a browser", { timeout: 120_000 }, () => {
     await page.getByText(fill(zh.logs.toolResult, { id: "call_weather" })).waitFor();
     await page.getByTestId("turn-answer").getByText(answer).waitFor();
     await screenshot(page, "log-viewer.zh-CN");
+    // The metadata in words: the request was not streamed, and its messages were kept.
+    const field = (label: string) => page.getByText(label, { exact: true }).locator("xpath=..");
+    expect(await field(zh.usage.stream).textContent()).toBe(`${zh.usage.stream}${zh.common.no}`);
+    expect(await field(zh.logs.capture).textContent()).toBe(`${zh.logs.capture}${zh.settings.captureLevel.full}`);
 
     await app.navigate(zh.nav.logs);
     await page.getByRole("link", { name: requestId }).waitFor();

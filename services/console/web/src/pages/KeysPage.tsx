@@ -158,7 +158,7 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) 
       <Table.Td>{apiKey.group}</Table.Td>
       <Table.Td>{formatDateTime(apiKey.createdAt)}</Table.Td>
       <Table.Td>{formatDateTime(apiKey.lastUsedAt, t("common.never"))}</Table.Td>
-      <Table.Td>{formatDateTime(apiKey.expiresAt, t("common.never"))}</Table.Td>
+      <Table.Td>{formatDateTime(apiKey.expiresAt, t("common.noExpiry"))}</Table.Td>
       <Table.Td>
         {formatYuan(apiKey.spentMicros, i18n.language)}
         {apiKey.spendCapMicros !== null && ` / ${formatYuan(apiKey.spendCapMicros, i18n.language)}`}

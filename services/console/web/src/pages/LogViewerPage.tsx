@@ -107,8 +107,8 @@ function Metadata({ detail }: { detail: LogDetail }) {
     [t("common.completionTokens"), formatNumber(usage.completionTokens, i18n.language)],
     [t("common.cost"), formatYuan(usage.costMicros, i18n.language)],
     [t("usage.latency"), `${usage.latencyMs} ms`],
-    [t("usage.stream"), usage.stream ? "✓" : "—"],
-    [t("logs.capture"), detail.capture],
+    [t("usage.stream"), usage.stream ? t("common.yes") : t("common.no")],
+    [t("logs.capture"), t(`settings.captureLevel.${detail.capture}`)],
   ];
   return (
     <Card withBorder>
@@ -135,7 +135,9 @@ function Conversation({ detail }: { detail: LogDetail }) {
   const { t } = useTranslation();
   const turns = [...requestTurns(detail.request), ...answerTurns(detail.answer)];
   const tools = toolsOffered(detail.request);
-  if (detail.capture !== "full") return <Alert>{t("logs.captureMetadata", { capture: detail.capture })}</Alert>;
+  if (detail.capture !== "full") {
+    return <Alert>{t("logs.captureMetadata", { capture: t(`settings.captureLevel.${detail.capture}`) })}</Alert>;
+  }
   return (
     <Stack>
       <Title order={4}>{t("logs.conversation")}</Title>

@@ -205,7 +205,7 @@ export function CodesPanel() {
                 <Table.Td>{batch.count}</Table.Td>
                 <Table.Td>{batch.redeemed}</Table.Td>
                 <Table.Td>{batch.revoked}</Table.Td>
-                <Table.Td>{formatDateTime(batch.expiresAt, t("common.never"))}</Table.Td>
+                <Table.Td>{formatDateTime(batch.expiresAt, t("common.noExpiry"))}</Table.Td>
                 <Table.Td>{batch.note}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
