@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { repoRoot, startOtlpCollector, startTestStack, type TestStack, testServers } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
@@ -14,6 +14,8 @@ import {
   type LatencyComparison,
   machine,
   renderMarkdown,
+  renderReadmeSummary,
+  renderReportPage,
   type Settings,
   type Summary,
   updateReadme,
@@ -33,6 +35,7 @@ const latencyConnections = [1, 32];
 const saturationConnections = 64;
 const resultsPath = `${repoRoot}tools/bench/results/latest.json`;
 const readmePath = `${repoRoot}README.md`;
+const reportPath = `${repoRoot}docs/perf/latest.md`;
 // Whole-machine CPU per request at saturation, compared between gateways and the bare hop.
 const saturationCpu = { machine: machineBusyTicks };
 
@@ -343,8 +346,9 @@ async function main(): Promise<number> {
     writeJson(resultsPath, { ...summary, targets: issueTargets(summary) });
     progress(`wrote ${resultsPath}`);
     if (flags.writeReadme) {
-      updateReadme(readmePath, markdown);
-      progress(`updated ${readmePath}`);
+      writeFileSync(reportPath, renderReportPage(summary));
+      updateReadme(readmePath, renderReadmeSummary(summary, "[docs/perf/latest.md](docs/perf/latest.md)"));
+      progress(`wrote ${reportPath} and updated ${readmePath}`);
     }
     return 0;
   } catch (error) {

@@ -229,6 +229,43 @@ export function renderMarkdown(summary: Summary): string {
   ].join("\n");
 }
 
+/**
+ * The README's few rows: the gateway as production runs it against calling the simulator directly
+ * and against Portkey; the whole report (every run, the targets, the notes) is on its own page.
+ */
+export function renderReadmeSummary(summary: Summary, reportLink: string): string {
+  const { cpus: cores, cpuModel, node } = summary.machine;
+  return [
+    `Measured ${summary.date} on ${cores} × ${cpuModel}, Node ${node}, with \`${summary.command}\`, on a stack as production`,
+    "runs it (spans exported, rate limits checked, request logs kept); the load generator shares the",
+    `machine's ${cores} cores with every service, and Portkey's streaming to a custom host does not work.`,
+    `Every run, the targets, the per-family rows, billing, video and memory: ${reportLink}.`,
+    "",
+    "| Measurement | Direct (simulator) | Gateway | Portkey | Gateway vs direct |",
+    "|---|---:|---:|---:|---:|",
+    ...productionSettingsRows(summary).map((row) =>
+      row.replaceAll(", as production runs²", "").replaceAll("n/a¹", "n/a"),
+    ),
+  ].join("\n");
+}
+
+/** The whole report as a page of its own. */
+export function renderReportPage(summary: Summary): string {
+  return [
+    "# The latest benchmark",
+    "",
+    "`pnpm bench --write-readme` writes this page and the README's summary of it; it needs a quiet",
+    "machine and takes about 10 minutes. Absolute figures move with the host, so compare figures",
+    "within one table: the targets table judges each performance target against the bare hop and",
+    "Portkey measured in the same run. [hot-path.md](hot-path.md) says what each row measures, what",
+    "each change did, and why the throughput and CPU targets are out of reach on this stack;",
+    "[ledger.md](ledger.md) and [video.md](video.md) the same for billing and video.",
+    "",
+    renderMarkdown(summary),
+    "",
+  ].join("\n");
+}
+
 export function writeJson(path: string, summary: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
