@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./repo-paths.js";
+import { typeScriptFiles, workspaceFolders } from "./repo-sources.js";
 
 // docs/configuration.md against the code: every variable it names is read somewhere, and every
 // variable the code reads is named there (the simulator's own in its README), so neither drifts.
@@ -22,26 +22,9 @@ const notOurs = new Set([
 ]);
 const thisFile = "documented-configuration.test.ts";
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) return ["node_modules", "dist", "generated"].includes(entry.name) ? [] : sourceFiles(path);
-    return /\.(ts|tsx)$/.test(entry.name) && entry.name !== thisFile ? [path] : [];
-  });
-}
-
 /** The code and tests of every service, library and tool, and the console's browser suite. */
-const sourceRoots = ["services", "packages", "tools"].flatMap((group) =>
-  readdirSync(join(repoRoot, group), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((entry) => ["src", "test", "web/e2e"].map((folder) => join(repoRoot, group, entry.name, folder)))
-    .filter((path) => {
-      try {
-        return readdirSync(path).length > 0;
-      } catch {
-        return false;
-      }
-    }),
+const sourceFiles = workspaceFolders(["src", "test", "web/e2e"]).flatMap((folder) =>
+  typeScriptFiles(folder, (name) => name !== thisFile),
 );
 
 const readsOfEnvironment = [
@@ -59,7 +42,7 @@ function variablesTheCodeReads(): Map<string, string> {
   const note = (name: string, where: string) => {
     if (envName.test(name) && !notOurs.has(name) && !found.has(name)) found.set(name, where);
   };
-  for (const file of sourceRoots.flatMap(sourceFiles)) {
+  for (const file of sourceFiles) {
     const text = readFileSync(file, "utf8");
     const where = file.replace(repoRoot, "");
     for (const pattern of readsOfEnvironment) for (const [, name] of text.matchAll(pattern)) note(name!, where);
