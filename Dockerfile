@@ -1,17 +1,26 @@
-# syntax=docker/dockerfile:1
-#
 # One Dockerfile for every service: `docker build --target <service> .` with <service> one of
 # edge, router, ledger, video, console, simulator (development only). `pnpm images` builds them all;
 # the build stage is shared, so it runs once. tools/images/src/dockerfile-rules.ts checks this
-# file in the test command (base pinned, USER non-root, tini, deploy output only).
+# file in the test command (base pinned, USER non-root, tini, deploy output only). The classic
+# builder and BuildKit both build it (no `# syntax=` line: BuildKit would pull its frontend).
 #
-# Base image: node:24-bookworm-slim (Node 24.18.0) pinned by digest. The build machines reach
+# BASE: node:24-bookworm-slim (Node 24.18.0) pinned by digest. The build machines reach
 # no container registry, so the digest was taken from public Dockerfiles that pin this tag
 # (cyanxxy/open-ocr-cli-mcp, Dockerfile at commit 9b9df545ba3f, among others); move tag and
-# digest together, after checking the digest with `docker buildx imagetools inspect`.
-FROM node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d AS node
+# digest together, after checking the digest with `docker buildx imagetools inspect`. Where no
+# registry answers, `pnpm images` passes BASE=gateway/base:<hash>, a Debian bookworm root
+# filesystem with Node 24, npm, tini and the same `node` user made from Debian's and npm's
+# packages (`pnpm images:base`, tools/images/src/base-image.ts).
+ARG BASE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
+FROM ${BASE} AS node
 
 FROM node AS build
+# EXTRA_CA_CERTS: PEM certificates the build trusts besides Node's own, for a machine that reaches
+# the npm registry through a TLS-intercepting proxy (`pnpm images` passes the ones added under
+# /usr/local/share/ca-certificates). They stay in this stage: no runtime stage copies them.
+ARG EXTRA_CA_CERTS=""
+ENV NODE_EXTRA_CA_CERTS=/tmp/build-extra-ca.pem
+RUN printf '%s\n' "$EXTRA_CA_CERTS" > "$NODE_EXTRA_CA_CERTS"
 # corepack's signature check fails against some registries; npm installs the pinned pnpm.
 RUN npm install --global pnpm@10.34.9
 WORKDIR /src
@@ -39,9 +48,10 @@ RUN for service in edge router ledger video console simulator; do \
 
 FROM node AS runtime
 # tini as PID 1 forwards SIGTERM to node and reaps children (Node as PID 1 ignores default signal dispositions).
-RUN apt-get update \
+# (The local base has it already.)
+RUN command -v tini >/dev/null || { apt-get update \
     && apt-get install --yes --no-install-recommends tini \
-    && rm -rf /var/lib/apt/lists/*
+    && rm -rf /var/lib/apt/lists/*; }
 # The only paths a service writes: mount each as an emptyDir (or a persistent volume, see
 # docs/operations.md "Images") so the root filesystem can be read-only.
 #   /var/lib/gateway/spool   router, video: usage events NATS has not taken yet

@@ -1,11 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { imageProblems } from "./dockerfile-rules.js";
-import { dockerfilePath, serviceImages } from "./service-images.js";
+import { dockerfilePath, officialBase, serviceImages } from "./service-images.js";
 
 const dockerfile = readFileSync(dockerfilePath, "utf8");
 
 describe("the service Dockerfile", () => {
+  it("defaults its base to the official image pnpm images tries first", () => {
+    expect(dockerfile).toContain(`ARG BASE=${officialBase}\n`);
+  });
+
   it.each(serviceImages)("builds $target with a pinned base, a non-root user, tini and deploy output only", (image) => {
     expect(imageProblems(dockerfile, image)).toEqual([]);
   });
@@ -24,6 +28,16 @@ describe("the Dockerfile rules", () => {
 
   it("refuse a base image pinned only by tag", () => {
     expect(problemsOf(app(good).replace(`FROM ${pinned} AS app`, "FROM node:24-bookworm-slim AS app"))).toEqual([
+      "FROM node:24-bookworm-slim is not pinned by an @sha256 digest",
+    ]);
+  });
+
+  it("judge a base given as a build argument by its default", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE}, not a template.
+    const argument = (value: string) => `ARG BASE=${value}\n${app(good).replaceAll(`FROM ${pinned}`, "FROM ${BASE}")}`;
+    expect(problemsOf(argument(pinned))).toEqual([]);
+    expect(problemsOf(argument("node:24-bookworm-slim"))).toEqual([
+      "FROM node:24-bookworm-slim is not pinned by an @sha256 digest",
       "FROM node:24-bookworm-slim is not pinned by an @sha256 digest",
     ]);
   });

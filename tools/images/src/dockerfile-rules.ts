@@ -22,13 +22,30 @@ function words(instruction: Instruction): string[] {
   return instruction.getArguments().map((argument) => argument.getValue());
 }
 
+/** `${NAME}` and `$NAME` in a FROM line, from the defaults of the ARGs declared before the first FROM. */
+function substitute(image: string, defaults: Map<string, string>): string {
+  return image.replace(/\$\{?(\w+)\}?/g, (whole, name: string) => defaults.get(name) ?? whole);
+}
+
 function parseStages(text: string): Stage[] {
   const stages: Stage[] = [];
+  const argumentDefaults = new Map<string, string>();
   for (const instruction of DockerfileParser.parse(text).getInstructions()) {
     const keyword = instruction.getKeyword();
+    if (keyword === "ARG" && stages.length === 0) {
+      const [name, ...value] = (instruction.getArgumentsContent() ?? "").split("=");
+      if (name && value.length > 0)
+        argumentDefaults.set(
+          name.trim(),
+          value
+            .join("=")
+            .trim()
+            .replace(/^"(.*)"$/, "$1"),
+        );
+    }
     if (instruction instanceof From) {
       stages.push({
-        base: instruction.getImage() ?? "",
+        base: substitute(instruction.getImage() ?? "", argumentDefaults),
         name: instruction.getBuildStage() ?? undefined,
         instructions: [],
       });

@@ -1,31 +1,93 @@
-// pnpm images [--repository PREFIX] [--tag TAG]: builds every service image from the root
-// Dockerfile when a Docker engine answers; without one it says so and skips (exit 0).
-import { spawnSync } from "node:child_process";
+// pnpm images [--repository PREFIX] [--tag TAG] [--base auto|official|local|IMAGE]: builds every
+// service image from the root Dockerfile when a Docker engine answers, then prints each image's
+// size and what is in it (exit 1 when an image holds what it must not). Without an engine it says
+// so and skips (exit 0). --base auto (the default) uses the pinned official Node image when it is
+// present or can be pulled, else the local base (`pnpm images:base`).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { dockerfilePath, repoRoot, serviceImages } from "./service-images.js";
+import { ensureBaseImage } from "./base-image.js";
+import { snapshotContext } from "./build-context.js";
+import { docker, dockerOrThrow, engineMissing, imageExists } from "./docker-engine.js";
+import { inspectImage } from "./image-contents.js";
+import { officialBase, serviceImages } from "./service-images.js";
 
 const { values } = parseArgs({
   options: {
     repository: { type: "string", default: "gateway" },
     tag: { type: "string", default: "dev" },
+    base: { type: "string", default: "auto" },
   },
 });
 
-const engine = spawnSync("docker", ["info"], { stdio: "ignore" });
-if (engine.status !== 0) {
-  const reason = engine.error ? "no docker client on PATH" : "`docker info` failed";
-  console.log(`pnpm images: no Docker engine reachable (${reason}); skipped building the images.`);
+const missing = engineMissing();
+if (missing) {
+  console.log(`pnpm images: no Docker engine reachable (${missing}); skipped building the images.`);
   process.exit(0);
 }
 
+function chooseBase(choice: string): string {
+  if (choice === "local") return ensureBaseImage();
+  if (choice !== "auto" && choice !== "official") return choice;
+  if (imageExists(officialBase) || docker(["pull", officialBase], { stdio: "ignore" }).status === 0) {
+    return officialBase;
+  }
+  if (choice === "official") throw new Error(`${officialBase} cannot be pulled`);
+  console.log(`pnpm images: ${officialBase} cannot be pulled; using the local base`);
+  return ensureBaseImage();
+}
+
+/** Certificates added to this machine's trust (Debian's place for local ones), for a TLS-intercepting proxy. */
+function extraCertificates(): string {
+  const directory = "/usr/local/share/ca-certificates";
+  try {
+    return readdirSync(directory)
+      .filter((name) => name.endsWith(".crt"))
+      .map((name) => readFileSync(join(directory, name), "utf8").trim())
+      .join("\n");
+  } catch {
+    return "";
+  }
+}
+
+const base = chooseBase(values.base);
+const context = snapshotContext();
+const buildArguments = ["--build-arg", `BASE=${base}`, "--build-arg", `EXTRA_CA_CERTS=${extraCertificates()}`];
+const started = Date.now();
+const failures: string[] = [];
+try {
+  for (const { target } of serviceImages) {
+    const image = `${values.repository}/${target}:${values.tag}`;
+    console.log(`pnpm images: building ${image} on ${base}`);
+    // The host's network: this kind of machine has no bridge network for build containers.
+    dockerOrThrow([
+      "build",
+      "--network",
+      "host",
+      "--target",
+      target,
+      "--tag",
+      image,
+      ...buildArguments,
+      context.directory,
+    ]);
+  }
+} finally {
+  context.remove();
+}
+console.log(`pnpm images: built ${serviceImages.length} images in ${Math.round((Date.now() - started) / 1000)} s`);
 for (const { target } of serviceImages) {
   const image = `${values.repository}/${target}:${values.tag}`;
-  console.log(`pnpm images: building ${image}`);
-  const build = spawnSync("docker", ["build", "--file", dockerfilePath, "--target", target, "--tag", image, repoRoot], {
-    stdio: "inherit",
-  });
-  if (build.status !== 0) {
-    console.error(`pnpm images: ${image} failed to build`);
-    process.exit(build.status ?? 1);
-  }
+  const contents = inspectImage(image);
+  const size = `${(contents.sizeBytes / 1e6).toFixed(0)} MB`;
+  const verdict =
+    contents.problems.length === 0
+      ? "production dependencies only, no compilers, no test files, no secrets"
+      : contents.problems.join("; ");
+  console.log(`${image}  ${size}  ${contents.productionPackages} packages  ${verdict}`);
+  if (contents.problems.length > 0) failures.push(image);
+}
+if (failures.length > 0) {
+  console.error(`pnpm images: ${failures.join(", ")} hold what an image must not (above)`);
+  process.exit(1);
 }

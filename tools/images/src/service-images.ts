@@ -6,6 +6,10 @@ export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export const dockerfilePath = `${repoRoot}Dockerfile`;
 
+/** The Dockerfile's default BASE: the official Node image, pinned by digest (see the Dockerfile). */
+export const officialBase =
+  "node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d";
+
 /**
  * Every image the root Dockerfile builds, one `--target` each. Edge, ledger and the console answer HTTP
  * /healthz (ledger on its admin port, the console on its own); router and video are gRPC only, which Kubernetes
