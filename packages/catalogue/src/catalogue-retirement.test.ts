@@ -78,4 +78,18 @@ describe("retired models", () => {
     });
     expect(catalogue.list("premium").map((model) => model.id)).not.toContain("deepseek-chat");
   });
+
+  it("are refused for a deprecation whose successor is unknown, going away too, or that is retired already", () => {
+    const deprecated = (successor: string) => ({ deprecated: { shutdown_on: "2026-12-11", successor } });
+    const load =
+      (...models: ModelEntry[]) =>
+      () =>
+        Catalogue.fromData(catalogueOf(...models), sources);
+    expect(load(chat("new"), chat("old", deprecated("new")))).not.toThrow();
+    expect(load(chat("old", deprecated("missing")))).toThrow(/old.deprecated: unknown successor missing/);
+    expect(load(chat("new", deprecated("newest")), chat("newest"), chat("old", deprecated("new")))).toThrow(
+      /successor new is going away itself/,
+    );
+    expect(load(chat("new"), chat("old", { ...retired(), ...deprecated("new") }))).toThrow(/retired already/);
+  });
 });

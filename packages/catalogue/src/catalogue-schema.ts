@@ -146,6 +146,13 @@ export const retirementSchema = z.object({
   successor_thinking: z.enum(["enabled", "disabled"]).optional(),
 });
 
+// A model its vendor has announced it will stop serving: still served and listed until the operator
+// retires it, /v1/models showing the shutdown date and the successor (as OpenAI's own list does).
+export const deprecationSchema = z.object({
+  shutdown_on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD"),
+  successor: modelIdSchema,
+});
+
 export const modelSchema = z.object({
   id: modelIdSchema,
   // Other ids clients use for this entry (a dated snapshot, a -latest name): they resolve to it, and
@@ -227,6 +234,7 @@ export const modelSchema = z.object({
     })
     .optional(),
   retired: retirementSchema.optional(),
+  deprecated: deprecationSchema.optional(),
 });
 
 // The operator's rate for turning the dataset's US dollar prices into yuan, and the day it was set.

@@ -315,6 +315,7 @@ function crossReferenceProblems(data: CatalogueFile): string[] {
     }
     if (!data.vendors[model.vendor]) problems.push(`models.${model.id}: unknown vendor ${model.vendor}`);
     if (model.retired) problems.push(...retirementProblems(model, model.retired, data));
+    if (model.deprecated) problems.push(...deprecationProblems(model, model.deprecated.successor, data));
     problems.push(...mediaRulesProblems(model));
     problems.push(...vendorEndpointProblems(model, data.vendors[model.vendor]));
     if (model.endpoints.includes("/v1/embeddings") && !model.embedding) {
@@ -358,6 +359,14 @@ function vendorEndpointProblems(model: ModelEntry, vendor: VendorEntry | undefin
     problems.push(`${where}: lists /v1/responses, which only models on their vendor's Responses API list`);
   }
   return problems;
+}
+
+function deprecationProblems(model: ModelEntry, successorId: string, data: CatalogueFile): string[] {
+  const where = `models.${model.id}.deprecated`;
+  if (model.retired) return [`${where}: the model is retired already`];
+  const successor = data.models.find((entry) => entry.id === successorId);
+  if (!successor) return [`${where}: unknown successor ${successorId}`];
+  return successor.retired || successor.deprecated ? [`${where}: successor ${successorId} is going away itself`] : [];
 }
 
 function retirementProblems(model: ModelEntry, retirement: Retirement, data: CatalogueFile): string[] {

@@ -16,6 +16,9 @@ const shapes: Record<string, ModelShape> = {
   "text-embedding-3-large": { size: 3072, resizable: true },
   "text-embedding-ada-002": { size: 1536, resizable: false },
   "text-embedding-v3": { size: 1024, resizable: true },
+  "text-embedding-v4": { size: 1024, resizable: true },
+  "text-embedding-v2": { size: 1536, resizable: false },
+  "text-embedding-v1": { size: 1536, resizable: false },
   "gemini-embedding-001": { size: 3072, resizable: true },
   "text-embedding-004": { size: 768, resizable: true },
 };

@@ -24,6 +24,8 @@ const renderModel = (model: Model) => ({
   context_window: model.contextWindow,
   endpoints: servedEndpoints(model.endpoints),
   ...(model.pricing?.tokens && { pricing: renderPricing(model.pricing, model.pricing.tokens) }),
+  // OpenAI's list names a deprecated model's shutdown day as shutdown_date; successor says what to move to.
+  ...(model.shutdownDate && { shutdown_date: model.shutdownDate, successor: model.successor }),
 });
 
 /** Anthropic's model object, for clients that send anthropic-version. https://docs.anthropic.com/en/api/models-list */

@@ -18,6 +18,8 @@ function toModel(model: CatalogueModel, catalogue: Catalogue, group: string): Mo
     endpoints: model.endpoints,
     maxOutputTokens: model.max_output_tokens,
     pricing: publicPricing(model, catalogue.multiplierFor(group)),
+    shutdownDate: model.deprecated?.shutdown_on,
+    successor: model.deprecated?.successor,
   };
 }
 
