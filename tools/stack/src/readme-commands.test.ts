@@ -42,6 +42,7 @@ const lines = shellLines(readFileSync(`${repoRoot}README.md`, "utf8"));
 let gateway: StartedGateway;
 let freshShell: NodeJS.ProcessEnv;
 let printedBaseUrl: string;
+let demoKey: string;
 
 /** One line through bash, as typed at a prompt; `terminal` runs it on a pseudo-terminal answering y. */
 async function shell(line: string, terminal: boolean) {
@@ -63,10 +64,12 @@ beforeAll(async () => {
   );
   const printed = (label: string) => new RegExp(`${label}: +(\\S+)`).exec(output)![1]!;
   printedBaseUrl = printed("Base URL");
+  demoKey = printed("Demo key");
   freshShell = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    KEY: printed("Demo key"),
+    // The line the start prints for the README's examples.
+    KEY: /^ {2}export KEY=(\S+)$/m.exec(output)![1]!,
     GATEWAY_HOME: gateway.directory,
   };
   // The README's first step: sign in to the console the start printed, then grant that sign-in.
@@ -86,6 +89,7 @@ describe("the README's commands", { timeout: 120_000 }, () => {
   });
 
   it("answers the first request with the key the start printed", async () => {
+    expect(freshShell.KEY).toBe(demoKey);
     for (const line of lines.filter(isCurl)) {
       // The README's address is the default port; this start listens where the test put it.
       const answer = await shell(line.replaceAll("http://127.0.0.1:8080/v1", printedBaseUrl), false);

@@ -232,8 +232,11 @@ ${
   curl ${stack.baseUrl}/chat/completions -H "Authorization: Bearer ${demo.api_key}" \\
     -H "Content-Type: application/json" -d '{"model":"${model}","messages":[{"role":"user","content":"Hello"}]}'
 
+  The README's examples read the key from $KEY:
+  export KEY=${demo.api_key}
+
 Metrics (Prometheus text): ${Object.values(stack.replicaMetricsUrls).flat().join("  ")}
-Operator CLI: pnpm gw --help     Stop: Ctrl-C
+Operator CLI: pnpm -s gw --help     Stop: Ctrl-C
 `);
 }
 
