@@ -90,6 +90,16 @@ describe("parseArguments", () => {
       json: false,
     });
     expect(parseArguments(["admin", "grant", "a1", "--role", "support", "--json"])).toMatchObject({ role: "support" });
+    expect(parseArguments(["admin", "grant", "--first"])).toEqual({
+      kind: "admin-grant-first",
+      yes: false,
+      json: false,
+    });
+    expect(parseArguments(["admin", "grant", "--first", "--yes", "--json"])).toEqual({
+      kind: "admin-grant-first",
+      yes: true,
+      json: true,
+    });
     expect(parseArguments(["admin", "revoke", "github:123"])).toEqual({
       kind: "admin-revoke",
       grantee: "github:123",
@@ -119,6 +129,9 @@ describe("parseArguments", () => {
     fails(["account", "log-capture", "a1"], /account log-capture expects ACCOUNT_ID LEVEL/);
     fails(["admin", "grant"], /admin grant expects IDENTITY\|ACCOUNT_ID/);
     fails(["admin", "grant", "github:1", "--role", "owner"], /--role must be admin or support/);
+    // --first picks the sign-in itself, and always as admin.
+    fails(["admin", "grant", "--first", "github:1"], /admin grant expects no arguments, got: github:1/);
+    fails(["admin", "grant", "--first", "--role", "support"], /admin grant: .*--role/);
   });
 
   it("rejects bad amounts and limits before calling the API", () => {
