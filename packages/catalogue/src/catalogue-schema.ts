@@ -48,11 +48,16 @@ export const channelSchema = z.object({
 });
 
 const imageSize = z.string().regex(/^\d+x\d+$/, "WIDTHxHEIGHT");
+const aspectRatio = /^\d+(\.\d+)?:\d+(\.\d+)?$/;
+// A model whose vendor takes only aspect ratios (Grok's images) lists ratios as its sizes.
+const imageShape = z
+  .string()
+  .refine((value) => /^\d+x\d+$/.test(value) || aspectRatio.test(value), "WIDTHxHEIGHT or W:H");
 
 // Image models: what a request may ask for, and the price of one image by size and quality.
 export const imageRulesSchema = z.object({
-  sizes: z.array(imageSize).min(1),
-  default_size: imageSize,
+  sizes: z.array(imageShape).min(1),
+  default_size: imageShape,
   max_n: z.number().int().min(1),
   max_prompt_chars: z.number().int().positive(),
   qualities: z.array(z.string().min(1)).min(1),
@@ -75,7 +80,7 @@ export const imageRulesSchema = z.object({
     })
     .optional(),
   // size -> quality -> micro-yuan per image.
-  prices: z.record(imageSize, z.record(z.string(), z.number().int().min(0))),
+  prices: z.record(imageShape, z.record(z.string(), z.number().int().min(0))),
 });
 
 // Speech-to-text models: the response formats they answer and the price of one audio second.

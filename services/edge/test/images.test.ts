@@ -274,3 +274,32 @@ describe("Imagen 4 through /v1/images/generations", () => {
     expect(await upstreamWith("ratio-refused")).toEqual([]);
   });
 });
+
+describe("Grok Imagine through /v1/images/generations", () => {
+  it("calls xAI with the aspect ratio and no size, and bills each image", async () => {
+    const { data, response } = await client.images
+      .generate({ model: "grok-imagine-image", prompt: "a wide harbour grok-ratio", n: 2, ...withRatio("16:9") })
+      .withResponse();
+    expect(data.data).toHaveLength(2);
+    const download = await fetch(data.data![0]!.url!);
+    expect(pngSize(Buffer.from(await download.arrayBuffer()))).toEqual({ width: 1024, height: 576 });
+    const [sent] = await upstreamWith("grok-ratio");
+    expect(sent?.body).toEqual({
+      model: "grok-imagine-image",
+      prompt: "a wide harbour grok-ratio",
+      n: 2,
+      aspect_ratio: "16:9",
+      response_format: "b64_json",
+    });
+    const row = await billed(response.headers.get("x-request-id")!);
+    expect(row).toMatchObject({ model: "grok-imagine-image", billed_units: 2, unit: "image" });
+    expect(Number(row.cost_micros)).toBe(unitCost(2, 144_000, multiplier));
+  });
+
+  it("refuses a size, as xAI does, and a ratio it lacks, before any vendor call", async () => {
+    const model = "grok-imagine-image";
+    await refused(client.images.generate({ model, prompt: "sized grok-refused", size: "1024x1024" }), "size");
+    await refused(client.images.generate({ model, prompt: "odd grok-refused", ...withRatio("5:4") }), "aspect_ratio");
+    expect(await upstreamWith("grok-refused")).toEqual([]);
+  });
+});

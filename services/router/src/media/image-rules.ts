@@ -29,9 +29,23 @@ export function imageRulesOf(model: CatalogueModel): ImageRules {
 type CommonFields = Pick<GenerateImagesRequest, "prompt" | "n" | "size" | "quality" | "responseFormat"> &
   Partial<Pick<GenerateImagesRequest, "aspectRatio">>;
 
+/** Whether a catalogue size is an aspect ratio ("16:9"): the model takes ratios, not pixel sizes. */
+export const isAspectRatio = (size: string) => size.includes(":");
+
 /** The size a request asks for: its own, the one its aspect ratio stands for, or the model's default. */
 function sizeAsked(model: CatalogueModel, request: CommonFields): string {
   const rules = imageRulesOf(model);
+  // A model whose sizes are ratios (Grok) takes aspect_ratio only, as its vendor does.
+  if (isAspectRatio(rules.default_size)) {
+    if (request.size !== undefined) {
+      throw invalidRequest(
+        `Unknown parameter: 'size'. ${model.id} takes aspect_ratio: ${rules.sizes.join(", ")}.`,
+        "size",
+        "unknown_parameter",
+      );
+    }
+    return request.aspectRatio ?? rules.default_size;
+  }
   if (request.aspectRatio === undefined) return request.size ?? rules.default_size;
   const ratios = rules.aspect_ratios;
   if (!ratios) {
@@ -57,7 +71,9 @@ function sizeAsked(model: CatalogueModel, request: CommonFields): string {
 
 /** The aspect ratio a vendor that takes ratios is called with, for a request its rules accepted. */
 export function aspectRatioFor(model: CatalogueModel, request: CommonFields): string {
-  const ratio = imageRulesOf(model).aspect_ratios?.[sizeAsked(model, request)];
+  const size = sizeAsked(model, request);
+  if (isAspectRatio(size)) return size;
+  const ratio = imageRulesOf(model).aspect_ratios?.[size];
   if (ratio === undefined) throw serverError(`The catalogue has no aspect ratios for ${model.id}.`);
   return ratio;
 }
@@ -81,7 +97,9 @@ function checkCommon(model: CatalogueModel, request: CommonFields): ImageChoice 
     );
   }
   const size = sizeAsked(model, request);
-  if (!rules.sizes.includes(size)) throw unsupported("size", size, model.id, rules.sizes);
+  if (!rules.sizes.includes(size)) {
+    throw unsupported(isAspectRatio(rules.default_size) ? "aspect_ratio" : "size", size, model.id, rules.sizes);
+  }
   if (request.quality !== undefined && !rules.qualities.includes(request.quality)) {
     throw unsupported("quality", request.quality, model.id, rules.qualities);
   }

@@ -30,6 +30,38 @@ const largestSide = 4096;
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 const gptImage = (model: string) => model.startsWith("gpt-image");
 
+// xAI's images endpoint: OpenAI's shape, an aspect ratio instead of a size (xAI's image docs).
+const grokImage = (model: string) => model.startsWith("grok-imagine");
+const grokRatios = [
+  "1:1",
+  "16:9",
+  "9:16",
+  "4:3",
+  "3:4",
+  "3:2",
+  "2:3",
+  "2:1",
+  "1:2",
+  "19.5:9",
+  "9:19.5",
+  "20:9",
+  "9:20",
+];
+
+/** The picture a Grok aspect ratio stands for here: 1024 pixels on the long side. */
+function grokSize(raw: Record<string, unknown>): string {
+  for (const refused of ["size", "quality", "style"]) {
+    if (raw[refused] !== undefined) throw new ImagesRequestError(`Argument not supported: ${refused}`, refused);
+  }
+  const ratio = raw.aspect_ratio ?? "1:1";
+  if (typeof ratio !== "string" || !grokRatios.includes(ratio)) {
+    throw new ImagesRequestError(`Invalid aspect_ratio: expected one of ${grokRatios.join(", ")}.`, "aspect_ratio");
+  }
+  const [across = 1, down = 1] = ratio.split(":").map(Number);
+  const scale = 1024 / Math.max(across, down);
+  return `${Math.round(across * scale)}x${Math.round(down * scale)}`;
+}
+
 function readImagesRequest(raw: Record<string, unknown>, seed: string): ImagesRequest {
   const { model, prompt } = raw;
   if (typeof prompt !== "string" || prompt === "")
@@ -37,7 +69,11 @@ function readImagesRequest(raw: Record<string, unknown>, seed: string): ImagesRe
   const name = typeof model === "string" && model !== "" ? model : "dall-e-2";
   const n = raw.n === undefined ? 1 : Number(raw.n);
   if (!Number.isInteger(n) || n < 1 || n > 10) throw new ImagesRequestError("Invalid 'n': expected 1 to 10.", "n");
-  const size = raw.size === undefined || raw.size === "auto" ? "1024x1024" : String(raw.size);
+  const size = grokImage(name)
+    ? grokSize(raw)
+    : raw.size === undefined || raw.size === "auto"
+      ? "1024x1024"
+      : String(raw.size);
   const [width = 0, height = 0] = /^(\d+)x(\d+)$/.exec(size)?.slice(1).map(Number) ?? [];
   if (!(width > 0 && height > 0 && width <= largestSide && height <= largestSide)) {
     throw new ImagesRequestError(`Invalid value for 'size': '${size}'.`, "size");

@@ -3,6 +3,7 @@ import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest, UploadedFile } from "@gateway/proto/router/v1/images";
 import { FormData } from "undici";
 import { z } from "zod";
+import { aspectRatioFor, isAspectRatio } from "../../media/image-rules.js";
 
 // OpenAI's images and transcription wire formats (PROTOCOLS.md A8, A9).
 
@@ -21,6 +22,17 @@ export const openAIImagesSchema = z.object({
 const responseFormat = (model: CatalogueModel) => (model.images?.response_format ? "b64_json" : undefined);
 
 export function toOpenAIGeneration(request: GenerateImagesRequest, model: CatalogueModel) {
+  // xAI's images endpoint takes an aspect ratio and refuses size, quality and style.
+  if (model.images && isAspectRatio(model.images.default_size)) {
+    return {
+      model: model.id,
+      prompt: request.prompt,
+      n: request.n,
+      aspect_ratio: aspectRatioFor(model, request),
+      response_format: responseFormat(model),
+      user: request.user,
+    };
+  }
   return {
     model: model.id,
     prompt: request.prompt,
