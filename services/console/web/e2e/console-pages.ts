@@ -66,7 +66,7 @@ export class ConsolePage {
     await this.navigate(text.nav.topup);
     await page.getByLabel(text.topup.amount).fill(String(yuan));
     await page.getByRole("radio", { name: text.topup[method] }).check();
-    await page.getByRole("button", { name: text.topup.pay }).click();
+    await page.getByRole("button", { name: text.topup.pay, exact: true }).click();
     return this.shownOrder(method);
   }
 

@@ -2,7 +2,7 @@ import "@mantine/core/styles.css";
 import "@mantine/dates/styles.css";
 import "@mantine/charts/styles.css";
 import "@mantine/notifications/styles.css";
-import { createTheme, MantineProvider } from "@mantine/core";
+import { Badge, createTheme, MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -23,7 +23,16 @@ const queryClient = new QueryClient({
 // A 401 anywhere means the session ended: drop it, and the router shows the sign-in page.
 whenUnauthorized(() => queryClient.setQueryData(SESSION_KEY, null));
 
-const theme = createTheme({ primaryColor: "indigo", defaultRadius: "md", respectReducedMotion: true });
+const theme = createTheme({
+  primaryColor: "indigo",
+  defaultRadius: "md",
+  respectReducedMotion: true,
+  components: {
+    // A status is a word or two: shown whole, so a squeezed table column widens to it instead
+    // of cutting it to "SUC…" or "已…" (Mantine's badge ellipsizes by default).
+    Badge: Badge.extend({ styles: { root: { overflow: "visible", flexShrink: 0 }, label: { overflow: "visible" } } }),
+  },
+});
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
@@ -31,7 +40,8 @@ createRoot(document.getElementById("root")!).render(
       <LocalizedDates>
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>
-            <Notifications position="top-right" />
+            {/* At the bottom: at the top a toast covers the header's name, balance and language menu. */}
+            <Notifications position="bottom-right" />
             <BrowserRouter>
               <App />
             </BrowserRouter>

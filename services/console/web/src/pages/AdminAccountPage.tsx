@@ -215,21 +215,23 @@ export default function AdminAccountPage() {
             </SimpleGrid>
             <AccountSettings view={account} />
             <Section title={t("operators.identities")}>
-              <Table striped>
-                <TableHeader
-                  labels={[t("operators.signIn"), t("operators.email"), t("keys.name"), t("keys.created")]}
-                />
-                <Table.Tbody>
-                  {account.identities.map((identity) => (
-                    <Table.Tr key={`${identity.provider}:${identity.subject}`}>
-                      <Table.Td ff="monospace">{`${identity.provider}:${identity.subject}`}</Table.Td>
-                      <Table.Td>{identity.email}</Table.Td>
-                      <Table.Td>{identity.displayName}</Table.Td>
-                      <Table.Td>{formatDateTime(identity.createdAt)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <Table.ScrollContainer minWidth={480}>
+                <Table striped>
+                  <TableHeader
+                    labels={[t("operators.signIn"), t("operators.email"), t("keys.name"), t("keys.created")]}
+                  />
+                  <Table.Tbody>
+                    {account.identities.map((identity) => (
+                      <Table.Tr key={`${identity.provider}:${identity.subject}`}>
+                        <Table.Td ff="monospace">{`${identity.provider}:${identity.subject}`}</Table.Td>
+                        <Table.Td>{identity.email}</Table.Td>
+                        <Table.Td>{identity.displayName}</Table.Td>
+                        <Table.Td>{formatDateTime(identity.createdAt)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
             </Section>
             <Section title={t("operators.keys")}>
               <Table.ScrollContainer minWidth={640}>
@@ -265,28 +267,30 @@ export default function AdminAccountPage() {
       <Section title={t("operators.topups")}>
         <QueryState query={topups}>
           {({ orders }) => (
-            <Table striped>
-              <TableHeader
-                labels={[
-                  t("topup.order"),
-                  t("topup.method"),
-                  t("topup.amount"),
-                  t("common.status"),
-                  t("topup.createdAt"),
-                ]}
-              />
-              <Table.Tbody>
-                {orders.map((order) => (
-                  <Table.Tr key={order.outTradeNo}>
-                    <Table.Td ff="monospace">{order.outTradeNo}</Table.Td>
-                    <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
-                    <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>
-                    <Table.Td>{t(`topup.state.${order.state}`)}</Table.Td>
-                    <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <Table.ScrollContainer minWidth={560}>
+              <Table striped>
+                <TableHeader
+                  labels={[
+                    t("topup.order"),
+                    t("topup.method"),
+                    t("topup.amount"),
+                    t("common.status"),
+                    t("topup.createdAt"),
+                  ]}
+                />
+                <Table.Tbody>
+                  {orders.map((order) => (
+                    <Table.Tr key={order.outTradeNo}>
+                      <Table.Td ff="monospace">{order.outTradeNo}</Table.Td>
+                      <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
+                      <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>
+                      <Table.Td>{t(`topup.state.${order.state}`)}</Table.Td>
+                      <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           )}
         </QueryState>
       </Section>

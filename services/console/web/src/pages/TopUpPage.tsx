@@ -23,7 +23,6 @@ import { api, apiPath } from "../api/client.js";
 import { SESSION_KEY } from "../api/session.js";
 import type { CreatedTopUp, PaymentProvider, TopUpOrder } from "../api/types.js";
 import { RedeemCodeCard } from "../components/RedeemCodeCard.js";
-import { TableHeader } from "../components/TableHeader.js";
 import { fenToMicros, formatYuan, yuanToFen } from "../format/money.js";
 import { formatDateTime } from "../format/time.js";
 
@@ -202,37 +201,44 @@ function OrderHistory({ onResumed }: { onResumed: (created: CreatedTopUp) => voi
   const list = orders.data.pages.flatMap((page) => page.orders);
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped data-testid="order-history">
-          <TableHeader
-            labels={[
-              t("topup.order"),
-              t("topup.method"),
-              t("topup.amount"),
-              t("common.status"),
-              t("topup.createdAt"),
-              t("topup.finishedAt"),
-            ]}
-          />
-          <Table.Tbody>
-            {list.map((order) => (
-              <Table.Tr key={order.outTradeNo}>
-                <Table.Td ff="monospace">{order.outTradeNo}</Table.Td>
-                <Table.Td>{t(`topup.${order.provider}`)}</Table.Td>
-                <Table.Td>{formatYuan(fenToMicros(order.amountFen), i18n.language)}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs">
-                    <OrderState order={order} />
-                    <ResumeButton order={order} onResumed={onResumed} />
-                  </Group>
-                </Table.Td>
-                <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
-                <Table.Td>{formatDateTime(order.finishedAt)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {/* Fits a phone: the method under the amount, the number under the time (wrapping), no finish time there. */}
+      <Table striped data-testid="order-history">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t("topup.order")}</Table.Th>
+            <Table.Th>{t("topup.amount")}</Table.Th>
+            <Table.Th>{t("common.status")}</Table.Th>
+            <Table.Th visibleFrom="sm">{t("topup.finishedAt")}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {list.map((order) => (
+            <Table.Tr key={order.outTradeNo}>
+              <Table.Td>
+                <Text size="sm">{formatDateTime(order.createdAt)}</Text>
+                <Text size="xs" c="dimmed" ff="monospace" style={{ wordBreak: "break-all" }}>
+                  {order.outTradeNo}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" data-layout-visible>
+                  {formatYuan(fenToMicros(order.amountFen), i18n.language)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {t(`topup.${order.provider}`)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap="xs" data-layout-visible>
+                  <OrderState order={order} />
+                  <ResumeButton order={order} onResumed={onResumed} />
+                </Group>
+              </Table.Td>
+              <Table.Td visibleFrom="sm">{formatDateTime(order.finishedAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
       {list.length === 0 && <Text c="dimmed">{t("common.empty")}</Text>}
       {orders.hasNextPage && (
         <Button variant="default" onClick={() => void orders.fetchNextPage()} loading={orders.isFetchingNextPage}>
