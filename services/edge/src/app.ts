@@ -12,6 +12,8 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { anthropicKey, authenticator, bearerKey, googleKey } from "./auth/authenticate.js";
 import type { KeyCache } from "./auth/key-cache.js";
 import type { EdgeClients } from "./clients.js";
+import { ConversationWorkers } from "./conversation-work/conversation-workers.js";
+import { conversations } from "./conversation-work/conversations.js";
 import type { GeneratedFiles } from "./files/generated-files.js";
 import { googleErrorBody } from "./gemini-wire/google-errors.js";
 import { type ConversationLimits, type ConversationWire, conversationBounds } from "./http/conversation-bounds.js";
@@ -60,6 +62,13 @@ export interface EdgeDependencies extends EdgeClients {
   drain: HttpDrain<Response>;
 }
 
+// Below this many JSON values a conversation is validated and translated in place: real agents'
+// requests hold hundreds, and a worker's hop would only add latency to them.
+const offloadAboveValues = 10_000;
+// One: on the two cores of the smallest machine served, a second busy worker would take the
+// CPU the event loop needs; large requests wait their turn instead, holding only the queue.
+const conversationWorkers = 1;
+
 export function createApp(deps: EdgeDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -97,12 +106,15 @@ export function createApp(deps: EdgeDependencies): Express {
   const jsonBody = (limitBytes: number) => boundedJsonBody(limitBytes, admission);
   const conversationBody = jsonBody(deps.bodyLimitBytes);
   const bounded = (wire: ConversationWire) => conversationBounds(wire, deps.conversationLimits);
-  v1.post("/chat/completions", conversationBody, bounded("chat"), chatCompletions(deps.router));
+  // Bodies whose validation and translation would hold the event loop go to worker threads as bytes.
+  const offloadedBody = boundedJsonBody(deps.bodyLimitBytes, admission, false, offloadAboveValues);
+  const prepare = conversations(new ConversationWorkers(conversationWorkers, deps.conversationLimits));
+  const services = deps.routerServices;
+  v1.post("/chat/completions", offloadedBody, bounded("chat"), chatCompletions(services.chat, prepare));
   v1.post("/messages", conversationBody, bounded("messages"), createMessage(deps.router));
   v1.post("/messages/count_tokens", conversationBody, bounded("messages"), countMessageTokens(deps.router));
   v1.get("/models", listModels(deps.router));
   v1.get("/models/:model", retrieveModel(deps.router));
-  const services = deps.routerServices;
   v1.post("/completions", conversationBody, completions(services.completions));
   v1.post("/embeddings", jsonBody(smallJsonBodyLimits.embeddings), embeddings(services.embeddings));
   v1.post(
@@ -141,12 +153,16 @@ export function createApp(deps: EdgeDependencies): Express {
   gemini.use(authenticate(googleKey));
   gemini.use(admission.unpaid.watch);
   const geminiBounds = bounded("gemini");
-  const geminiConversation: RequestHandler = (request, response, next) =>
-    conversationBody(request, response, (error?: unknown) =>
-      error ? next(error) : geminiBounds(request, response, next),
-    );
-  const geminiBodies = { conversation: geminiConversation, embeddings: jsonBody(smallJsonBodyLimits.embeddings) };
-  gemini.use(geminiRoutes({ router: deps.router, ...services }, geminiBodies));
+  const boundedBody =
+    (parse: RequestHandler): RequestHandler =>
+    (request, response, next) =>
+      parse(request, response, (error?: unknown) => (error ? next(error) : geminiBounds(request, response, next)));
+  const geminiBodies = {
+    generation: boundedBody(offloadedBody),
+    conversation: boundedBody(conversationBody),
+    embeddings: jsonBody(smallJsonBodyLimits.embeddings),
+  };
+  gemini.use(geminiRoutes({ router: deps.router, ...services, prepare }, geminiBodies));
   app.use("/v1beta", gemini);
   app.use("/v1", (request, response, next) => (speaksGemini(request) ? gemini(request, response, next) : next()));
   app.use("/v1", v1);

@@ -5,7 +5,7 @@ import { acceptBody } from "./accept-body.js";
 import { type BodyAdmission, declaredBytes, heldBytes, holdBody, meterBody } from "./body-budget.js";
 import { refuseStalledBody } from "./body-transfer.js";
 import { parseJsonBytes, unsupportedCharset } from "./json-text.js";
-import { structureWeight } from "./json-weight.js";
+import { structureWeight, VALUE_WEIGHT_BYTES } from "./json-weight.js";
 import { readBody } from "./read-body.js";
 
 /**
@@ -53,7 +53,8 @@ function clientErrorOf(error: unknown, limitBytes: number) {
  * and one that stalls is a 408. While edge works on it, the body counts against the budget of
  * bodies in flight: its bytes as they arrive, and what its parsed structure will cost from
  * before it is parsed. With `keepBytes` the bytes stay readable (`rawJsonBody`) for a route that
- * relays the body as sent.
+ * relays the body as sent. A body of more than `deferAboveValues` values is left unparsed
+ * (`deferredJsonBody`), for its route to hand to a worker thread.
  */
 // The bytes of the bodies read with `keepBytes`, for as long as their request lives.
 const rawBodies = new WeakMap<object, Uint8Array>();
@@ -61,7 +62,18 @@ const rawBodies = new WeakMap<object, Uint8Array>();
 /** The JSON body's bytes as the client sent them (decompressed), when its route keeps them. */
 export const rawJsonBody = (request: object): Uint8Array | undefined => rawBodies.get(request);
 
-export function jsonBody(limitBytes: number, admission: BodyAdmission, keepBytes = false): RequestHandler {
+// The bytes of the bodies left unparsed for a worker, for as long as their request lives.
+const deferredBodies = new WeakMap<object, Uint8Array>();
+
+/** A body of more JSON values than its route's `deferAboveValues`, as bytes not yet parsed. */
+export const deferredJsonBody = (request: object): Uint8Array | undefined => deferredBodies.get(request);
+
+export function jsonBody(
+  limitBytes: number,
+  admission: BodyAdmission,
+  keepBytes = false,
+  deferAboveValues = Number.POSITIVE_INFINITY,
+): RequestHandler {
   return (request, response, next) => {
     if (Number(request.headers["content-length"]) > limitBytes) return next(tooLarge(limitBytes));
     const charsetError = unsupportedCharset(request.headers["content-type"]);
@@ -76,9 +88,14 @@ export function jsonBody(limitBytes: number, admission: BodyAdmission, keepBytes
           // Held before JSON.parse builds anything: the bytes inflated beyond those that arrived,
           // and what the parsed structure will cost.
           const inflated = Math.max(0, bytes.length - heldBytes(response));
-          holdBody(admission, request, response, inflated + structureWeight(bytes));
+          const weight = structureWeight(bytes);
+          holdBody(admission, request, response, inflated + weight);
           // Already counted against the budget as they arrived: keeping them costs nothing new.
           if (keepBytes) rawBodies.set(request, bytes);
+          if (weight > deferAboveValues * VALUE_WEIGHT_BYTES) {
+            deferredBodies.set(request, bytes);
+            return undefined;
+          }
           return parseJsonBytes(bytes);
         })
         .then(

@@ -1,39 +1,32 @@
 import type { Caller } from "@gateway/proto/common/v1/common";
-import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import type { Request, Response } from "express";
+import type { ChatClient } from "../conversation-work/chat-client.js";
+import type { PrepareConversation } from "../conversation-work/conversations.js";
 import { routerMetadata } from "../http/body-budget.js";
 import { callRouter } from "../http/call-router.js";
 import { relayCall } from "../http/relay-call.js";
-import { chatRequestSchema } from "../openai-wire/chat-request-schema.js";
 import { renderChunk, renderCompletion } from "../openai-wire/render-chat.js";
-import { toCanonicalChat, usesLegacyFunctions } from "../openai-wire/to-canonical-chat.js";
-import { validateBody } from "../openai-wire/validate-body.js";
-import {
-  carryingSignaturesInCallIds,
-  signaturesFromCallIds,
-  signaturesIntoCallIds,
-} from "../signatures-in-call-ids.js";
+import { carryingSignaturesInCallIds, signaturesIntoCallIds } from "../signatures-in-call-ids.js";
 import { dataFrames } from "../sse/data-frames.js";
 
 // Generous: long answers from slow models are normal; the vendor timeouts bound real hangs.
 const chatDeadlineMs = 15 * 60_000;
 
-export function chatCompletions(router: RouterServiceClient) {
+export function chatCompletions(router: ChatClient, prepare: PrepareConversation) {
   return async (request: Request, response: Response) => {
-    const body = validateBody(chatRequestSchema, request.body);
-    const canonical = signaturesFromCallIds(toCanonicalChat(body, response.locals.caller as Caller));
+    const caller = response.locals.caller as Caller;
+    const { call, stream, includeUsage, legacyFunctions } = await prepare(request, { wire: "chat", caller });
     const options = { deadline: Date.now() + chatDeadlineMs };
-    const legacyFunctions = usesLegacyFunctions(body);
-    if (canonical.stream) {
-      const call = router.streamChatCompletion(canonical, routerMetadata(response), options);
+    if (stream) {
+      const relayed = router.streamChatCompletion(call, routerMetadata(response), options);
       relayCall(
-        call,
+        relayed,
         response,
-        carryingSignaturesInCallIds(dataFrames((chunk) => renderChunk(chunk, canonical.includeUsage, legacyFunctions))),
+        carryingSignaturesInCallIds(dataFrames((chunk) => renderChunk(chunk, includeUsage, legacyFunctions))),
       );
       return;
     }
-    const completion = await callRouter(router.createChatCompletion.bind(router), canonical, response, chatDeadlineMs);
+    const completion = await callRouter(router.createChatCompletion.bind(router), call, response, chatDeadlineMs);
     response.json(renderCompletion(signaturesIntoCallIds(completion), legacyFunctions));
   };
 }

@@ -3,6 +3,8 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import type { EmbeddingServiceClient } from "@gateway/proto/router/v1/embeddings";
 import type { RouterServiceClient } from "@gateway/proto/router/v1/router";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { ChatClient } from "../conversation-work/chat-client.js";
+import type { PrepareConversation } from "../conversation-work/conversations.js";
 import { camelCaseKeys } from "../gemini-wire/camel-case-keys.js";
 import {
   batchEmbedContentsSchema,
@@ -23,11 +25,17 @@ import { geminiStreamFrames } from "../sse/gemini-stream-frames.js";
 
 export interface GeminiServices {
   router: RouterServiceClient;
+  chat: ChatClient;
+  prepare: PrepareConversation;
   embeddings: EmbeddingServiceClient;
 }
 
-/** Body parsers by size: conversations take the deployment's BODY_LIMIT, embeddings their own. */
+/**
+ * Body parsers by size: conversations take the deployment's BODY_LIMIT, embeddings their own;
+ * generateContent's large bodies are left as bytes for a worker, countTokens' are parsed.
+ */
 export interface GeminiBodies {
+  generation: RequestHandler;
   conversation: RequestHandler;
   embeddings: RequestHandler;
 }
@@ -44,19 +52,18 @@ function modelOf(request: Request): string {
   return parsed.data;
 }
 
-function generate(router: RouterServiceClient, stream: boolean) {
+function generate(chat: ChatClient, prepare: PrepareConversation, stream: boolean) {
   return async (request: Request, response: Response) => {
-    const body = validateBody(generateContentSchema, camelCaseKeys(request.body));
-    const canonical = toCanonicalGemini(body, modelOf(request), callerOf(response), stream);
-    const includeThoughts = body.generationConfig?.thinkingConfig?.includeThoughts ?? false;
+    const task = { wire: "gemini", caller: callerOf(response), model: modelOf(request), stream } as const;
+    const { call, includeThoughts } = await prepare(request, task);
     if (stream) {
-      const call = router.streamChatCompletion(canonical, routerMetadata(response), {
+      const relayed = chat.streamChatCompletion(call, routerMetadata(response), {
         deadline: Date.now() + chatDeadlineMs,
       });
-      relayCall(call, response, geminiStreamFrames({ sse: request.query.alt === "sse", includeThoughts }));
+      relayCall(relayed, response, geminiStreamFrames({ sse: request.query.alt === "sse", includeThoughts }));
       return;
     }
-    const completion = await callRouter(router.createChatCompletion.bind(router), canonical, response, chatDeadlineMs);
+    const completion = await callRouter(chat.createChatCompletion.bind(chat), call, response, chatDeadlineMs);
     response.json(renderGenerateContent(completion, includeThoughts));
   };
 }
@@ -144,8 +151,8 @@ export function speaksGemini(request: Request): boolean {
  */
 export function geminiRoutes(services: GeminiServices, bodies: GeminiBodies): express.Router {
   const actions: Record<string, [RequestHandler, ReturnType<typeof generate>]> = {
-    generateContent: [bodies.conversation, generate(services.router, false)],
-    streamGenerateContent: [bodies.conversation, generate(services.router, true)],
+    generateContent: [bodies.generation, generate(services.chat, services.prepare, false)],
+    streamGenerateContent: [bodies.generation, generate(services.chat, services.prepare, true)],
     countTokens: [bodies.conversation, countTokens(services.router)],
     embedContent: [bodies.embeddings, embed(services.embeddings, false)],
     batchEmbedContents: [bodies.embeddings, embed(services.embeddings, true)],

@@ -32,9 +32,20 @@ const dataFields = [
   "codeExecutionResult",
 ];
 
+// Each name's snake_case spelling, made once: a request of many parts asks for it per part.
+const snakeNames = new Map<string, string>();
+const snakeName = (name: string) => {
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    snakeNames.set(name, snake);
+  }
+  return snake;
+};
+
 /** Gemini takes camelCase and snake_case field names alike. */
 function field(record: Record<string, unknown>, name: string): unknown {
-  return record[name] ?? record[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
+  return record[name] ?? record[snakeName(name)];
 }
 
 const invalid = (path: string, problem: string) =>

@@ -74,8 +74,13 @@ function modelParts(message: Message): GeminiPart[] {
   return [...text, ...calls];
 }
 
+// What JSON text can start with (after whitespace): an object, array, string, number or literal.
+const jsonStart = /^\s*(?:[[{"\d-]|true|false|null)/;
+
 /** Gemini wants an object back from a function; anything else is wrapped as `{result: ...}`. */
 function functionResult(text: string): Record<string, unknown> {
+  // Plain text is most results; a thrown parse error per result costs more than the rest of the translation.
+  if (!jsonStart.test(text)) return { result: text };
   try {
     const parsed: unknown = JSON.parse(text);
     return isObject(parsed) ? parsed : { result: parsed };
@@ -129,7 +134,11 @@ function foldInstructions(contents: GeminiContent[], texts: string[]): GeminiCon
   return turn;
 }
 
-function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>) {
+// Messages translated between turns of the event loop, so a long history lets other calls through.
+const messagesPerTurn = 500;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>) {
   const system: { text: string }[] = [];
   const contents: GeminiContent[] = [];
   // Built as the history is read, so an id a client reused names the latest call of that id.
@@ -138,7 +147,8 @@ function toContents(request: ChatRequest, images: Map<string, GeminiInlineData>)
   let results: GeminiContent | undefined;
   // The turn that folded instructions opened, which the user message after them joins.
   let instructions: GeminiContent | undefined;
-  for (const message of request.messages) {
+  for (const [index, message] of request.messages.entries()) {
+    if (index > 0 && index % messagesPerTurn === 0) await nextTurn();
     if ((message.role === "system" || message.role === "developer") && contents.length === 0) {
       for (const text of textOf(message)) system.push({ text });
     } else if (message.role === "system" || message.role === "developer") {
@@ -324,7 +334,7 @@ export async function toGeminiRequest(
 ): Promise<GeminiRequest> {
   refuseLogprobs(request);
   const images = await loadImages(request, loadImage);
-  const { system, contents } = toContents(request, images);
+  const { system, contents } = await toContents(request, images);
   const body: GeminiRequest = { contents };
   if (system.length > 0) body.systemInstruction = { parts: system };
   if (request.tools.length > 0) {
