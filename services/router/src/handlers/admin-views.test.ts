@@ -33,7 +33,9 @@ describe("the admin views", () => {
       disabled: false,
       simulated: false,
     });
-    expect(anthropic.models).toBe(catalogue.source.models.filter((model) => model.vendor === "anthropic").length);
+    expect(anthropic.models).toBe(
+      catalogue.source.models.filter((model) => model.vendor === "anthropic" && !model.retired).length,
+    );
   });
 
   it("shows each key masked with the vendor's refusal, and a channel whose every key was refused", async () => {
