@@ -158,10 +158,13 @@ export function composeK8sDifferences(serviceName: string, service: ComposeServi
   differ("mounted paths", composeMounts, k8sMounts);
 
   if (where.kind === "Deployment") {
+    // Compose has one health check, for start order and `docker ps`, not for routing: it asks what
+    // the readiness probe asks, as often as the liveness probe (each check starts a node process).
     const readiness = container.readinessProbe;
+    const liveness = container.livenessProbe;
     differ("health check", service.healthcheck?.test.at(-1), probeTarget(readiness, container.ports));
-    differ("health check interval", service.healthcheck?.interval, seconds(readiness.periodSeconds));
-    differ("health check retries", service.healthcheck?.retries, readiness.failureThreshold ?? 3);
+    differ("health check interval", service.healthcheck?.interval, seconds(liveness.periodSeconds));
+    differ("health check retries", service.healthcheck?.retries, liveness.failureThreshold ?? 3);
     const startup = container.startupProbe;
     differ(
       "health check start period",
