@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "@gateway/platform";
-import { natsNames, tracedHeaders } from "@gateway/platform";
+import { natsNames, startPiece, tracedHeaders } from "@gateway/platform";
 import { type UsageEvent, UsageEvent as UsageEventCodec } from "@gateway/proto/events/v1/events";
 import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from "nats";
 import { z } from "zod";
@@ -261,8 +261,12 @@ export class UsagePublisher {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
+    const logging = startPiece("request-log");
     const messages = batch.map(({ message }) => message());
+    logging?.();
+    const publishing = startPiece("usage-publish");
     const acked = this.jetStream.publishAll(messages);
+    publishing?.();
     acked.forEach((ack, index) => {
       const message = messages[index]!;
       const { held } = batch[index]!;

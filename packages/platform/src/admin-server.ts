@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { listenHttp } from "./listen-http.js";
 import { servePrometheusMetrics } from "./metrics.js";
+import { pieceCostsEnabled, servePieceCosts } from "./piece-costs.js";
 
 export type AdminRoute = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -24,6 +25,7 @@ export async function startAdminServer(
   apis: Record<string, AdminRoute> = {},
 ): Promise<AdminServer> {
   const table = new Map<string, AdminRoute>(Object.entries({ "/metrics": servePrometheusMetrics, ...routes }));
+  if (pieceCostsEnabled) table.set("/piece-costs", servePieceCosts);
   const server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0]!;
     const api = Object.entries(apis).find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`));

@@ -18,6 +18,7 @@ export * from "./logger.js";
 export * from "./malformed-http.js";
 export * from "./metrics.js";
 export * from "./nats.js";
+export * from "./piece-costs.js";
 export * from "./process-errors.js";
 export * from "./redact-secrets.js";
 export * from "./redis.js";

@@ -10,6 +10,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { startMetrics, stopMetrics } from "./metrics.js";
+import { startPiece } from "./piece-costs.js";
 
 let provider: NodeTracerProvider | undefined;
 
@@ -66,14 +67,18 @@ export const tracer = trace.getTracer("gateway");
 
 /** Runs `work` inside a new active span that ends (and records failure) when it settles. */
 export async function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+  const opening = startPiece("spans");
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
+    opening?.();
     try {
       return await work(span);
     } catch (error) {
       markFailed(span, error);
       throw error;
     } finally {
+      const ending = startPiece("spans");
       span.end();
+      ending?.();
     }
   });
 }
@@ -89,17 +94,22 @@ export function currentTraceId(): string | undefined {
 
 /** Writes the active trace context into any string map (gRPC metadata, NATS headers). */
 export function injectTraceContext(set: (key: string, value: string) => void): void {
+  const injecting = startPiece("spans");
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   for (const [key, value] of Object.entries(carrier)) set(key, value);
+  injecting?.();
 }
 
 /** Reads a remote parent out of a string map and runs `work` under it. */
 export function withExtractedContext<T>(get: (key: string) => string | undefined, work: () => T): T {
+  const extracting = startPiece("spans");
   const carrier: Record<string, string> = {};
   for (const key of propagation.fields()) {
     const value = get(key);
     if (value !== undefined) carrier[key] = value;
   }
-  return context.with(propagation.extract(context.active(), carrier), work);
+  const parent = propagation.extract(context.active(), carrier);
+  extracting?.();
+  return context.with(parent, work);
 }

@@ -2,6 +2,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { repoRoot, startOtlpCollector, startTestStack, type TestStack, testServers } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
+import { renderCostTable } from "./cost-table.js";
+import { measureCostTable } from "./cost-table-run.js";
 import { pathCounters } from "./cpu-meter.js";
 import { measureFirstByte } from "./first-byte.js";
 import { type HopFloor, startHopFloor } from "./hop-floor.js";
@@ -29,8 +31,9 @@ import { type FamilyTargets, familyTargets } from "./vendor-families.js";
 import { measureVideoTasks } from "./video-tasks.js";
 
 // `pnpm bench [--quick] [--write-readme]`: the gateway's overhead over calling the vendor directly.
+// `pnpm bench --cost-table [--quick]`: only the cost table (each piece of the production path's CPU and latency).
 
-const usage = "usage: pnpm bench [--quick] [--write-readme]";
+const usage = "usage: pnpm bench [--quick] [--write-readme] [--cost-table]";
 const latencyConnections = [1, 32];
 const saturationConnections = 64;
 const resultsPath = `${repoRoot}tools/bench/results/latest.json`;
@@ -42,13 +45,18 @@ const saturationCpu = { machine: machineBusyTicks };
 interface Flags {
   quick: boolean;
   writeReadme: boolean;
+  costTable: boolean;
 }
 
 function parseFlags(args: string[]): Flags {
-  const known = new Set(["--quick", "--write-readme"]);
+  const known = new Set(["--quick", "--write-readme", "--cost-table"]);
   const unknown = args.filter((arg) => !known.has(arg));
   if (unknown.length > 0) throw new Error(`unknown argument ${unknown.join(" ")}\n${usage}`);
-  return { quick: args.includes("--quick"), writeReadme: args.includes("--write-readme") };
+  return {
+    quick: args.includes("--quick"),
+    writeReadme: args.includes("--write-readme"),
+    costTable: args.includes("--cost-table"),
+  };
 }
 
 // --quick only proves every step works end to end; its numbers are too short-lived to quote.
@@ -339,6 +347,14 @@ async function main(): Promise<number> {
   }
   try {
     const flags = parseFlags(process.argv.slice(2));
+    if (flags.costTable) {
+      const result = await measureCostTable(settingsFor(flags.quick), progress);
+      console.log(renderCostTable(result.rows));
+      console.log(
+        `\n${result.requests} requests; one read of the clock pair costs edge ${result.clockCostUs.edge.toFixed(2)} µs, router ${result.clockCostUs.router.toFixed(2)} µs (included in each piece)`,
+      );
+      return 0;
+    }
     const summary = await bench(flags, cleanup);
     await cleanup.run();
     const markdown = renderMarkdown(summary);

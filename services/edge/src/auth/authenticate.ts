@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { API_KEY_PATTERN, callUnary, fromGrpcError, invalidApiKey } from "@gateway/platform";
+import { API_KEY_PATTERN, callUnary, fromGrpcError, invalidApiKey, startPiece } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { KeyStatus, type LedgerServiceClient, type ResolveKeyResponse } from "@gateway/proto/ledger/v1/ledger";
 import type { NextFunction, Request, Response } from "express";
@@ -89,6 +89,7 @@ export function authenticator(
   };
 
   return (presentation: KeyPresentation) => async (request: Request, response: Response, next: NextFunction) => {
+    const timed = startPiece("auth");
     const key = presentation.read(request);
     if (!key) return sendError(response, invalidApiKey(presentation.hint));
     // The client's address as trust proxy (GATEWAY_TRUSTED_PROXIES) makes it out.
@@ -120,6 +121,7 @@ export function authenticator(
     };
     response.locals.caller = caller;
     response.locals.keyHash = hash;
+    timed?.();
     next();
   };
 }

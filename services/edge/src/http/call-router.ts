@@ -1,4 +1,4 @@
-import { fromGrpcError } from "@gateway/platform";
+import { fromGrpcError, startPiece } from "@gateway/platform";
 import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from "@grpc/grpc-js";
 import type { Response } from "express";
 import { routerMetadata } from "./body-budget.js";
@@ -21,9 +21,11 @@ export function callRouter<Request, Answer>(
   deadlineMs: number,
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const call = method(request, routerMetadata(response), { deadline: Date.now() + deadlineMs }, (error, answer) =>
-      error ? reject(fromGrpcError(error)) : resolve(answer),
-    );
+    const timed = startPiece("router-call");
+    const call = method(request, routerMetadata(response), { deadline: Date.now() + deadlineMs }, (error, answer) => {
+      timed?.();
+      error ? reject(fromGrpcError(error)) : resolve(answer);
+    });
     copyRateLimitHeaders(call, response);
     response.on("close", () => {
       if (!response.writableFinished) call.cancel();

@@ -1,4 +1,4 @@
-import { GatewayError, payloadTooLarge } from "@gateway/platform";
+import { GatewayError, payloadTooLarge, startPiece } from "@gateway/platform";
 import bytes from "bytes";
 import type { RequestHandler } from "express";
 import { acceptBody } from "./accept-body.js";
@@ -80,6 +80,7 @@ export function jsonBody(
     if (charsetError) return next(charsetError);
     // A body of another type (or none) is left unread for the route to refuse.
     if (!request.is("application/json")) return next();
+    const timed = startPiece("body");
     meterBody(admission, request, response, declaredBytes(request, limitBytes));
     acceptBody(request, response, () => {
       refuseStalledBody(request, response);
@@ -101,6 +102,7 @@ export function jsonBody(
         .then(
           (body) => {
             request.body = body;
+            timed?.();
             next();
           },
           (error: unknown) => next(clientErrorOf(error, limitBytes) ?? error),

@@ -1,9 +1,10 @@
-import { tracer } from "@gateway/platform";
+import { startPiece, tracer } from "@gateway/platform";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { NextFunction, Request, Response } from "express";
 
 /** Opens the request's root span; everything downstream (gRPC calls) runs inside it. */
 export function traceRequest(request: Request, response: Response, next: NextFunction): void {
+  const opening = startPiece("spans");
   tracer.startActiveSpan(
     `${request.method} ${request.baseUrl}${request.path}`,
     {
@@ -13,10 +14,13 @@ export function traceRequest(request: Request, response: Response, next: NextFun
     (span) => {
       span.setAttribute("gateway.request_id", String(response.locals.requestId));
       response.once("close", () => {
+        const ending = startPiece("spans");
         span.setAttribute("http.response.status_code", response.statusCode);
         if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
+        ending?.();
       });
+      opening?.();
       next();
     },
   );

@@ -1,4 +1,4 @@
-import { gatewayMeter } from "@gateway/platform";
+import { gatewayMeter, startPiece } from "@gateway/platform";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 // Seconds: from a cached models list to a long generation streamed to the end.
@@ -44,9 +44,12 @@ export function countRequests(): RequestHandler {
     description: "HTTP requests (streams included) not yet answered in full",
   });
   return (request: Request, response: Response, next: NextFunction) => {
+    const opening = startPiece("metrics");
     const startedAt = performance.now();
     inFlight.add(1);
+    opening?.();
     response.once("close", () => {
+      const timed = startPiece("metrics");
       inFlight.add(-1);
       const status = response.statusCode;
       const attributes = {
@@ -58,6 +61,7 @@ export function countRequests(): RequestHandler {
       };
       requests.add(1, attributes);
       duration.record((performance.now() - startedAt) / 1000, attributes);
+      timed?.();
     });
     next();
   };

@@ -1,3 +1,4 @@
+import { startPiece } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { Request, Response } from "express";
 import type { ChatClient } from "../conversation-work/chat-client.js";
@@ -15,7 +16,9 @@ const chatDeadlineMs = 15 * 60_000;
 export function chatCompletions(router: ChatClient, prepare: PrepareConversation) {
   return async (request: Request, response: Response) => {
     const caller = response.locals.caller as Caller;
+    const preparing = startPiece("validation");
     const { call, stream, includeUsage, legacyFunctions } = await prepare(request, { wire: "chat", caller });
+    preparing?.();
     const options = { deadline: Date.now() + chatDeadlineMs };
     if (stream) {
       const relayed = router.streamChatCompletion(call, routerMetadata(response), options);
@@ -27,6 +30,9 @@ export function chatCompletions(router: ChatClient, prepare: PrepareConversation
       return;
     }
     const completion = await callRouter(router.createChatCompletion.bind(router), call, response, chatDeadlineMs);
-    response.json(renderCompletion(signaturesIntoCallIds(completion), legacyFunctions));
+    const rendering = startPiece("translation");
+    const rendered = renderCompletion(signaturesIntoCallIds(completion), legacyFunctions);
+    rendering?.();
+    response.json(rendered);
   };
 }

@@ -1,5 +1,5 @@
 import { type RequestFacts, UsageOutcome } from "@gateway/billing";
-import { inSpan, type UnaryContext } from "@gateway/platform";
+import { inSpan, startPiece, timePiece, type UnaryContext } from "@gateway/platform";
 import type { ChatCompletion, ChatRequest, Usage } from "@gateway/proto/router/v1/chat";
 import { recordResponseModel } from "../metrics/gen-ai-attributes.js";
 import { chatAnswerLog } from "../request-log/answer-bodies.js";
@@ -54,12 +54,14 @@ export async function completeChat(
 export function createChatCompletion(deps: RouterDependencies) {
   return async (request: ChatRequest, context: UnaryContext): Promise<ChatCompletion> => {
     const facts = await admitRequest(deps, [request], "/v1/chat/completions");
-    await sendHeadersBeforeVendor(context, facts);
+    await timePiece("headers", () => sendHeadersBeforeVendor(context, facts));
     const logged = () => chatRequestLog(request);
     return inSpan("router.chat_completion", { "gateway.model": facts.model.id }, async () => {
       try {
         const { completion, estimated } = await completeChat(deps, request, facts, context.signal);
+        const tracing = startPiece("spans");
         recordResponseModel(completion.model);
+        tracing?.();
         const outcome = UsageOutcome.USAGE_OUTCOME_OK;
         publishUsage(
           deps,

@@ -1,5 +1,5 @@
 import { type AnswerDelivery, type Outcome, type RequestFacts, UsageOutcome, usageEvent } from "@gateway/billing";
-import { GatewayError } from "@gateway/platform";
+import { GatewayError, startPiece } from "@gateway/platform";
 import { trace } from "@opentelemetry/api";
 import { pricedAsServed } from "../billing/surcharges.js";
 import { genAiAttributes } from "../metrics/gen-ai-attributes.js";
@@ -22,9 +22,16 @@ export function publishUsage(
   exchange: Exchange,
   delivery?: AnswerDelivery,
 ) {
+  const eventing = startPiece("usage");
   const event = usageEvent(pricedAsServed(facts, result.usage), result);
+  eventing?.();
+  const counting = startPiece("metrics");
   deps.metrics.requestFinished(facts, result);
+  counting?.();
+  const tracing = startPiece("spans");
   trace.getActiveSpan()?.setAttributes(genAiAttributes(facts, result));
+  tracing?.();
+  const journaling = startPiece("usage");
   deps.usage.publish(
     event,
     () => {
@@ -42,7 +49,10 @@ export function publishUsage(
     },
     delivery,
   );
+  journaling?.();
+  const releasing = startPiece("admission");
   void deps.rateLimits.release(facts.caller);
+  releasing?.();
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RequestFacts } from "@gateway/billing";
 import { type CatalogueModel, DEFAULT_MAX_IMAGES_PER_REQUEST, vendorModelId } from "@gateway/catalogue";
-import { invalidRequest, serverError } from "@gateway/platform";
+import { invalidRequest, serverError, startPiece, timePiece } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { ChatRequest } from "@gateway/proto/router/v1/chat";
 import type { AdapterCall } from "../adapters/chat-adapter.js";
@@ -130,8 +130,12 @@ export async function admitCost(
   costMicros: bigint,
 ): Promise<void> {
   const limits = deps.catalogue.current.limitsFor(facts.caller.modelGroup);
-  facts.rateLimitHeaders = await deps.admission.admit(facts.caller, limits, tokens, costMicros);
+  facts.rateLimitHeaders = await timePiece("admission", () =>
+    deps.admission.admit(facts.caller, limits, tokens, costMicros),
+  );
+  const counting = startPiece("metrics");
   deps.metrics.reservationOpened();
+  counting?.();
 }
 
 /** The model as the channel's vendor knows it: the mapped id when the channel maps the model. */

@@ -1,7 +1,7 @@
 import type { Outcome, RequestFacts } from "@gateway/billing";
 import type { CatalogueModel, Channel } from "@gateway/catalogue";
 import type { KeyRefusal } from "@gateway/outbound-http";
-import { GatewayError } from "@gateway/platform";
+import { GatewayError, startPiece } from "@gateway/platform";
 import { UsageOutcome } from "@gateway/proto/events/v1/events";
 import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
 import type { ChannelHealth } from "../routing/channel-health.js";
@@ -163,9 +163,11 @@ export class RouterMetrics {
       const base = { model: model.id, vendor: model.vendor };
       observer = {
         attemptEnded: (channel: Channel, durationMs: number, error?: unknown) => {
+          const timed = startPiece("metrics");
           const attributes = { ...base, channel: channel.name, error_type: error ? errorClass(error) : "none" };
           this.vendorCalls.add(1, attributes);
           this.vendorCallDuration.record(durationMs / 1000, attributes);
+          timed?.();
         },
         retrying: (channel: Channel, failover: boolean) =>
           this.retries.add(1, { ...base, channel: channel.name, kind: failover ? "failover" : "retry" }),

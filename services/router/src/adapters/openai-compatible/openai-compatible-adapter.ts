@@ -1,3 +1,4 @@
+import { startPiece, timePiece } from "@gateway/platform";
 import type { ChatChunk, ChatCompletion } from "@gateway/proto/router/v1/chat";
 import { parseStreamPayload } from "../../vendor-http/parse-vendor-json.js";
 import { postEventStream, postJson } from "../../vendor-http/vendor-client.js";
@@ -20,7 +21,14 @@ function vendorRequest({ request, model, channel, signal, timeouts }: AdapterCal
 /** The adapter OpenAI, xAI, DeepSeek, Qwen (DashScope compatible mode) and Kimi share. */
 export const openAICompatibleAdapter: ChatAdapter = {
   async complete(call: AdapterCall): Promise<ChatCompletion> {
-    return fromOpenAICompletion(await postJson(vendorRequest(call)));
+    const translating = startPiece("translation");
+    const request = vendorRequest(call);
+    translating?.();
+    const answer = await timePiece("vendor", () => postJson(request));
+    const reading = startPiece("translation");
+    const completion = fromOpenAICompletion(answer);
+    reading?.();
+    return completion;
   },
 
   async *stream(call: AdapterCall): AsyncIterable<ChatChunk> {
