@@ -1,4 +1,12 @@
-import { type Attributes, context, propagation, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  context,
+  propagation,
+  type Span,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+} from "@opentelemetry/api";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -65,8 +73,28 @@ export async function stopTelemetry(): Promise<void> {
 
 export const tracer = trace.getTracer("gateway");
 
-/** Runs `work` inside a new active span that ends (and records failure) when it settles. */
+/**
+ * The active span when it belongs to a trace that is not recorded: under the parent-based
+ * sampler every span below it would be unrecorded too, so a child adds nothing but its cost.
+ */
+function unrecordedParent(): Span | undefined {
+  const parent = trace.getActiveSpan();
+  if (!parent) return undefined;
+  const spanContext = parent.spanContext();
+  return trace.isSpanContextValid(spanContext) && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0
+    ? parent
+    : undefined;
+}
+
+/**
+ * Runs `work` inside a new active span that ends (and records failure) when it settles. In a
+ * trace that is not recorded (90 % of them by default) `work` runs under the caller's span as it
+ * is, with no span, context switch or wrapper of its own; logs and the next hop still see the
+ * trace id.
+ */
 export async function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+  const unrecorded = unrecordedParent();
+  if (unrecorded) return work(unrecorded);
   const opening = startPiece("spans");
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     opening?.();

@@ -12,6 +12,11 @@ export function traceRequest(request: Request, response: Response, next: NextFun
       attributes: { "http.request.method": request.method, "url.path": request.originalUrl.split("?")[0] },
     },
     (span) => {
+      // An unrecorded trace (90 % by default) still needs its span for the trace id; nothing more.
+      if (!span.isRecording()) {
+        opening?.();
+        return next();
+      }
       span.setAttribute("gateway.request_id", String(response.locals.requestId));
       response.once("close", () => {
         const ending = startPiece("spans");

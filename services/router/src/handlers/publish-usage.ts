@@ -29,7 +29,8 @@ export function publishUsage(
   deps.metrics.requestFinished(facts, result);
   counting?.();
   const tracing = startPiece("spans");
-  trace.getActiveSpan()?.setAttributes(genAiAttributes(facts, result));
+  const span = trace.getActiveSpan();
+  if (span?.isRecording()) span.setAttributes(genAiAttributes(facts, result));
   tracing?.();
   const journaling = startPiece("usage");
   deps.usage.publish(

@@ -54,10 +54,11 @@ async function dispatch(
   headers: Record<string, string>,
   body: string | Uint8Array | FormData,
 ): Promise<Dispatcher.ResponseData> {
+  const target = new URL(url);
   try {
     return await agentFor(timeouts.connectMs).request({
-      origin: new URL(url).origin,
-      path: new URL(url).pathname + new URL(url).search,
+      origin: target.origin,
+      path: target.pathname + target.search,
       method: "POST",
       headers,
       body,
