@@ -13,7 +13,7 @@ import {
   renderEmbedContent,
   toCanonicalEmbed,
 } from "../gemini-wire/gemini-embeddings.js";
-import { countTokensSchema, generateContentSchema } from "../gemini-wire/gemini-request-schema.js";
+import { countTokensSchema } from "../gemini-wire/gemini-request-schema.js";
 import { renderGenerateContent } from "../gemini-wire/render-gemini.js";
 import { renderGeminiModel, servesGeminiMethods } from "../gemini-wire/render-gemini-model.js";
 import { toCanonicalGemini } from "../gemini-wire/to-canonical-gemini.js";
