@@ -36,7 +36,7 @@ beforeAll(async () => {
   imageOrigin = `http://${host}`;
   stack = await startTestStack({
     env: { IMAGE_FETCH_ALLOWED_PRIVATE_HOSTS: host, IMAGE_FETCH_MAX_REQUEST_BYTES: String(maxRequestImageBytes) },
-    // Edge refuses 150,000 parts by default (conversation-size-stalls.test.ts); here router's handling of them is tested.
+    // Edge refuses 150,000 parts by default (conversation-size-stalls.isolated.test.ts); here router's handling of them is tested.
     serviceEnv: { edge: { REQUEST_MAX_PARTS: "200000" } },
   });
   key = (await stack.createAccount()).api_key;
