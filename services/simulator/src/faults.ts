@@ -3,8 +3,16 @@ import { sendJson, wait } from "./http.js";
 import { isRecord } from "./json.js";
 import { stripToolDirectives } from "./tool-directive.js";
 
-type NumericKey = "status" | "delayMs" | "cutAfter" | "tokenLatencyMs" | "tokens" | "videoMs" | "retryAfterMs";
-type FlagKey = "hang" | "noUsage" | "videoFail" | "standardTier";
+type NumericKey =
+  | "status"
+  | "delayMs"
+  | "cutAfter"
+  | "tokenLatencyMs"
+  | "tokens"
+  | "videoMs"
+  | "taskMs"
+  | "retryAfterMs";
+type FlagKey = "hang" | "noUsage" | "videoFail" | "taskFail" | "standardTier";
 
 /** Misbehaviour asked of one request; every field is optional and absent means "behave". */
 export type Fault = Partial<Record<NumericKey, number> & Record<FlagKey, boolean>>;
@@ -20,11 +28,14 @@ const numericKeys = new Map<string, NumericKey>([
   ["tokens", "tokens"],
   // Videos: how long the job takes, and a job that ends failed.
   ["video_ms", "videoMs"],
+  // DashScope's asynchronous image tasks: how long one runs, and one that ends FAILED.
+  ["task_ms", "taskMs"],
 ]);
 const flagKeys = new Map<string, FlagKey>([
   ["hang", "hang"],
   ["no_usage", "noUsage"],
   ["video_fail", "videoFail"],
+  ["task_fail", "taskFail"],
   // A surcharged option (OpenAI's priority tier, Claude's fast mode or US inference) served at standard.
   ["standard_tier", "standardTier"],
 ]);
@@ -37,6 +48,7 @@ const limits: Record<NumericKey, readonly [number, number]> = {
   tokenLatencyMs: [0, longestDelayMs],
   tokens: [0, 100_000],
   videoMs: [0, longestDelayMs],
+  taskMs: [0, longestDelayMs],
 };
 
 const directivePattern = /\[sim:([a-z_]+)(?:=(\d+))?\]/g;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ImageTaskStore } from "./dashscope/image-synthesis.js";
 import type { FaultQueue } from "./faults.js";
 import type { GithubOAuthState } from "./github/github-oauth.js";
 import type { VideoJobStore } from "./openai/videos/video-jobs.js";
@@ -22,6 +23,8 @@ export interface SimulatorState {
   faults: FaultQueue;
   requests: RequestLog;
   videos: VideoJobStore;
+  /** DashScope's asynchronous image tasks. */
+  imageTasks: ImageTaskStore;
   objects: ObjectStore;
   payments: PaymentsState;
   github: GithubOAuthState;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicCountTokens, anthropicMessages } from "./anthropic/messages.js";
+import { getTask, ImageTaskStore, submitImageSynthesis } from "./dashscope/image-synthesis.js";
 import { clearFaults, FaultQueue, listFaults, queueFault } from "./faults.js";
 import { countTokens } from "./gemini/count-tokens.js";
 import { embedContent } from "./gemini/embed-content.js";
@@ -60,8 +61,8 @@ const largestBodyBytes = 32 * 1024 * 1024;
 // Enough of each body's text for a test to compare it with what a client sent, byte for byte.
 const recordedTextCharacters = 1024 * 1024;
 const controlPrefix = "/_sim/";
-// The vendors' model APIs (OpenAI-compatible, Anthropic, Gemini), as opposed to payments, GitHub and S3.
-const vendorApi = /^\/v1(beta)?\//;
+// The vendors' model APIs (OpenAI-compatible, Anthropic, Gemini, DashScope's own), as opposed to payments, GitHub and S3.
+const vendorApi = /^\/(api\/)?v1(beta)?\//;
 
 const routes = new Map<string, Handler>([
   ["POST /v1/chat/completions", chatCompletions],
@@ -74,6 +75,7 @@ const routes = new Map<string, Handler>([
   ["POST /v1/audio/transcriptions", audioTranscriptions],
   ["GET /v1/models", listModels],
   ["POST /v1/videos", createVideo],
+  ["POST /api/v1/services/aigc/text2image/image-synthesis", submitImageSynthesis],
   ["GET /_sim/videos", listVideoJobs],
   ["DELETE /_sim/videos", clearVideoJobs],
   ["GET /_sim/s3", listStoredObjects],
@@ -106,6 +108,7 @@ const patternRoutes: [method: string, path: RegExp, handler: Handler][] = [
   ["POST", /^\/v1beta\/models\/[^/:]+:countTokens$/, countTokens],
   ["POST", /^\/v1beta\/models\/[^/:]+:predict$/, predict],
   ["GET", /^\/_sim\/images\/[a-z]+\.png$/, serveImage],
+  ["GET", /^\/api\/v1\/tasks\/[^/]+$/, getTask],
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+$/, retrieveVideo],
   ["GET", /^\/v1\/videos\/video_[0-9a-f]+\/content$/, downloadVideo],
   ["DELETE", /^\/v1\/videos\/video_[0-9a-f]+$/, deleteVideo],
@@ -134,6 +137,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults: new FaultQueue(),
     requests: new RequestLog(options.requestLogCapacity),
     videos: new VideoJobStore(),
+    imageTasks: new ImageTaskStore(),
     objects: new ObjectStore(options.s3),
     payments: new PaymentsState(),
     github: new GithubOAuthState(),

@@ -33,7 +33,7 @@ type CommonFields = Pick<GenerateImagesRequest, "prompt" | "n" | "size" | "quali
 export const isAspectRatio = (size: string) => size.includes(":");
 
 /** The size a request asks for: its own, the one its aspect ratio stands for, or the model's default. */
-function sizeAsked(model: CatalogueModel, request: CommonFields): string {
+export function sizeAsked(model: CatalogueModel, request: CommonFields): string {
   const rules = imageRulesOf(model);
   // A model whose sizes are ratios (Grok) takes aspect_ratio only, as its vendor does.
   if (isAspectRatio(rules.default_size)) {

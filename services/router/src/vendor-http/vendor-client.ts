@@ -50,16 +50,16 @@ export async function postJsonBytes(request: VendorRequest & { body: Uint8Array 
 }
 
 async function dispatch(
-  { url, signal, timeouts = defaultTimeouts }: VendorRequest,
+  { url, signal, timeouts = defaultTimeouts }: Omit<VendorRequest, "body">,
   headers: Record<string, string>,
-  body: string | Uint8Array | FormData,
+  body: string | Uint8Array | FormData | undefined,
 ): Promise<Dispatcher.ResponseData> {
   const target = new URL(url);
   try {
     return await agentFor(timeouts.connectMs).request({
       origin: target.origin,
       path: target.pathname + target.search,
-      method: "POST",
+      method: body === undefined ? "GET" : "POST",
       headers,
       body,
       signal,
@@ -86,12 +86,49 @@ async function send(request: VendorRequest) {
 }
 
 export async function postJson<T>(request: VendorRequest): Promise<T> {
-  const response = await send(request);
+  return readJson<T>(await send(request), request.signal);
+}
+
+async function readJson<T>(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<T> {
   try {
     return (await response.body.json()) as T;
   } catch (error) {
+    throw transportError(error, signal);
+  }
+}
+
+/** GETs a vendor resource (an asynchronous task's state); a failure status is mapped as for posts. */
+export async function getJson<T>(request: Omit<VendorRequest, "body">): Promise<T> {
+  const response = await dispatch(request, request.headers, undefined);
+  if (response.statusCode >= 400) {
+    const text = await response.body.text().catch(() => "");
+    throw mapVendorError(response.statusCode, text, response.headers);
+  }
+  return readJson<T>(response, request.signal);
+}
+
+/** GETs a file the vendor made (a generated image at the URL it answered), refusing one over maxBytes. */
+export async function getBytes(request: Omit<VendorRequest, "body">, maxBytes: number): Promise<Buffer> {
+  const response = await dispatch(request, request.headers, undefined);
+  if (response.statusCode >= 400) {
+    response.body.destroy();
+    throw serviceUnavailable("The model provider's result could not be downloaded. Please retry.");
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw serviceUnavailable("The model provider's result is larger than the gateway takes.");
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
     throw transportError(error, request.signal);
   }
+  return Buffer.concat(chunks);
 }
 
 /** Posts a request whose answer may be JSON or plain text (transcripts), and returns it unparsed. */

@@ -3,6 +3,7 @@ import { serverError } from "@gateway/platform";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
 import type { AdapterCall } from "../chat-adapter.js";
+import { dashScopeImages } from "../dashscope/dashscope-images.js";
 import { geminiImages } from "../gemini/gemini-images.js";
 import { openAIMediaAdapter } from "./openai-media-adapter.js";
 
@@ -30,8 +31,12 @@ export interface MediaAdapter {
   transcribe(call: AdapterCall<TranscriptionRequest>): Promise<VendorTranscript>;
 }
 
-/** OpenAI's protocol has image and audio APIs; Gemini's has Imagen's image generation. */
+/**
+ * OpenAI's protocol has image and audio APIs; Gemini's has Imagen's image generation; Alibaba's
+ * images are DashScope's own asynchronous API beside its OpenAI-compatible mode.
+ */
 export function mediaAdapterFor(channel: Channel): MediaAdapter {
+  if (channel.vendorEntry.profile === "qwen") return dashScopeImages;
   if (channel.vendorEntry.protocol === "openai-compatible") return openAIMediaAdapter;
   if (channel.vendorEntry.protocol === "gemini") return geminiImages;
   throw serverError(`No media adapter speaks ${channel.vendorEntry.protocol}.`);
