@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { parseArgs } from "node:util";
 import { repoRoot, startOtlpCollector, startTestStack, type TestStack, testServers } from "@gateway/stack";
 import { benchCatalogue } from "./bench-catalogue.js";
 import { renderCostTable } from "./cost-table.js";
@@ -8,6 +9,8 @@ import { pathCounters } from "./cpu-meter.js";
 import { measureFirstByte } from "./first-byte.js";
 import { type HopFloor, startHopFloor } from "./hop-floor.js";
 import { measureLedgerIngest } from "./ledger-ingest.js";
+import { llmPacedTable, sweeps } from "./llm-paced.js";
+import { measureLlmPaced } from "./llm-paced-run.js";
 import { checkTarget, runLoad, type Target } from "./load.js";
 import { type PortkeyGateway, startPortkey } from "./portkey.js";
 import {
@@ -32,11 +35,13 @@ import { measureVideoTasks } from "./video-tasks.js";
 
 // `pnpm bench [--quick] [--write-readme]`: the gateway's overhead over calling the vendor directly.
 // `pnpm bench --cost-table [--quick]`: only the cost table (each piece of the production path's CPU and latency).
+// `pnpm bench --only llm-paced [--quick]`: only the LLM-paced row (streams held at a model's pace).
 
-const usage = "usage: pnpm bench [--quick] [--write-readme] [--cost-table]";
+const usage = "usage: pnpm bench [--quick] [--write-readme] [--cost-table] [--only llm-paced]";
 const latencyConnections = [1, 32];
 const saturationConnections = 64;
 const resultsPath = `${repoRoot}tools/bench/results/latest.json`;
+const llmPacedResultsPath = `${repoRoot}tools/bench/results/llm-paced.json`;
 const readmePath = `${repoRoot}README.md`;
 const reportPath = `${repoRoot}docs/perf/latest.md`;
 // Whole-machine CPU per request at saturation, compared between gateways and the bare hop.
@@ -46,16 +51,34 @@ interface Flags {
   quick: boolean;
   writeReadme: boolean;
   costTable: boolean;
+  /** One row of the report on its own: printed and written to its own JSON, never to the README. */
+  only: "llm-paced" | undefined;
 }
 
 function parseFlags(args: string[]): Flags {
-  const known = new Set(["--quick", "--write-readme", "--cost-table"]);
-  const unknown = args.filter((arg) => !known.has(arg));
-  if (unknown.length > 0) throw new Error(`unknown argument ${unknown.join(" ")}\n${usage}`);
+  let values: { quick?: boolean; "write-readme"?: boolean; "cost-table"?: boolean; only?: string };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        quick: { type: "boolean" },
+        "write-readme": { type: "boolean" },
+        "cost-table": { type: "boolean" },
+        only: { type: "string" },
+      },
+    }));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${usage}`);
+  }
+  if (values.only !== undefined && values.only !== "llm-paced") throw new Error(`unknown row ${values.only}\n${usage}`);
+  if (values.only && (values["write-readme"] || values["cost-table"])) {
+    throw new Error(`--only runs one row, which writes neither the README nor the cost table\n${usage}`);
+  }
   return {
-    quick: args.includes("--quick"),
-    writeReadme: args.includes("--write-readme"),
-    costTable: args.includes("--cost-table"),
+    quick: values.quick ?? false,
+    writeReadme: values["write-readme"] ?? false,
+    costTable: values["cost-table"] ?? false,
+    only: values.only,
   };
 }
 
@@ -68,6 +91,7 @@ const settingsFor = (quick: boolean): Settings =>
         streamWarmUp: 10,
         streamRequests: 30,
         video: { warmUp: 5, submits: 30, tasks: 40 },
+        llmPaced: { levels: sweeps.quick, waves: 2 },
       }
     : {
         warmUpSeconds: 2,
@@ -75,6 +99,7 @@ const settingsFor = (quick: boolean): Settings =>
         streamWarmUp: 50,
         streamRequests: 200,
         video: { warmUp: 20, submits: 200, tasks: 200 },
+        llmPaced: { levels: sweeps.full, waves: 2 },
       };
 
 interface Targets {
@@ -91,7 +116,8 @@ interface Run {
   pids: number[];
 }
 
-function targetsFor(stack: TestStack, portkey: PortkeyGateway, floor: HopFloor, apiKey: string): Targets {
+/** Calling the simulator directly and through the gateway, with the same body. */
+function stackTargets(stack: TestStack, apiKey: string): Pick<Targets, "direct" | "gateway"> {
   return {
     direct: {
       name: "direct",
@@ -103,9 +129,11 @@ function targetsFor(stack: TestStack, portkey: PortkeyGateway, floor: HopFloor, 
       url: `${stack.baseUrl}/chat/completions`,
       headers: { authorization: `Bearer ${apiKey}` },
     },
-    portkey: portkey.target("portkey"),
-    hopFloor: floor.target,
   };
+}
+
+function targetsFor(stack: TestStack, portkey: PortkeyGateway, floor: HopFloor, apiKey: string): Targets {
+  return { ...stackTargets(stack, apiKey), portkey: portkey.target("portkey"), hopFloor: floor.target };
 }
 
 /** Logs the step and waits for the previous one's leftover work (usage events) to finish first. */
@@ -270,14 +298,20 @@ class Cleanup {
   }
 }
 
-async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
-  const settings = settingsFor(flags.quick);
-  const host = machine();
+/** The main stack: the catalogue's rate limits removed, so only capacity limits a run. */
+async function startBenchStack(cleanup: Cleanup): Promise<TestStack> {
   progress("starting the stack");
   const catalogue = benchCatalogue("removed");
   cleanup.add(async () => rmSync(dirname(catalogue), { recursive: true, force: true }));
   const stack = await startTestStack({ env: { CATALOGUE_PATH: catalogue } });
   cleanup.add(() => stack.teardown());
+  return stack;
+}
+
+async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
+  const settings = settingsFor(flags.quick);
+  const host = machine();
+  const stack = await startBenchStack(cleanup);
   progress("starting Portkey");
   const portkey = await startPortkey(`${stack.simulatorUrl}/v1`);
   cleanup.add(() => portkey.stop());
@@ -300,6 +334,8 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
   const throughput = await compareThroughput(run);
   const firstByte = await compareFirstByte(run);
   const memory = sampler.stop();
+  // After the memory sampler stopped: thousands of open streams are not the saturation run's peak.
+  const llmPaced = await measureLlmPacedOn(stack, targets, settings, (step) => begin(run, step));
   const familyResults = await compareFamilies(run, families);
   progress("starting a stack as production runs");
   const productionSettings = await measureProductionSettings(settings, cleanup);
@@ -337,7 +373,42 @@ async function bench(flags: Flags, cleanup: Cleanup): Promise<Summary> {
     productionSettings,
     billing: { ingest, reservationMs },
     video,
+    llmPaced,
   };
+}
+
+function measureLlmPacedOn(
+  stack: TestStack,
+  targets: Pick<Targets, "direct" | "gateway">,
+  settings: Settings,
+  begin: (step: string) => Promise<void>,
+) {
+  const pids = { edge: stack.processes.edge.child.pid!, router: stack.processes.router.child.pid! };
+  return measureLlmPaced({ ...targets, pids, ...settings.llmPaced, begin });
+}
+
+/** `--only llm-paced`: the one row on a stack of its own, printed and kept in its own JSON. */
+async function benchLlmPaced(flags: Flags, cleanup: Cleanup): Promise<void> {
+  const settings = settingsFor(flags.quick);
+  const host = machine();
+  const stack = await startBenchStack(cleanup);
+  const { api_key: apiKey } = await stack.createAccount({ group: "premium", creditYuan: 1_000_000 });
+  const { direct, gateway } = stackTargets(stack, apiKey);
+  for (const target of [direct, gateway]) await checkTarget(target);
+  const pids = Object.values(stack.processes).flatMap(({ child }) => (child.pid === undefined ? [] : [child.pid]));
+  const idle = (step: string) =>
+    waitForIdle(pids).then((quiet) => progress(quiet ? step : `${step} (services still busy after 30 s)`));
+  const result = await measureLlmPacedOn(stack, { direct, gateway }, settings, idle);
+  const command = ["pnpm bench --only llm-paced", flags.quick && "--quick"].filter(Boolean).join(" ");
+  console.log(
+    [
+      `Measured ${new Date().toISOString()} on ${host.cpus} × ${host.cpuModel}, Node ${host.node}, with \`${command}\`; 1-minute load average before the run ${host.loadAverage}.`,
+      "",
+      ...llmPacedTable(result),
+    ].join("\n"),
+  );
+  writeJson(llmPacedResultsPath, { machine: host, command, ...result });
+  progress(`wrote ${llmPacedResultsPath}`);
 }
 
 async function main(): Promise<number> {
@@ -353,6 +424,10 @@ async function main(): Promise<number> {
       console.log(
         `\n${result.requests} requests; one read of the clock pair costs edge ${result.clockCostUs.edge.toFixed(2)} µs, router ${result.clockCostUs.router.toFixed(2)} µs (included in each piece)`,
       );
+      return 0;
+    }
+    if (flags.only === "llm-paced") {
+      await benchLlmPaced(flags, cleanup);
       return 0;
     }
     const summary = await bench(flags, cleanup);

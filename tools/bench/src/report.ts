@@ -6,6 +6,7 @@ import { serviceNode } from "@gateway/stack";
 import type { FirstByteResult } from "./first-byte.js";
 import { ms, perSecond, signedMs } from "./format.js";
 import type { IngestResult } from "./ledger-ingest.js";
+import { type LlmPacedResult, llmPacedReadmeRow, llmPacedTable } from "./llm-paced.js";
 import type { LoadResult } from "./load.js";
 import type { MemoryResult } from "./rss-sampler.js";
 import { type Percentiles, round2 } from "./stats.js";
@@ -27,6 +28,7 @@ export interface Settings {
   streamWarmUp: number;
   streamRequests: number;
   video: VideoBenchOptions;
+  llmPaced: { levels: readonly number[]; waves: number };
 }
 
 export interface Summary {
@@ -68,6 +70,7 @@ export interface Summary {
   };
   billing: { ingest: IngestResult; reservationMs: Percentiles };
   video: VideoResult;
+  llmPaced: LlmPacedResult;
 }
 
 export interface FamilyComparison {
@@ -203,6 +206,8 @@ export function renderMarkdown(summary: Summary): string {
     "",
     ...videoRows(summary.video),
     "",
+    ...llmPacedTable(summary.llmPaced),
+    "",
     "| Process | Peak VmRSS under load (MB) | VmHWM at end (MB) |",
     "|---|---:|---:|",
     ...summary.memory.map((m) => `| ${m.process} | ${m.peakRssMb.toFixed(1)} | ${m.hwmMb.toFixed(1)} |`),
@@ -225,8 +230,19 @@ export function renderMarkdown(summary: Summary): string {
     "- ⁴ Every submitted job finishes at once in the simulator, so the pool creates, polls, downloads, stores and bills each one (its whole per-task work) on the same two cores while the next submit is timed: the worst case, not the normal one.",
     "- ⁵ Busy ticks of the whole machine (`/proc/stat`) over the measured saturation run, divided by the requests sent: every process on the path (services, NATS, Postgres, Redis, the simulator), the load generator and anything else the shared machine runs. Portkey's and the bare hop's come from their own saturation runs in the main table.",
     "- ⁶ The larger of the sampled VmRSS and the kernel's VmHWM, over the runs of the main stack (latency, throughput, streaming) and of the stack as production runs; the console runs only on the latter.",
+    `- ⁷ ${llmPacedNote(summary.llmPaced)}`,
     ...failureNote(summary),
   ].join("\n");
+}
+
+function llmPacedNote({ pace, waves }: LlmPacedResult): string {
+  return [
+    `On the main stack, after the runs above: each level holds that many streams open, each slot asking for ${waves} answers back to back (\`[sim:delay_ms=${pace.firstTokenMs}] [sim:token_latency_ms=${pace.tokenMs}] [sim:tokens=${pace.tokens}]\`), the first ones started evenly over one answer's time;`,
+    "first-token delays are those of the streams started once all were open, over the simulator's own delay, against the simulator directly at the same concurrency (Added = gateway − direct);",
+    "a stream is dropped unless it answers 200 and ends with `data: [DONE]` after a frame per token. CPU per token: edge's and router's CPU over the gateway run over the tokens relayed;",
+    "RSS per open stream: (peak − idle VmRSS) over the most streams open at once. The sweep stops at the first level that does not hold.",
+    "Portkey has no row: 1.15.2 answers every streaming request to a custom host with a 500 (its log: `TypeError: immutable`, appending its own headers to the upstream's fetch response).",
+  ].join(" ");
 }
 
 /**
@@ -246,6 +262,7 @@ export function renderReadmeSummary(summary: Summary, reportLink: string): strin
     ...productionSettingsRows(summary).map((row) =>
       row.replaceAll(", as production runs²", "").replaceAll("n/a¹", "n/a"),
     ),
+    llmPacedReadmeRow(summary.llmPaced),
   ].join("\n");
 }
 
