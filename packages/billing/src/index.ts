@@ -1,5 +1,7 @@
 export * from "./admission.js";
+export * from "./admission-leases.js";
 export * from "./billing-keys.js";
+export * from "./lease-scripts.js";
 export * from "./price.js";
 export * from "./rate-limits.js";
 export * from "./request-accounting.js";

@@ -17,6 +17,8 @@ export interface RequestFacts {
   // The model at its standard prices and the surcharged options the request asked for, when
   // `model` carries surcharged prices: the usage event is priced as the vendor says it served.
   surcharged?: { standard: CatalogueModel; options: string[] };
+  // The admission lease the worst case came from, when router admitted the request from one.
+  lease?: { id: string; micros: bigint };
 }
 
 export interface Outcome {
@@ -62,6 +64,7 @@ export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
     // Absent rates bill cache traffic at the input price.
     cacheReadPriceMicros: price.cache_read ?? price.input,
     cacheWritePriceMicros: price.cache_write ?? price.input,
+    ...(facts.lease && { leaseId: facts.lease.id, leasedMicros: Number(facts.lease.micros) }),
   };
 }
 

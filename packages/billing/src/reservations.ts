@@ -2,6 +2,7 @@ import { callUnary, GatewayError, type Logger, LuaScript, type Redis, serviceUna
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { billingKeys } from "./billing-keys.js";
+import { giveBackToLeases, type LeasedAdmission, lapseFunction } from "./lease-scripts.js";
 import { formatYuan } from "./price.js";
 
 // Atomically: drop lapsed reservations, then reserve `amount` only if the balance minus what
@@ -15,7 +16,7 @@ import { formatYuan } from "./price.js";
 // {-1, 0} balance (or the key's spent total) not loaded yet. Amounts are micro-yuan, exact in
 // Lua's doubles up to 2^53, and formatted with '%.0f' because tostring writes 1e+14 from 10^14 on. A Lua function, so the admission script (admission.ts) runs it in
 // the same call as the rate limits.
-export const reserveFunction = `
+export const reserveFunction = `${lapseFunction}
 local function reserve(rk, ra)
   local now, amount, cap = tonumber(ra[3]), tonumber(ra[2]), ra[5]
   local balance = redis.call('GET', rk[1])
@@ -25,9 +26,7 @@ local function reserve(rk, ra)
     spent = redis.call('GET', rk[4])
     if not spent then return {-1, 0} end
   end
-  local lapsed = redis.call('ZRANGEBYSCORE', rk[3], '-inf', now)
-  for _, id in ipairs(lapsed) do redis.call('HDEL', rk[2], id) end
-  if #lapsed > 0 then redis.call('ZREMRANGEBYSCORE', rk[3], '-inf', now) end
+  lapse(rk[2], rk[3], now)
   -- A request reserved again (edge sent it on to another router after the first died before
   -- calling a vendor) replaces its own reservation: only the others' count against it.
   local reserved = -tonumber(redis.call('HGET', rk[2], ra[1]) or '0')
@@ -128,10 +127,20 @@ export class Reservations {
     if (outcome !== 1) throw insufficientQuota(costMicros, available);
   }
 
-  /** Frees a reservation whose work ended without a charge; a failure leaves it to lapse. */
-  async release(holder: RequestHolder): Promise<void> {
+  /**
+   * Frees a reservation whose work ended without a charge (or, for a request admitted from an
+   * admission lease, gives its worst case back to that lease); a failure leaves it to lapse.
+   */
+  async release(holder: RequestHolder, lease?: LeasedAdmission): Promise<void> {
     const keys = billingKeys(this.namespace, holder.accountId);
     try {
+      if (lease)
+        return await giveBackToLeases(
+          this.redis,
+          this.namespace,
+          holder.accountId,
+          new Map([[lease.id, lease.micros]]),
+        );
       await this.redis
         .multi()
         .hDel(keys.reservations, holder.requestId)

@@ -2,12 +2,11 @@ import {
   accountUsageRecords,
   awayFromLimitWindowEdge,
   balanceMicrosOf,
-  eventually,
-  scrapeMetrics,
   startTestStack,
-  sumOf,
   type TestStack,
   temporaryCatalogueWithLimits,
+  untilEveryRouterServes,
+  vendorRequestsByRouter as vendorRequestsOf,
 } from "@gateway/stack";
 import OpenAI, { RateLimitError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,17 +24,9 @@ beforeAll(async () => {
     premium: { requests_per_minute: 40, tokens_per_minute: 50_000_000, concurrent_requests: 1024 },
   });
   stack = await startTestStack({ replicas: 2, env: { CATALOGUE_PATH: catalogue.path } });
-  // Edge balances over the routers it is connected to: until it has both, one takes every call.
   const warmUp = clientFor((await stack.createAccount()).api_key);
-  const before = await vendorRequestsByRouter();
-  await eventually(
-    async () => {
-      await warmUp.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "warm-up" }] });
-      const after = await vendorRequestsByRouter();
-      return after.every((count, replica) => count > before[replica]!) ? true : undefined;
-    },
-    30_000,
-    50,
+  await untilEveryRouterServes(stack, () =>
+    warmUp.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "warm-up" }] }),
   );
 }, 120_000);
 afterAll(async () => {
@@ -45,13 +36,7 @@ afterAll(async () => {
 
 const clientFor = (apiKey: string) => new OpenAI({ baseURL: stack.baseUrl, apiKey, maxRetries: 0 });
 
-/** Requests each router replica has sent to a vendor so far, from its own /metrics. */
-const vendorRequestsByRouter = () =>
-  Promise.all(
-    stack.replicaMetricsUrls.router.map(
-      async (url) => sumOf(await scrapeMetrics(url), "gateway_router_requests_total") ?? 0,
-    ),
-  );
+const vendorRequestsByRouter = () => vendorRequestsOf(stack);
 
 /** Runs `work` and answers how many requests each router sent to a vendor meanwhile. */
 async function perRouter<T>(work: () => Promise<T>): Promise<{ result: T; served: number[] }> {

@@ -27,6 +27,12 @@ export const routerConfigSchema = z.object({
     .int()
     .positive()
     .default(20 * 60_000),
+  // Admission leases (packages/billing/src/admission-leases.ts): the most of an account's balance
+  // one router holds to admit requests without a Redis call, in micro-yuan; also each router's
+  // share of the overdraft bound (docs/operations.md). 0 (the default) reserves every request in Redis.
+  ROUTER_ADMISSION_LEASE_MAX_MICROS: z.coerce.number().int().min(0).default(0),
+  // How long a lease admits requests before the router takes a fresh one (and hands an idle account's rest back).
+  ROUTER_ADMISSION_LEASE_MS: z.coerce.number().int().positive().default(1_000),
   // A concurrency slot whose request never reports its end (router died mid-request) lapses after this.
   RATE_LIMIT_LEASE_MS: z.coerce
     .number()

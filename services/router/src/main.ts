@@ -1,5 +1,6 @@
 import {
   Admission,
+  AdmissionLeases,
   observeUsageSpool,
   RateLimiter,
   Reservations,
@@ -83,6 +84,20 @@ const ledger = new LedgerServiceClient(
   { ...serviceClientOptions("router", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },
 );
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
+const leases =
+  config.ROUTER_ADMISSION_LEASE_MAX_MICROS > 0
+    ? new AdmissionLeases(
+        redis,
+        reservations,
+        config.GATEWAY_NAMESPACE,
+        {
+          maxMicros: BigInt(config.ROUTER_ADMISSION_LEASE_MAX_MICROS),
+          lifeMs: config.ROUTER_ADMISSION_LEASE_MS,
+          holdMs: config.RESERVATION_TTL_MS,
+        },
+        logger,
+      )
+    : undefined;
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
 const usage = new UsagePublisher(nats, config.GATEWAY_NAMESPACE, logger, {
   ...usageSpoolSettings(config, "router"),
@@ -123,6 +138,7 @@ const { server, port, health, calls } = await startRouterServer(
     files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
     adapterFor,
     admission: new Admission(redis, rateLimits, reservations),
+    leases,
     rateLimits,
     health: channelHealth,
     keys: { rotation: new KeyRotation(disabler), disabler },
@@ -166,6 +182,7 @@ start.stopOnSignal(async () => {
   await drainGrpcServer(server, health, shutdownTimings(config));
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);
+  await leases?.close();
   await admin.close();
   fileWatch.close();
   await opened.close();

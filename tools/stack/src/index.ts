@@ -17,6 +17,7 @@ export * from "./redis-acl.js";
 export * from "./redis-server.js";
 export * from "./repo-paths.js";
 export * from "./resource-trend.js";
+export * from "./router-replicas.js";
 export * from "./service-node.js";
 export * from "./service-process.js";
 export * from "./simulator-client.js";

@@ -77,10 +77,15 @@ export async function startUsageConsumer(dependencies: {
         recorded.rows,
         (performance.now() - startedAt) / 1000,
       );
+      // A lease gets a request's worst case back once, with the commit that charged it: a copy of
+      // an event recorded before (redelivered, or held by another replica) gives nothing back.
+      const charged = new Set(recorded.rows.map((row) => row.requestId));
       const settled = batch.map(({ event }) => ({
         accountId: event.accountId,
         keyId: event.keyId,
         requestId: event.requestId,
+        ...(event.leaseId &&
+          charged.has(event.requestId) && { lease: { id: event.leaseId, micros: BigInt(event.leasedMicros ?? 0) } }),
       }));
       await settleReservations(redis, namespace, settled, recorded, logger);
       logger.debug(

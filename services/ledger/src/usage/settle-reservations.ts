@@ -1,4 +1,4 @@
-import { billingKeys } from "@gateway/billing";
+import { billingKeys, type LeasedAdmission, queueGiveBackToLeases } from "@gateway/billing";
 import type { Logger, Redis } from "@gateway/platform";
 import { type CommittedBalance, writeBalanceCopy, writeKeySpentCopy } from "../accounts/committed-copies.js";
 
@@ -6,6 +6,8 @@ export interface SettledRequest {
   accountId: string;
   keyId: string;
   requestId: string;
+  // Admitted from a router's admission lease: what goes back to it now that the charge is committed.
+  lease?: LeasedAdmission;
 }
 
 /** What a commit left behind that router checks reservations against. */
@@ -18,7 +20,7 @@ export interface CommittedTotals {
 
 /**
  * After a batch commits: frees the reservations its requests held (on the account and on
- * the key) and writes the balances and key spending it left where router checks new
+ * the key, or in the admission lease they were admitted from) and writes the balances and key spending it left where router checks new
  * reservations. A copy from an older commit never replaces a newer one (balance versions;
  * spent totals only grow), whatever order replicas write in. Failures are logged:
  * unsettled reservations still lapse at their expiry.
@@ -46,11 +48,27 @@ export async function settleReservations(
     }
   }
   for (const [accountId, balance] of balances) writeBalanceCopy(pipeline, namespace, accountId, balance);
+  // After the balances: between the two writes the account can only look poorer, never richer.
+  for (const [accountId, leased] of leasedByAccount(settled)) {
+    queueGiveBackToLeases(pipeline, namespace, accountId, leased);
+  }
   try {
     await pipeline.execAsPipeline();
   } catch (error) {
     logger.warn({ err: error, requests: settled.length }, "could not settle reservations in redis");
   }
+}
+
+/** account id → lease id → the worst cases of its settled requests. */
+function leasedByAccount(settled: readonly SettledRequest[]): Map<string, Map<string, bigint>> {
+  const grouped = new Map<string, Map<string, bigint>>();
+  for (const { accountId, lease } of settled) {
+    if (!lease) continue;
+    const leases = grouped.get(accountId) ?? new Map<string, bigint>();
+    grouped.set(accountId, leases);
+    leases.set(lease.id, (leases.get(lease.id) ?? 0n) + lease.micros);
+  }
+  return grouped;
 }
 
 /** account id → key id → the settled request ids. */

@@ -120,8 +120,9 @@ export async function admitRequest(
 
 /**
  * Counts the request against its key's and account's rate limits and reserves its worst-case
- * cost, in one Redis call; every endpoint admits through here before any vendor call. A refused
- * reservation takes no concurrency slot (no usage event will free one).
+ * cost, in one Redis call, or, where leases cover it (no limits, no spending cap), takes the cost
+ * from this router's admission lease without one; every endpoint admits through here before any
+ * vendor call. A refused reservation takes no concurrency slot (no usage event will free one).
  */
 export async function admitCost(
   deps: RouterDependencies,
@@ -130,9 +131,12 @@ export async function admitCost(
   costMicros: bigint,
 ): Promise<void> {
   const limits = deps.catalogue.current.limitsFor(facts.caller.modelGroup);
-  facts.rateLimitHeaders = await timePiece("admission", () =>
-    deps.admission.admit(facts.caller, limits, tokens, costMicros),
-  );
+  const leases = deps.leases;
+  facts.rateLimitHeaders = await timePiece("admission", async () => {
+    if (!leases?.covers(facts.caller, limits)) return deps.admission.admit(facts.caller, limits, tokens, costMicros);
+    facts.lease = await leases.take(facts.caller, costMicros);
+    return {};
+  });
   const counting = startPiece("metrics");
   deps.metrics.reservationOpened();
   counting?.();

@@ -1,4 +1,4 @@
-import type { Admission, RateLimiter, UsagePublisher } from "@gateway/billing";
+import type { Admission, AdmissionLeases, RateLimiter, UsagePublisher } from "@gateway/billing";
 import type { CatalogueHolder, Channel } from "@gateway/catalogue";
 import type { Logger } from "@gateway/platform";
 import type { ChatAdapter } from "../adapters/chat-adapter.js";
@@ -20,6 +20,8 @@ export interface RouterDependencies {
   keys: { rotation: KeyRotation; disabler: ChannelDisabler };
   // Rate limits and cost reservation, one Redis call per request.
   admission: Admission;
+  // Admission without a round trip where no limit or cap needs one (ROUTER_ADMISSION_LEASE_MAX_MICROS).
+  leases?: AdmissionLeases | undefined;
   // Frees a finished request's concurrency slots.
   rateLimits: RateLimiter;
   retry: RetrySettings;
