@@ -81,7 +81,7 @@ describe("the shipped lineup", () => {
   });
 
   it("resolves aliases to their entry and has dropped retired models", () => {
-    expect(catalogue.find("claude-sonnet-4-5-20250929", "default")?.id).toBe("claude-sonnet-4-5");
+    expect(catalogue.find("claude-haiku-4-5-20251001", "default")?.id).toBe("claude-haiku-4-5");
     expect(catalogue.find("gpt-4o-mini-2024-07-18", "default")?.id).toBe("gpt-4o-mini");
     expect(catalogue.find("grok-4-0709", "premium")?.id).toBe("grok-4");
     for (const retired of ["gemini-1.5-pro", "claude-opus-4-1"]) {

@@ -20,7 +20,7 @@ let client: Anthropic;
 // For the premium group's models (the reasoners).
 let premiumClient: Anthropic;
 let apiKey: string;
-const claude = "claude-sonnet-4-5";
+const claude = "claude-sonnet-4-6";
 const openAIModel = "gpt-4o-mini";
 
 const priceOf = (model: string) => shippedPrice(model, "default");
@@ -102,7 +102,7 @@ describe("Claude through the Messages ingress", () => {
     expect(message.model).toBe(claude);
     expect(message.stop_reason).toBe("end_turn");
     expect(message.content[0]).toMatchObject({ type: "text" });
-    expect((message.content[0] as { text: string }).text).toMatch(/^Simulated answer from claude-sonnet-4-5: native/);
+    expect((message.content[0] as { text: string }).text).toMatch(/^Simulated answer from claude-sonnet-4-6: native/);
     expect(message.usage.input_tokens).toBeGreaterThan(0);
 
     expect(await onlyUpstream("marker-1")).toEqual({
@@ -140,7 +140,7 @@ describe("Claude through the Messages ingress", () => {
     expect(final.stop_reason).toBe("max_tokens");
     expect(final.usage.output_tokens).toBe(12);
     expect(final.usage.input_tokens).toBeGreaterThan(0);
-    expect((final.content[0] as { text: string }).text).toMatch(/^Simulated answer from claude-sonnet-4-5: stream/);
+    expect((final.content[0] as { text: string }).text).toMatch(/^Simulated answer from claude-sonnet-4-6: stream/);
     expect(await onlyUpstream("marker-2")).toMatchObject({ stream: true, max_tokens: 12 });
   });
 

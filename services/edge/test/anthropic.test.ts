@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let stack: TestStack;
 let client: OpenAI;
-const model = "claude-sonnet-4-5";
+const model = "claude-sonnet-4-6";
 
 const usageRecord = (requestId: string) => usageRecordOf(stack.databaseUrl, requestId);
 
@@ -77,7 +77,7 @@ describe("Claude chat through the running stack", () => {
     });
     expect(completion.object).toBe("chat.completion");
     expect(completion.model).toBe(model);
-    expect(completion.choices[0]!.message.content).toMatch(/^Simulated answer from claude-sonnet-4-5: plain chat/);
+    expect(completion.choices[0]!.message.content).toMatch(/^Simulated answer from claude-sonnet-4-6: plain chat/);
     expect(completion.choices[0]!.finish_reason).toBe("stop");
     expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
 
@@ -118,7 +118,7 @@ describe("Claude chat through the running stack", () => {
     const chunks = await collect(stream);
     expect(chunks[0]!.choices[0]!.delta.role).toBe("assistant");
     const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
-    expect(text).toMatch(/^Simulated answer from claude-sonnet-4-5: stream marker-2/);
+    expect(text).toMatch(/^Simulated answer from claude-sonnet-4-6: stream marker-2/);
     expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === "length")).toBe(true);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
     const last = chunks.at(-1)!;

@@ -209,7 +209,7 @@ describe("chat completions through the running stack", () => {
     expect(streamed).toHaveLength(5);
 
     const refused = await client.chat.completions
-      .create({ ...ask, model: "claude-sonnet-4-5" })
+      .create({ ...ask, model: "claude-sonnet-4-6" })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400, param: "logprobs", code: "unsupported_parameter" });
   });

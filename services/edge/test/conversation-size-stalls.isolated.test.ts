@@ -136,7 +136,7 @@ describe("a request past the bounds of one conversation", () => {
     await expectRefused(
       "/messages",
       {
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         max_tokens: 5,
         messages: [
           { role: "user", content: "go" },

@@ -246,7 +246,7 @@ describe("every endpoint under generated requests", () => {
     });
     expect(chat.choices[0]!.message.content).toMatch(/\w/);
     const stream = await client.chat.completions.create({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       messages: [{ role: "user", content: "still streaming?" }],
       stream: true,
     });

@@ -45,7 +45,7 @@ export const toldVendorToFail = (request: FuzzRequest) =>
 
 export const chatModels = [
   "gpt-4o-mini",
-  "claude-sonnet-4-5",
+  "claude-sonnet-4-6",
   "gemini-2.5-flash",
   "deepseek-chat",
   "qwen-plus",

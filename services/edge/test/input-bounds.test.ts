@@ -283,7 +283,7 @@ describe("a message of 150,000 content parts", () => {
   it.each([
     [
       "merged into the user turn before it, for Claude",
-      "claude-sonnet-4-5",
+      "claude-sonnet-4-6",
       [...user, { role: "user", content: parts }],
     ],
     ["as the system prompt, for Gemini", "gemini-2.5-flash", [{ role: "system", content: parts }, ...user]],

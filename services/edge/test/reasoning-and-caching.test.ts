@@ -68,7 +68,7 @@ describe("reasoning", () => {
   it("sends reasoning_effort to an OpenAI reasoning model and reports its reasoning tokens, billed as output", async () => {
     const { data: completion, response } = await client.chat.completions
       .create({
-        model: "o4-mini",
+        model: "gpt-5.6-terra",
         messages: [{ role: "user", content: "effort marker-1" }],
         reasoning_effort: "low",
         max_tokens: 400,
@@ -87,7 +87,7 @@ describe("reasoning", () => {
       reasoning_tokens: reasoningTokens,
       completion_tokens: completion.usage!.completion_tokens,
     });
-    const price = shippedPrice("o4-mini", "premium");
+    const price = shippedPrice("gpt-5.6-terra", "premium");
     const expected = priceUsage({
       promptTokens: completion.usage!.prompt_tokens,
       completionTokens: completion.usage!.completion_tokens,
@@ -185,7 +185,7 @@ describe("reasoning", () => {
     const ask: ChatCompletionMessageParam = { role: "user", content: "claude thinks marker-3" };
     const chunks = await collect(
       await client.chat.completions.create({
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         messages: [ask],
         tools: [weatherTool],
         reasoning_effort: "low",
@@ -206,7 +206,7 @@ describe("reasoning", () => {
     expect(signature).toBeTruthy();
 
     const completion = await client.chat.completions.create({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       messages: [ask],
       tools: [weatherTool],
       reasoning_effort: "low",
@@ -216,7 +216,7 @@ describe("reasoning", () => {
     expect(message.thinking_blocks).toEqual([{ type: "thinking", thinking: message.reasoning_content, signature }]);
     const call = message.tool_calls![0]!;
     const answer = await client.chat.completions.create({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       reasoning_effort: "low",
       max_tokens: 500,
       tools: [weatherTool],
@@ -248,7 +248,7 @@ describe("Claude's thinking through the Gemini API", () => {
   /** One turn as a Gemini client keeps it: every part of every streamed event, in order. */
   async function turnOf(contents: Content[], stream: boolean, includeThoughts: boolean): Promise<Content> {
     const request = {
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       contents,
       config: { tools, thinkingConfig: { thinkingBudget: 1024, includeThoughts } },
     };
@@ -396,7 +396,7 @@ describe("prompt caching", () => {
   it("passes cache_control on text parts to Claude and reports its cache reads and writes", async () => {
     const ask = (question: string) =>
       client.chat.completions.create({
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         messages: [
           {
             role: "system",
@@ -463,13 +463,13 @@ describe("prompt caching", () => {
         cache_control: { type: "ephemeral" },
       } as ChatCompletionContentPartText,
     ];
-    const written = await streamUsage("claude-sonnet-4-5", cached, "first marker-10");
+    const written = await streamUsage("claude-sonnet-4-6", cached, "first marker-10");
     const writes = (written.usage.prompt_tokens_details as { cache_write_tokens?: number }).cache_write_tokens!;
     expect(writes).toBeGreaterThanOrEqual(1024);
-    await expectBilledAtCacheRates("claude-sonnet-4-5", written.requestId, written.usage);
-    const read = await streamUsage("claude-sonnet-4-5", cached, "second marker-10");
+    await expectBilledAtCacheRates("claude-sonnet-4-6", written.requestId, written.usage);
+    const read = await streamUsage("claude-sonnet-4-6", cached, "second marker-10");
     expect(read.usage.prompt_tokens_details!.cached_tokens).toBe(writes);
-    await expectBilledAtCacheRates("claude-sonnet-4-5", read.requestId, read.usage);
+    await expectBilledAtCacheRates("claude-sonnet-4-6", read.requestId, read.usage);
   });
 
   it("bills a streamed DeepSeek answer's cache hits at the cache-read rate", async () => {

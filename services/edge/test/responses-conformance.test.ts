@@ -22,8 +22,8 @@ afterAll(async () => {
 
 const models = [
   "gpt-4o-mini",
-  "o4-mini",
-  "claude-sonnet-4-5",
+  "gpt-5.6-terra",
+  "claude-sonnet-4-6",
   "gemini-2.5-flash",
   "deepseek-reasoner",
   "qwen-plus",
@@ -83,7 +83,7 @@ describe.each(models)("OpenAI's Response schema holds %s's answers", (model) => 
 });
 
 it("holds a stored response read back to OpenAI's Response schema", async () => {
-  const created = await createResponse(stack.baseUrl, apiKey, { model: "claude-sonnet-4-5", input: "Remember me" });
+  const created = await createResponse(stack.baseUrl, apiKey, { model: "claude-sonnet-4-6", input: "Remember me" });
   const read = await fetch(`${stack.baseUrl}/responses/${String(created.body.id)}`, {
     headers: { authorization: `Bearer ${apiKey}` },
   });

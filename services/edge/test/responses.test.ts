@@ -279,7 +279,7 @@ describe("responses through the running stack", () => {
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
-  it.each([["claude-sonnet-4-5"], ["gemini-2.5-flash"]])("serves %s the same way", async (model) => {
+  it.each([["claude-sonnet-4-6"], ["gemini-2.5-flash"]])("serves %s the same way", async (model) => {
     const response = await client.responses.create({ model, instructions: "Be kind", input: "Say hello" });
     expect(response.status).toBe("completed");
     expect(response.output_text.length).toBeGreaterThan(0);
@@ -335,7 +335,7 @@ describe("responses through the running stack", () => {
 describe("reasoning on the Responses API", () => {
   it("sends reasoning to an OpenAI reasoning model as written, on its Responses API, and reports its reasoning tokens", async () => {
     const response = await client.responses.create({
-      model: "o4-mini",
+      model: "gpt-5.6-terra",
       input: "responses effort marker-1",
       reasoning: { effort: "low", summary: "auto" },
       max_output_tokens: 400,
@@ -349,7 +349,7 @@ describe("reasoning on the Responses API", () => {
 
   it("maps reasoning.effort to Claude's and Gemini's thinking budgets and returns the thinking as a reasoning item", async () => {
     for (const [model, marker] of [
-      ["claude-sonnet-4-5", "responses claude thinks"],
+      ["claude-sonnet-4-6", "responses claude thinks"],
       ["gemini-2.5-flash", "responses gemini thinks"],
     ] as const) {
       const response = await client.responses.create({ model, input: marker, reasoning: { effort: "medium" } });
@@ -428,7 +428,7 @@ describe("coding agents (Codex) on the chat path", () => {
   });
 
   // gemini-3-flash signs its calls and refuses a loop whose calls come back unsigned.
-  it.each([["claude-sonnet-4-5"], ["gemini-2.5-flash"], ["gemini-3-flash"], ["deepseek-chat"]])(
+  it.each([["claude-sonnet-4-6"], ["gemini-2.5-flash"], ["gemini-3-flash"], ["deepseek-chat"]])(
     "streams a Codex turn on %s: the freeform tool's call comes back as custom_tool_call, and its output is answered in text",
     async (model) => {
       const marker = `codex-custom-${model}`;
@@ -469,7 +469,7 @@ describe("coding agents (Codex) on the chat path", () => {
 
   it("keeps Claude's signed thinking through a store:false loop in reasoning.encrypted_content", async () => {
     const marker = "codex-claude-signed-thinking";
-    const turn = { ...codexTurn("claude-sonnet-4-5", marker), tool_choice: { type: "function", name: "exec_command" } };
+    const turn = { ...codexTurn("claude-sonnet-4-6", marker), tool_choice: { type: "function", name: "exec_command" } };
     const first = await createResponse(stack.baseUrl, apiKey, turn);
     expect(first.status).toBe(200);
     const output = first.body.output as { type: string; call_id?: string; encrypted_content?: string }[];
@@ -496,7 +496,7 @@ describe("coding agents (Codex) on the chat path", () => {
     async (streamed) => {
       const marker = `stored-claude-thinking-${streamed}`;
       const turn = {
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         input: `Look it up ${marker}`,
         tools: [weather],
         tool_choice: { type: "function", name: "get_weather" },
@@ -507,7 +507,7 @@ describe("coding agents (Codex) on the chat path", () => {
         : (await createResponse(stack.baseUrl, apiKey, turn)).body;
       const call = (first.output as { type: string; call_id: string }[]).find((item) => item.type === "function_call")!;
       const second = await createResponse(stack.baseUrl, apiKey, {
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         previous_response_id: first.id,
         input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }],
         tools: [weather],
@@ -524,7 +524,7 @@ describe("coding agents (Codex) on the chat path", () => {
   );
 
   it.each([
-    ["claude-sonnet-4-5", "turn-1-gpt-5"],
+    ["claude-sonnet-4-6", "turn-1-gpt-5"],
     ["gemini-2.5-flash", "turn-1-default-model"],
     ["deepseek-chat", "turn-1-gpt-5"],
   ] as const)("serves %s Codex CLI's captured %s and its next turn", async (model, capture) => {

@@ -11,7 +11,7 @@ import { type AgentName, agentNames } from "./versions.js";
 // ceiling above the 32000 tokens Claude Code and opencode ask for.
 const modelOfFamily = {
   OpenAI: "gpt-5-mini",
-  Claude: "claude-sonnet-4-5",
+  Claude: "claude-sonnet-4-6",
   Gemini: "gemini-2.5-flash",
   Grok: "grok-4-1-fast-non-reasoning",
   DeepSeek: "deepseek-v4-flash",

@@ -33,14 +33,14 @@ export function familyTargets(simulatorUrl: string, gatewayUrl: string, apiKey: 
       gateway: gateway("gpt-4o-mini"),
     },
     {
-      family: "Anthropic Messages (translated), claude-sonnet-4-5",
+      family: "Anthropic Messages (translated), claude-sonnet-4-6",
       direct: {
         name: "direct anthropic",
         url: `${simulatorUrl}/v1/messages`,
         headers: { "x-api-key": "sk-bench", "anthropic-version": "2023-06-01" },
-        body: { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: question }] },
+        body: { model: "claude-sonnet-4-6", max_tokens: 256, messages: [{ role: "user", content: question }] },
       },
-      gateway: gateway("claude-sonnet-4-5"),
+      gateway: gateway("claude-sonnet-4-6"),
     },
     {
       family: "Gemini (translated), gemini-2.5-flash",

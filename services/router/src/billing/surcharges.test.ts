@@ -70,14 +70,14 @@ describe("requestedSurcharges", () => {
     ).toMatchObject({ httpStatus: 400, param: "speed" });
     expect(
       refusal(() =>
-        requestedSurcharges(chat({ claude: { inference_geo: "us" } }), model("claude-sonnet-4-5"), "anthropic"),
+        requestedSurcharges(chat({ claude: { inference_geo: "us" } }), model("claude-haiku-4-5"), "anthropic"),
       ),
     ).toMatchObject({ httpStatus: 400, param: "inference_geo" });
   });
 
   it("ignores options the vendor's adapter never sends (service_tier to Claude, speed to OpenAI)", () => {
     const toClaude = chat({ openai: { service_tier: "priority" } });
-    expect(requestedSurcharges(toClaude, model("claude-sonnet-4-5"), "anthropic")).toEqual([]);
+    expect(requestedSurcharges(toClaude, model("claude-haiku-4-5"), "anthropic")).toEqual([]);
     const toOpenAI = chat({ claude: { speed: "fast", inference_geo: "us" } });
     expect(requestedSurcharges(toOpenAI, model("gpt-4o-mini"), "openai-compatible")).toEqual([]);
   });

@@ -37,7 +37,7 @@ const english =
 
 describe("estimatePromptTokens", () => {
   it("reserves at least one token per Chinese character for vendors without an exact tokenizer", () => {
-    for (const id of ["deepseek-chat", "qwen-plus", "claude-sonnet-4-5", "gemini-2.5-flash", "kimi-k2-0905-preview"]) {
+    for (const id of ["deepseek-chat", "qwen-plus", "claude-sonnet-4-6", "gemini-2.5-flash", "kimi-k2-0905-preview"]) {
       expect(estimatePromptTokens(chat(chinese), model(id)), id).toBeGreaterThanOrEqual(chinese.length);
     }
   });
@@ -68,7 +68,7 @@ describe("estimatePromptTokens", () => {
       chat("", [{ imageUrl: { url: pngDataUrl(width, height), detail } }]);
     expect(estimatePromptTokens(image(2048, 4096), model("gpt-4o"))).toBe(3 + 85 + 170 * 6);
     expect(estimatePromptTokens(image(2048, 4096, "low"), model("gpt-4o"))).toBe(3 + 85);
-    expect(estimatePromptTokens(image(1000, 1000), model("claude-sonnet-4-5"))).toBe(3 + 1334);
+    expect(estimatePromptTokens(image(1000, 1000), model("claude-sonnet-4-6"))).toBe(3 + 1334);
     expect(estimatePromptTokens(image(1024, 1024), model("gemini-2.5-flash"))).toBe(3 + 258 * 4);
     expect(estimatePromptTokens(image(1024, 1024), model("gpt-4o-mini"))).toBe(3 + 2833 + 5667 * 4);
   });
@@ -76,12 +76,12 @@ describe("estimatePromptTokens", () => {
   it("reserves the vendor's maximum for a remote image of unknown size", () => {
     const remote = chat("", [{ imageUrl: { url: "https://example.com/cat.png" } }]);
     expect(estimatePromptTokens(remote, model("gpt-4o"))).toBe(3 + 85 + 170 * 8);
-    expect(estimatePromptTokens(remote, model("claude-sonnet-4-5"))).toBe(3 + 1600);
+    expect(estimatePromptTokens(remote, model("claude-sonnet-4-6"))).toBe(3 + 1600);
     expect(estimatePromptTokens(remote, model("gemini-2.5-flash"))).toBe(3 + 258 * 16);
   });
 
   it("takes a data URL it cannot read at the vendor's maximum", () => {
     const broken = chat("", [{ imageUrl: { url: "data:image/png;base64,AAAA" } }]);
-    expect(estimatePromptTokens(broken, model("claude-sonnet-4-5"))).toBe(3 + 1600);
+    expect(estimatePromptTokens(broken, model("claude-sonnet-4-6"))).toBe(3 + 1600);
   });
 });
