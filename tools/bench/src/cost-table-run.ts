@@ -32,8 +32,10 @@ const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + 
 export async function measureCostTable(
   settings: { warmUpSeconds: number; seconds: number },
   progress: (step: string) => void,
+  // With limits removed, admission leases of at most this many micro-yuan (0: a reservation per request).
+  leaseMaxMicros?: number,
 ): Promise<CostTableResult> {
-  const catalogue = benchCatalogue("checked");
+  const catalogue = benchCatalogue(leaseMaxMicros === undefined ? "checked" : "removed");
   const collector = await startOtlpCollector();
   const stack = await startTestStack({
     env: {
@@ -41,6 +43,7 @@ export async function measureCostTable(
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       GATEWAY_REQUEST_LOG_CAPTURE: undefined,
       GATEWAY_PIECE_COSTS: "1",
+      ...(leaseMaxMicros !== undefined && { ROUTER_ADMISSION_LEASE_MAX_MICROS: String(leaseMaxMicros) }),
     },
   });
   try {

@@ -35,9 +35,11 @@ import { measureVideoTasks } from "./video-tasks.js";
 
 // `pnpm bench [--quick] [--write-readme]`: the gateway's overhead over calling the vendor directly.
 // `pnpm bench --cost-table [--quick]`: only the cost table (each piece of the production path's CPU and latency).
+// `pnpm bench --cost-table --leases MICROS`: the same with the groups' limits removed and admission
+// leases of at most MICROS (0: every request reserved in Redis), to compare the two admissions.
 // `pnpm bench --only llm-paced [--quick]`: only the LLM-paced row (streams held at a model's pace).
 
-const usage = "usage: pnpm bench [--quick] [--write-readme] [--cost-table] [--only llm-paced]";
+const usage = "usage: pnpm bench [--quick] [--write-readme] [--cost-table [--leases MICROS]] [--only llm-paced]";
 const latencyConnections = [1, 32];
 const saturationConnections = 64;
 const resultsPath = `${repoRoot}tools/bench/results/latest.json`;
@@ -51,12 +53,14 @@ interface Flags {
   quick: boolean;
   writeReadme: boolean;
   costTable: boolean;
+  /** The cost table without limits, admitting from leases of at most this many micro-yuan (0: reserving each request). */
+  leases: number | undefined;
   /** One row of the report on its own: printed and written to its own JSON, never to the README. */
   only: "llm-paced" | undefined;
 }
 
 function parseFlags(args: string[]): Flags {
-  let values: { quick?: boolean; "write-readme"?: boolean; "cost-table"?: boolean; only?: string };
+  let values: { quick?: boolean; "write-readme"?: boolean; "cost-table"?: boolean; leases?: string; only?: string };
   try {
     ({ values } = parseArgs({
       args,
@@ -64,6 +68,7 @@ function parseFlags(args: string[]): Flags {
         quick: { type: "boolean" },
         "write-readme": { type: "boolean" },
         "cost-table": { type: "boolean" },
+        leases: { type: "string" },
         only: { type: "string" },
       },
     }));
@@ -74,8 +79,13 @@ function parseFlags(args: string[]): Flags {
   if (values.only && (values["write-readme"] || values["cost-table"])) {
     throw new Error(`--only runs one row, which writes neither the README nor the cost table\n${usage}`);
   }
+  const leases = values.leases === undefined ? undefined : Number(values.leases);
+  if (leases !== undefined && (!values["cost-table"] || !Number.isSafeInteger(leases) || leases < 0)) {
+    throw new Error(`--leases takes the cost table's lease size in micro-yuan (0 or more)\n${usage}`);
+  }
   return {
     quick: values.quick ?? false,
+    leases,
     writeReadme: values["write-readme"] ?? false,
     costTable: values["cost-table"] ?? false,
     only: values.only,
@@ -419,7 +429,7 @@ async function main(): Promise<number> {
   try {
     const flags = parseFlags(process.argv.slice(2));
     if (flags.costTable) {
-      const result = await measureCostTable(settingsFor(flags.quick), progress);
+      const result = await measureCostTable(settingsFor(flags.quick), progress, flags.leases);
       console.log(renderCostTable(result.rows));
       console.log(
         `\n${result.requests} requests; one read of the clock pair costs edge ${result.clockCostUs.edge.toFixed(2)} µs, router ${result.clockCostUs.router.toFixed(2)} µs (included in each piece)`,
