@@ -17,7 +17,12 @@ export const defaultTimeouts: VendorTimeouts = { connectMs: 5_000, firstByteMs: 
  * An idle connection is dropped after at most 30 s, whatever the vendor's `Keep-Alive` hint,
  * well before vendors close theirs (the simulator after 65 s, load balancers after 60 s): a
  * request sent on a connection the vendor is closing fails as a reset socket.
+ * An HTTP/1.1 stream holds its connection for the whole answer (seconds at a model's pace), so
+ * the cap is how many calls one router has open to one vendor origin: at 512 the 513th stream
+ * waited in undici's queue for a whole answer to end (the LLM-paced bench row). Admission (the
+ * groups' concurrent_requests) is what bounds concurrency; this only bounds sockets, far above it.
  */
+const vendorConnectionsPerOrigin = 16_384;
 const agents = new Map<number, Agent>();
 function agentFor(connectMs: number): Agent {
   let agent = agents.get(connectMs);
@@ -25,7 +30,7 @@ function agentFor(connectMs: number): Agent {
     agent = new Agent({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 30_000,
-      connections: 512,
+      connections: vendorConnectionsPerOrigin,
       connect: { timeout: connectMs },
     });
     agents.set(connectMs, agent);
