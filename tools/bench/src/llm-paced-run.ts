@@ -14,7 +14,7 @@ import type { Target } from "./load.js";
 import { runPacedStreams } from "./paced-streams.js";
 import { difference } from "./report.js";
 import { startRssSampler } from "./rss-sampler.js";
-import { cpuTicks, ticksPerSecond } from "./settle.js";
+import { cpuTicks, runQueueWaitMs, ticksPerSecond } from "./settle.js";
 
 export interface LlmPacedOptions {
   direct: Target;
@@ -37,8 +37,10 @@ async function paced(target: Target, streams: number, waves: number) {
   return { run, clientCores };
 }
 
-const readAll = (pids: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTicks(pid)]));
+const readAll = (pids: Record<string, number>, read: (pid: number) => number) =>
+  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, read(pid)]));
+const change = (before: Record<string, number>, after: Record<string, number>, scale: number) =>
+  Object.fromEntries(Object.keys(before).map((name) => [name, (after[name]! - before[name]!) * scale]));
 
 async function measureLevel(options: LlmPacedOptions, streams: number): Promise<PacedLevel> {
   const { pids, waves } = options;
@@ -49,13 +51,14 @@ async function measureLevel(options: LlmPacedOptions, streams: number): Promise<
   // Idle first, so the per-stream figure counts what the open streams hold, not what the process already did.
   const idle = startRssSampler(pids).stop();
   const sampler = startRssSampler(pids, 100);
-  const ticksBefore = readAll(pids);
+  const ticksBefore = readAll(pids, cpuTicks);
+  const waitBefore = readAll(pids, runQueueWaitMs);
+  const wallBefore = performance.now();
   const gateway = await paced(options.gateway, streams, waves);
-  const ticksAfter = readAll(pids);
+  const wallMs = performance.now() - wallBefore;
+  const cpuUs = change(ticksBefore, readAll(pids, cpuTicks), 1e6 / ticksPerSecond);
+  const waitingMs = change(waitBefore, readAll(pids, runQueueWaitMs), 1);
   const peak = sampler.stop();
-  const cpuUs = Object.fromEntries(
-    Object.keys(pids).map((name) => [name, ((ticksAfter[name]! - ticksBefore[name]!) * 1e6) / ticksPerSecond]),
-  );
   const rssGrowthKb = Object.fromEntries(
     peak.map((m) => [m.process, (m.peakRssMb - (idle.find((i) => i.process === m.process)?.peakRssMb ?? 0)) * 1024]),
   );
@@ -69,6 +72,7 @@ async function measureLevel(options: LlmPacedOptions, streams: number): Promise<
     addedMs: difference(gatewaySide.firstTokenOverMs, directSide.firstTokenOverMs),
     cpuUsPerToken: perUnit(cpuUs, tokensRelayed(gateway.run, modelPace)),
     rssKbPerStream: perUnit(rssGrowthKb, gateway.run.peakOpen),
+    waitingShare: perUnit(waitingMs, wallMs),
   };
 }
 

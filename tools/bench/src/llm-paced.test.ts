@@ -22,6 +22,7 @@ function level(streams: number, addedP99: number, dropped = 0): PacedLevel {
     firstTokenOverMs: { p50: 1, p99 },
     peakOpen: streams,
     clientCores: 0.1,
+    failures: lost > 0 ? ["status 502"] : [],
   });
   return {
     streams,
@@ -31,6 +32,7 @@ function level(streams: number, addedP99: number, dropped = 0): PacedLevel {
     addedMs: { p50: 0, p99: addedP99 },
     cpuUsPerToken: { edge: 12.34, router: 20 },
     rssKbPerStream: { edge: 40, router: 55.55 },
+    waitingShare: { edge: 0.05, router: 0.5 },
   };
 }
 
@@ -47,7 +49,7 @@ describe("the LLM-paced sweep", () => {
         { wave: 0, firstFrameMs: 900, frames: 5, completed: true },
         { wave: 1, firstFrameMs: 310, frames: 5, completed: true },
         { wave: 1, firstFrameMs: 302, frames: 5, completed: true },
-        { wave: 1, firstFrameMs: undefined, frames: 0, completed: false },
+        { wave: 1, firstFrameMs: undefined, frames: 0, completed: false, failure: "status 429" },
       ],
       peakOpen: 2,
       seconds: 1,
@@ -59,6 +61,7 @@ describe("the LLM-paced sweep", () => {
       firstTokenOverMs: { p50: 2, p99: 10 },
       peakOpen: 2,
       clientCores: 0.12,
+      failures: ["status 429"],
     });
   });
 
@@ -86,7 +89,7 @@ describe("the LLM-paced sweep", () => {
     const table = llmPacedTable(result);
     expect(table[0]).toContain("first token after 300 ms, 50 tokens/s, 300 tokens");
     expect(table[2]).toBe(
-      "| 1,000 | 1.00 / 5.00 | 1.00 / 25.00 | +20.00 ms | 0 / 0 of 2,000 | 12.3 / 20.0 | 40.0 / 55.5 | 0.10 / 0.10 | 1.50 | yes |",
+      "| 1,000 | 1.00 / 5.00 | 1.00 / 25.00 | +20.00 ms | 0 / 0 of 2,000 | 12.3 / 20.0 | 40.0 / 55.5 | 5 % / 50 % | 0.10 / 0.10 | 1.50 | yes |",
     );
     expect(table[3]).toContain("| 1,600 |");
     expect(table[3]).toMatch(/\| no \|$/);
@@ -96,9 +99,10 @@ describe("the LLM-paced sweep", () => {
     expect(llmPacedReadmeRow(result)).toContain("| 1,000 |");
   });
 
-  it("says no level held when the smallest already failed", () => {
-    const table = llmPacedTable({ pace: modelPace, waves: 2, levels: [level(100, 90)], held: undefined });
-    expect(table.at(-1)).toMatch(/^LLM-paced load: no level held; .*: not met\.$/);
+  it("says no level held when the smallest already failed, and why its streams dropped", () => {
+    const table = llmPacedTable({ pace: modelPace, waves: 2, levels: [level(100, 10, 3)], held: undefined });
+    expect(table.at(-2)).toMatch(/^LLM-paced load: no level held; .*: not met\.$/);
+    expect(table.at(-1)).toBe("- gateway at 100 streams: 3 dropped (status 502).");
   });
 });
 

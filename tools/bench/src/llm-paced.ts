@@ -6,7 +6,7 @@ import { type Percentiles, percentilesOf, round2, roundPercentiles } from "./sta
 
 /** A chat model's pace: first token after 300 ms, then 50 tokens/s, 300-token answers (~6.3 s each). */
 export const modelPace: Pace = { firstTokenMs: 300, tokenMs: 20, tokens: 300 };
-export const sweeps = { full: [100, 200, 400, 800, 1_000, 1_600], quick: [20, 100] };
+export const sweeps = { full: [50, 100, 200, 400, 800, 1_000, 1_600], quick: [20, 100] };
 /** What a level may add to the first token's p99 over the simulator's own at the same concurrency. */
 export const addedFirstTokenLimitMs = 50;
 export const targetStreams = 1_000;
@@ -20,6 +20,8 @@ export interface PacedSide {
   peakOpen: number;
   /** The load generator's CPU over the run, in cores: near 1, the client would be the bottleneck. */
   clientCores: number;
+  /** The distinct reasons streams dropped, the first few. */
+  failures: string[];
 }
 
 export interface PacedLevel {
@@ -34,6 +36,8 @@ export interface PacedLevel {
   cpuUsPerToken: Record<string, number>;
   /** Each process's (peak − idle) resident set over the streams open at the peak, in KB. */
   rssKbPerStream: Record<string, number>;
+  /** The share of the gateway run's wall time each process's event loop was runnable but had no core. */
+  waitingShare: Record<string, number>;
 }
 
 export interface LlmPacedResult {
@@ -56,6 +60,7 @@ export function summariseSide(target: string, run: PacedStreamsRun, pace: Pace, 
       delays.length > 0 ? roundPercentiles(percentilesOf(delays)) : { p50: Number.NaN, p99: Number.NaN },
     peakOpen: run.peakOpen,
     clientCores: round2(clientCores),
+    failures: [...new Set(run.outcomes.flatMap((outcome) => outcome.failure ?? []))].slice(0, 3),
   };
 }
 
@@ -92,7 +97,8 @@ const perProcess = (values: Record<string, number>, names: readonly string[]) =>
   names.map((name) => (values[name] === undefined ? "—" : values[name]!.toFixed(1))).join(" / ");
 
 function levelRow(level: PacedLevel): string {
-  const { streams, direct, gateway, addedMs, cpuUsPerToken, rssKbPerStream, loadAverage } = level;
+  const { streams, direct, gateway, addedMs, cpuUsPerToken, rssKbPerStream, waitingShare, loadAverage } = level;
+  const percent = (share: number | undefined) => (share === undefined ? "—" : `${Math.round(share * 100)} %`);
   return [
     "",
     perSecond(streams),
@@ -102,6 +108,7 @@ function levelRow(level: PacedLevel): string {
     `${direct.dropped} / ${gateway.dropped} of ${perSecond(gateway.started)}`,
     perProcess(cpuUsPerToken, ["edge", "router"]),
     perProcess(rssKbPerStream, ["edge", "router"]),
+    `${percent(waitingShare.edge)} / ${percent(waitingShare.router)}`,
     `${direct.clientCores.toFixed(2)} / ${gateway.clientCores.toFixed(2)}`,
     loadAverage.toFixed(2),
     holds(level) ? "yes" : "no",
@@ -126,11 +133,19 @@ export function heldVerdict(result: LlmPacedResult): string {
 export function llmPacedTable(result: LlmPacedResult): string[] {
   const { firstTokenMs, tokenMs, tokens } = result.pace;
   return [
-    `| LLM-paced streams⁷ (first token after ${firstTokenMs} ms, ${perSecond(1000 / tokenMs)} tokens/s, ${tokens} tokens) | First token over ${firstTokenMs} ms, direct p50 / p99 (ms) | Gateway p50 / p99 (ms) | Added p99 | Dropped direct / gateway | CPU per token edge / router (µs) | RSS per open stream edge / router (KB) | Load generator cores direct / gateway | Load average | Held |`,
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|",
+    `| LLM-paced streams⁷ (first token after ${firstTokenMs} ms, ${perSecond(1000 / tokenMs)} tokens/s, ${tokens} tokens) | First token over ${firstTokenMs} ms, direct p50 / p99 (ms) | Gateway p50 / p99 (ms) | Added p99 | Dropped direct / gateway | CPU per token edge / router (µs) | RSS per open stream edge / router (KB) | Event loop waiting for a core edge / router | Load generator cores direct / gateway | Load average | Held |`,
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|",
     ...result.levels.map(levelRow),
     "",
     heldVerdict(result),
+    ...result.levels.flatMap(({ streams, direct, gateway }) =>
+      [direct, gateway]
+        .filter((side) => side.dropped > 0)
+        .map(
+          (side) =>
+            `- ${side.target} at ${perSecond(streams)} streams: ${side.dropped} dropped (${side.failures.join("; ")}).`,
+        ),
+    ),
   ];
 }
 

@@ -20,6 +20,8 @@ export interface StreamOutcome {
   frames: number;
   /** A 200 that ended with `data: [DONE]` after at least one frame per token; anything else is a dropped stream. */
   completed: boolean;
+  /** Why a dropped stream counts as dropped. */
+  failure?: string;
 }
 
 export interface PacedStreamsOptions {
@@ -71,6 +73,13 @@ export class FrameCounter {
   }
 }
 
+function endFailure(status: number | undefined, counter: FrameCounter, pace: Pace): string | undefined {
+  if (status !== 200) return `status ${status}`;
+  if (!counter.endedDone()) return `ended without [DONE] after ${counter.frames} frames`;
+  if (counter.frames < pace.tokens) return `${counter.frames} frames for ${pace.tokens} tokens`;
+  return undefined;
+}
+
 /** One streamed answer, read to its end; never rejects, a failure is an outcome that did not complete. */
 function streamOnce(target: Target, body: string, agent: Agent, wave: number, pace: Pace): Promise<StreamOutcome> {
   return new Promise((resolve) => {
@@ -78,10 +87,11 @@ function streamOnce(target: Target, body: string, agent: Agent, wave: number, pa
     const counter = new FrameCounter();
     let firstFrameMs: number | undefined;
     let settled = false;
-    const finish = (completed: boolean) => {
+    const finish = (failure: string | undefined) => {
       if (settled) return;
       settled = true;
-      resolve({ wave, firstFrameMs, frames: counter.frames, completed });
+      const outcome = { wave, firstFrameMs, frames: counter.frames, completed: failure === undefined };
+      resolve(failure === undefined ? outcome : { ...outcome, failure });
     };
     const outgoing = request(
       target.url,
@@ -91,18 +101,18 @@ function streamOnce(target: Target, body: string, agent: Agent, wave: number, pa
         headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...target.headers },
       },
       (response) => {
-        const ok = response.statusCode === 200;
+        const status = response.statusCode;
         response.setEncoding("utf8");
         response.on("data", (chunk: string) => {
           counter.push(chunk);
           if (firstFrameMs === undefined && counter.frames > 0) firstFrameMs = performance.now() - started;
         });
-        response.on("end", () => finish(ok && counter.endedDone() && counter.frames >= pace.tokens));
-        response.on("error", () => finish(false));
-        response.on("close", () => finish(false));
+        response.on("end", () => finish(endFailure(status, counter, pace)));
+        response.on("error", (error) => finish(`response error: ${error.message}`));
+        response.on("close", () => finish("closed before its end"));
       },
     );
-    outgoing.on("error", () => finish(false));
+    outgoing.on("error", (error) => finish(`request error: ${error.message}`));
     outgoing.end(body);
   });
 }

@@ -16,6 +16,19 @@ export function cpuTicks(pid: number): number {
   }
 }
 
+/**
+ * Milliseconds the process's main thread (its event loop) spent runnable but waiting for a core,
+ * from /proc/<pid>/schedstat; 0 once it is gone. A large share of wall time means the machine's
+ * other work, not the process, set the pace.
+ */
+export function runQueueWaitMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU ticks of every process whose command name is `command` (postgres backends, nats-server). */
 export function commandTicks(command: string): number {
   let sum = 0;
