@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { GatewayError, invalidRequest, serverError, serviceUnavailable } from "@gateway/platform";
 import type { GenerateImagesRequest } from "@gateway/proto/router/v1/images";
 import { z } from "zod";
@@ -51,22 +52,14 @@ function failure(output: TaskOutput): Error {
   return serviceUnavailable(`${message}. Please retry.`);
 }
 
-const sleep = (milliseconds: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, milliseconds);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-
 /** Polls the task until it ends, within the call's first-byte timeout. */
 async function awaitTask(call: AdapterCall<GenerateImagesRequest>, root: string, taskId: string): Promise<TaskOutput> {
   const headers = { authorization: `Bearer ${call.channel.key.secret}` };
   const deadline = Date.now() + call.timeouts.firstByteMs;
   let pause = firstPollMs;
   for (;;) {
-    await sleep(Math.min(pause, Math.max(0, deadline - Date.now())), call.signal);
+    // Rejects at once when the client goes away, which ends the wait and the request.
+    await delay(Math.min(pause, Math.max(0, deadline - Date.now())), undefined, { signal: call.signal });
     const raw = await getJson({ url: `${root}/tasks/${encodeURIComponent(taskId)}`, headers, ...callOptions(call) });
     const { output } = parseVendorJson(taskSchema, raw);
     if (output.task_status === "SUCCEEDED") return output;
