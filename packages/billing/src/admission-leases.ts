@@ -35,17 +35,20 @@ interface AccountLeases {
 
 /**
  * Admission from leases: this router takes, in one Redis call, a slice of an account's spendable
- * balance sized to two lease lives of its recent spend here (at most `maxMicros`), admits each
- * request's worst case from it without a round trip, takes the next slice when half of one is
- * spent (ahead of need) or when it is `lifeMs` old, and hands the unspent rest back then, when
- * the account goes idle, and on drain. A lease is a reservation like any other, so no other
- * router can spend it; ledger gives back each request's worst case when it commits the charge.
+ * balance sized to twice what its previous slice admitted (at most `maxMicros`), admits each
+ * request's worst case from it without a round trip, takes the next slice ahead of need (half of
+ * one spent or half its life gone; at once when it is `lifeMs` old), and hands the unspent rest
+ * back then, when the account goes idle, and on drain. A lease is a reservation like any other, so
+ * no other router can spend it; ledger gives back each request's worst case when it commits the
+ * charge.
  */
 export class AdmissionLeases {
   private readonly accounts = new Map<string, AccountLeases>();
   private readonly prefix = `lease:${randomUUID()}`;
   private serial = 0;
   private readonly timer: NodeJS.Timeout;
+  // Leases being taken ahead of need, which a drain waits for so it can hand their rest back too.
+  private readonly renewals = new Set<Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
@@ -78,7 +81,9 @@ export class AdmissionLeases {
     if (lease && this.usable(lease) && lease.free >= costMicros) {
       lease.free -= costMicros;
       lease.admitted += costMicros;
-      if (lease.free * 2n < lease.granted && account.granting === 0) void this.renewAhead(caller, account, costMicros);
+      const halfSpent = lease.free * 2n < lease.granted;
+      const halfLived = Date.now() - lease.grantedAt >= this.settings.lifeMs / 2;
+      if ((halfSpent || halfLived) && account.granting === 0) this.renewAhead(caller, account, costMicros);
       return { id: lease.id, micros: costMicros };
     }
     if (lease) this.retire(account);
@@ -89,6 +94,7 @@ export class AdmissionLeases {
   /** Hands back every lease's unspent rest (router draining). */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    await Promise.all(this.renewals);
     const returning: Promise<void>[] = [];
     for (const [accountId, account] of this.accounts) {
       if (account.current) this.retire(account);
@@ -118,15 +124,18 @@ export class AdmissionLeases {
   }
 
   // Takes the next lease in the background; a refusal keeps the current one in use.
-  private async renewAhead(caller: Caller, account: AccountLeases, least: bigint): Promise<void> {
-    try {
-      await this.grant(caller, account, 0n, account.current?.admitted ?? 0n, least);
-    } catch (error) {
-      // A refusal (balance short) or Redis's failure (logged by the reservations) keeps the current lease.
-      if (!(error instanceof GatewayError)) {
-        this.logger.warn({ err: error, account_id: caller.accountId }, "could not renew an admission lease");
-      }
-    }
+  private renewAhead(caller: Caller, account: AccountLeases, least: bigint): void {
+    const renewal = this.grant(caller, account, 0n, account.current?.admitted ?? 0n, least).then(
+      () => undefined,
+      (error: unknown) => {
+        // A refusal (balance short) or Redis's failure (logged by the reservations) keeps the current lease.
+        if (!(error instanceof GatewayError)) {
+          this.logger.warn({ err: error, account_id: caller.accountId }, "could not renew an admission lease");
+        }
+      },
+    );
+    this.renewals.add(renewal);
+    void renewal.finally(() => this.renewals.delete(renewal));
   }
 
   /**

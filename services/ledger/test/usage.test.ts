@@ -348,4 +348,27 @@ describe("usage consumer", () => {
     // Router checks (and so copies) only keys with a cap.
     expect(await redis.exists(keys.keySpent(uncopied.key_id))).toBe(0);
   });
+
+  it("gives each charged request's worst case back to the admission lease it came from, once", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "olga", credit_yuan: "10" });
+    const keys = billingKeys(ledger.namespace, account.account_id);
+    const lease = "lease:router-a:1";
+    const leased = (micros: number) => usageEvent(account, { leaseId: lease, leasedMicros: micros });
+    // As router leaves a lease: its unspent rest (50) and the worst cases of what it admitted.
+    await redis.hSet(keys.reservations, lease, "100");
+    await redis.zAdd(keys.expiries, { score: Date.now() + 60_000, value: lease });
+    const first = leased(30);
+
+    // Two copies of one event in a batch, then a redelivery later: one give-back for it.
+    await deliver(first, first, leased(20));
+    await eventually(async () => ((await redis.hGet(keys.reservations, lease)) === "50" ? true : undefined));
+    await deliver(first);
+    expect(await redis.hGet(keys.reservations, lease)).toBe("50");
+
+    // Router hands the rest back: the lease is gone, expiry and all.
+    await redis.hSet(keys.reservations, lease, "50");
+    await deliver(leased(50));
+    await eventually(async () => ((await redis.hExists(keys.reservations, lease)) ? undefined : true));
+    expect(await redis.zScore(keys.expiries, lease)).toBeNull();
+  });
 });

@@ -12,7 +12,7 @@ import { UsageEvent } from "@gateway/proto/events/v1/events";
 import type { JsMsg, NatsConnection } from "nats";
 import { MicroBatcher } from "./micro-batcher.js";
 import { recordUsage } from "./record-usage.js";
-import { settleReservations } from "./settle-reservations.js";
+import { type SettledRequest, settleReservations } from "./settle-reservations.js";
 import type { UsageMetrics } from "./usage-metrics.js";
 import type { UsageEntry } from "./usage-rows.js";
 import { validateUsageEvent } from "./validate-usage-event.js";
@@ -77,16 +77,7 @@ export async function startUsageConsumer(dependencies: {
         recorded.rows,
         (performance.now() - startedAt) / 1000,
       );
-      // A lease gets a request's worst case back once, with the commit that charged it: a copy of
-      // an event recorded before (redelivered, or held by another replica) gives nothing back.
-      const charged = new Set(recorded.rows.map((row) => row.requestId));
-      const settled = batch.map(({ event }) => ({
-        accountId: event.accountId,
-        keyId: event.keyId,
-        requestId: event.requestId,
-        ...(event.leaseId &&
-          charged.has(event.requestId) && { lease: { id: event.leaseId, micros: BigInt(event.leasedMicros ?? 0) } }),
-      }));
+      const settled = settledRequests(batch, recorded.rows);
       await settleReservations(redis, namespace, settled, recorded, logger);
       logger.debug(
         { received: batch.length, inserted: recorded.inserted, debitedMicros: String(recorded.debitedMicros) },
@@ -129,6 +120,26 @@ export async function startUsageConsumer(dependencies: {
       await batcher.drain();
     },
   };
+}
+
+/**
+ * The batch's requests whose reservations are freed now. One admitted from a lease gives its
+ * worst case back to that lease once, with the commit that charged it: a copy of an event
+ * recorded before (redelivered, or held by another replica) gives nothing back, nor does a
+ * second copy of the same admission in this batch.
+ */
+function settledRequests(batch: readonly ReceivedUsage[], charged: readonly { requestId: string }[]): SettledRequest[] {
+  const chargedIds = new Set(charged.map((row) => row.requestId));
+  const givenBack = new Set<string>();
+  return batch.map(({ event }) => {
+    const settled: SettledRequest = { accountId: event.accountId, keyId: event.keyId, requestId: event.requestId };
+    const admission = `${event.requestId} ${event.leaseId}`;
+    if (event.leaseId && chargedIds.has(event.requestId) && !givenBack.has(admission)) {
+      givenBack.add(admission);
+      settled.lease = { id: event.leaseId, micros: BigInt(event.leasedMicros ?? 0) };
+    }
+    return settled;
+  });
 }
 
 function decodeUsage(message: JsMsg): { event: UsageEvent } | { problem: string } {
