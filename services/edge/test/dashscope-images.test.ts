@@ -99,6 +99,16 @@ describe("Qwen-Image through /v1/images/generations", () => {
     expect((await dashScopeTraffic("dash-refused")).submitted).toEqual([]);
   });
 
+  it("passes Alibaba's own refusal of a submission on as an OpenAI-shaped 400, and its overload as a 503", async () => {
+    const refused = await failure(client.images.generate({ model, prompt: "dash-submit [sim:status=400]" }));
+    expect(refused.status).toBe(400);
+    expect(refused.type).toBe("invalid_request_error");
+    expect(refused.message).toContain("Simulated bad request");
+    const overloaded = await failure(client.images.generate({ model, prompt: "dash-busy [sim:status=503]" }));
+    expect(overloaded.status).toBe(503);
+    expect(overloaded.type).toBe("server_error");
+  });
+
   it("answers a task Alibaba's moderation failed as a 400 with its reason", async () => {
     const error = await failure(client.images.generate({ model, prompt: "dash-moderated [sim:task_fail]" }));
     expect(error.status).toBe(400);
