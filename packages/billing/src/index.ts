@@ -5,6 +5,7 @@ export * from "./lease-scripts.js";
 export * from "./price.js";
 export * from "./rate-limits.js";
 export * from "./request-accounting.js";
+export * from "./request-log-batches.js";
 export * from "./reservations.js";
 export * from "./spool-metrics.js";
 export * from "./usage-publisher.js";

@@ -1,12 +1,19 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "@gateway/platform";
 import { natsNames, startPiece, tracedHeaders } from "@gateway/platform";
-import { type UsageEvent, UsageEvent as UsageEventCodec } from "@gateway/proto/events/v1/events";
+import { LogCapture } from "@gateway/proto/common/v1/common";
+import {
+  type RequestLog,
+  type RequestLogEntry,
+  type UsageEvent,
+  UsageEvent as UsageEventCodec,
+} from "@gateway/proto/events/v1/events";
 import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from "nats";
 import { z } from "zod";
+import { DurableLane } from "./durable-lane.js";
 import { JetStreamBatchPublisher, type JetStreamMessage } from "./jetstream-batch.js";
-import { type RecoveredUsage, UsageJournal } from "./usage-journal.js";
-import { type SpooledMessage, UsageSpool } from "./usage-spool.js";
+import { requestLogMessages } from "./request-log-batches.js";
+import type { SpooledMessage } from "./usage-spool.js";
 
 // How long an event waits to be sent with the ones that follow it.
 const PUBLISH_LINGER_MS = 10;
@@ -48,6 +55,12 @@ export interface SpoolSettings {
    * reservations are the caller's to free.
    */
   journal?: { undelivered(events: UsageEvent[]): void };
+  /**
+   * Where the request log entries kept in full go (router): in batches of their own, with a
+   * journal and a spool of their own in this directory, so bodies never travel in, nor crowd
+   * the spool of, the usage events. Without it, an entry rides in its event.
+   */
+  requestLogs?: { directory: string; maxBytes: number };
 }
 
 /** Reports when a request's answer has been handed to its client (a unary gRPC call's context). */
@@ -64,11 +77,10 @@ export interface AnswerDelivery {
  */
 export class UsagePublisher {
   private readonly names;
-  private readonly spool: UsageSpool;
-  private readonly journal: UsageJournal | undefined;
+  private readonly usage: DurableLane;
+  private readonly requestLogs: DurableLane | undefined;
   private readonly retry: NodeJS.Timeout;
   private readonly jetStream: JetStreamBatchPublisher;
-  private drainRunning = false;
 
   constructor(
     nats: NatsConnection,
@@ -78,28 +90,35 @@ export class UsagePublisher {
   ) {
     this.names = natsNames(namespace);
     this.jetStream = new JetStreamBatchPublisher(nats);
-    this.spool = new UsageSpool(spool.directory, spool.maxBytes);
-    if (spool.journal) {
-      const { undelivered } = spool.journal;
-      this.journal = new UsageJournal(spool.directory);
-      // Into the spool, which fsyncs them and publishes them with its next drain (just below).
-      this.journal.recover((recovered) => {
-        this.spoolRecovered(recovered);
-        if (recovered.undelivered.length === 0) return;
-        this.logger.warn({ undelivered: recovered.undelivered.length }, "usage journal released undelivered answers");
-        undelivered(
-          recovered.undelivered.map((message) => UsageEventCodec.decode(Buffer.from(message.data, "base64"))),
-        );
-      });
+    this.usage = new DurableLane(spool.directory, spool.maxBytes, spool.journal !== undefined, logger, {
+      kind: "usage",
+      item: "usage event",
+      field: "usage_event",
+    });
+    const undelivered = this.usage.recover();
+    if (undelivered.length > 0) {
+      this.logger.warn({ undelivered: undelivered.length }, "usage journal released undelivered answers");
+      spool.journal?.undelivered(
+        undelivered.map((message) => UsageEventCodec.decode(Buffer.from(message.data, "base64"))),
+      );
     }
-    this.retry = setInterval(() => void this.drainSpool(), spool.retryIntervalMs);
+    if (spool.requestLogs) {
+      // Always journaled: the entry exists nowhere else once its batch is built.
+      this.requestLogs = new DurableLane(spool.requestLogs.directory, spool.requestLogs.maxBytes, true, logger, {
+        kind: "request log",
+        item: "request log batch",
+        field: "request_log_batch",
+      });
+      this.requestLogs.recover();
+    }
+    this.retry = setInterval(() => void this.drainSpools(), spool.retryIntervalMs);
     this.retry.unref();
-    void this.drainSpool();
+    void this.drainSpools();
   }
 
   /** Bytes of usage events waiting on disk for NATS (0 while NATS takes everything). */
   spooledBytes(): number {
-    return this.spool.size();
+    return this.usage.spooledBytes();
   }
 
   /** Sends what is still lingering and waits until each event is in JetStream or the spool. */
@@ -111,11 +130,12 @@ export class UsagePublisher {
     clearTimeout(this.linger);
     this.flush();
     await Promise.all(this.inFlight);
-    this.journal?.close();
+    this.usage.close();
+    this.requestLogs?.close();
   }
 
   // Events queued for the next batch: what each sends (built when it is sent), and what learns whether it is held.
-  private pending: Array<{ message: () => JetStreamMessage; held: (held: boolean) => void }> = [];
+  private pending: Array<{ message: () => Sent; held: (held: boolean) => void }> = [];
   private linger: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<boolean>>();
   // Events held until their answers leave (see `publish`), each as what queues it for sending.
@@ -127,14 +147,15 @@ export class UsagePublisher {
    * milliseconds later: the client's answer leaves first (measured: publishing on the next
    * loop turn delayed each unary answer by ~0.7 ms on its way back to edge), and events of
    * requests finishing together leave in one socket write. Billing is unaffected: ledger
-   * batches over 100 ms anyway. `complete` adds, when the event is sent, what only the sent
-   * copy carries (a request log entry), keeping that work off the answer's path; the journal
-   * holds the event without it. With `delivery`, the event waits for its answer to leave
+   * batches over 100 ms anyway. `requestLog` builds the request's log entry when the event is
+   * sent, keeping that work off the answer's path; the journal holds the event without it. An
+   * entry kept in full leaves in a request log batch of its own (see `requestLogs`), one kept
+   * as metadata in the event. With `delivery`, the event waits for its answer to leave
    * before it is sent, and the journal records when it did: a router killed before that
    * bills nothing, neither through JetStream nor through its successor.
    */
-  publish(event: UsageEvent, complete?: (event: UsageEvent) => UsageEvent, delivery?: AnswerDelivery): void {
-    void this.publishDurably(event, complete, delivery);
+  publish(event: UsageEvent, requestLog?: () => RequestLog | undefined, delivery?: AnswerDelivery): void {
+    void this.publishDurably(event, requestLog, delivery);
   }
 
   /**
@@ -143,21 +164,18 @@ export class UsagePublisher {
    */
   publishDurably(
     event: UsageEvent,
-    complete?: (event: UsageEvent) => UsageEvent,
+    requestLog?: () => RequestLog | undefined,
     delivery?: AnswerDelivery,
   ): Promise<boolean> {
     // The trace context is the caller's, so it is read now.
     const headers = tracedHeaders();
     const billed = this.messageOf(event, headers);
-    const journaled = this.journaled(billed, delivery !== undefined);
+    const journaled = this.usage.journaled(spooledMessage(billed), delivery !== undefined);
     const published = new Promise<boolean>((resolve) => {
       const queue = () => {
         if (this.pending.length === 0) this.linger = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
         this.pending.push({
-          message: () => {
-            const sent = complete?.(event) ?? event;
-            return sent === event ? billed : this.messageOf(sent, headers);
-          },
+          message: () => this.sent(event, billed, headers, requestLog?.()),
           held: resolve,
         });
       };
@@ -165,7 +183,7 @@ export class UsagePublisher {
       this.awaitingDelivery.add(queue);
       delivery.onDelivered(() => {
         if (!this.awaitingDelivery.delete(queue)) return;
-        this.markDelivered(journaled.delivered, billed.id);
+        this.usage.markDelivered(journaled.delivered, billed.id);
         queue();
       });
     });
@@ -177,39 +195,14 @@ export class UsagePublisher {
     return published;
   }
 
-  /** Appends the message to the journal, if there is one: `settle` settles it, `delivered` marks its answer gone. */
-  private journaled(
-    message: JetStreamMessage,
-    awaitingDelivery: boolean,
-  ): { settle: () => void; delivered: () => void } {
-    const nothing = () => undefined;
-    if (!this.journal) return { settle: nothing, delivered: nothing };
-    try {
-      const line = spooledMessage(message);
-      if (awaitingDelivery) return this.journal.appendAwaitingDelivery(line);
-      return { settle: this.journal.append(line), delivered: nothing };
-    } catch (error) {
-      // A full or failing disk must not fail the answer; the event still goes out, only unjournaled.
-      this.logger.error({ err: error, request_id: message.id }, "usage journal write failed; event not journaled");
-      return { settle: nothing, delivered: nothing };
+  /** The event's message as sent, and its log entry when that travels apart. */
+  private sent(event: UsageEvent, billed: JetStreamMessage, headers: MsgHdrs, log: RequestLog | undefined): Sent {
+    if (!log) return { message: billed };
+    if (this.requestLogs && log.capture === LogCapture.LOG_CAPTURE_FULL) {
+      const { requestId, accountId, startedAtMs } = event;
+      return { message: billed, entry: { requestId, accountId, startedAtMs, log } };
     }
-  }
-
-  private markDelivered(delivered: () => void, requestId: string): void {
-    try {
-      delivered();
-    } catch (error) {
-      // Unmarked, a successor would release an answer that left: the operator bears its charge.
-      this.logger.error({ err: error, request_id: requestId }, "usage journal delivery mark failed");
-    }
-  }
-
-  /** What the journal of a killed predecessor held; it goes to the spool (or, if full, to the log). */
-  private spoolRecovered({ messages, torn }: RecoveredUsage): void {
-    const refused = this.spool.addAll(messages);
-    if (messages.length > 0) this.logger.warn({ recovered: messages.length }, "usage journal recovered into the spool");
-    for (const message of refused) this.logUnspooled(message);
-    if (torn.length > 0) this.logger.error({ torn: torn.length, lines: torn }, "usage journal lines skipped: torn");
+    return { message: this.messageOf({ ...event, log }, headers) };
   }
 
   // Kept as bytes: only a journal line or a spooled event is written as text (base64), and most events are neither.
@@ -226,56 +219,63 @@ export class UsagePublisher {
     await this.jetStream.publishAll([jetStreamMessage(message)])[0];
   }
 
-  /** True when the spool took the message. */
-  private keep(message: SpooledMessage, error: unknown): boolean {
-    if (this.spool.add(message)) {
-      this.logger.warn({ err: error, request_id: message.msgID }, "usage event spooled until NATS takes it");
-      return true;
-    }
-    this.logUnspooled(message, error);
-    return false;
+  private async drainSpools(): Promise<void> {
+    const send = (message: SpooledMessage) => this.send(message);
+    await Promise.all([this.usage.drain(send), this.requestLogs?.drain(send)]);
   }
 
-  // Full spool: the event goes to the log whole, so an operator can replay it.
-  private logUnspooled(message: SpooledMessage, error?: unknown): void {
-    this.logger.fatal({ err: error, usage_event: message }, "usage spool is full; usage event only in this log");
-  }
-
-  private async drainSpool(): Promise<void> {
-    if (this.drainRunning || this.spool.size() === 0) return;
-    this.drainRunning = true;
-    try {
-      const { sent, kept, torn } = await this.spool.drain((message) => this.send(message));
-      if (sent > 0 || kept > 0) this.logger.info({ sent, kept }, "usage spool drained");
-      // A line cut by a crash mid-write cannot be published; its text goes to the log for an operator.
-      if (torn.length > 0) this.logger.error({ torn: torn.length, lines: torn }, "usage spool lines skipped: torn");
-    } catch (error) {
-      this.logger.error({ err: error }, "usage spool could not be drained; it is tried again");
-    } finally {
-      this.drainRunning = false;
-    }
-  }
-
-  /** Publishes the queued events as one batch; each is settled by its own ack, or spooled. */
+  /**
+   * Publishes the queued events as one batch, and the log entries they carry apart as
+   * batches of their own (journaled first), in the same socket write; each message is settled
+   * by its own ack, or spooled in its lane.
+   */
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
     const logging = startPiece("request-log");
-    const messages = batch.map(({ message }) => message());
+    const sent = batch.map(({ message }) => message());
+    const logBatches = this.logBatches(sent.flatMap(({ entry }) => (entry ? [entry] : [])));
     logging?.();
     const publishing = startPiece("usage-publish");
-    const acked = this.jetStream.publishAll(messages);
+    const acked = this.jetStream.publishAll([
+      ...sent.map(({ message }) => message),
+      ...logBatches.map(({ message }) => message),
+    ]);
     publishing?.();
-    acked.forEach((ack, index) => {
-      const message = messages[index]!;
+    sent.forEach(({ message }, index) => {
       const { held } = batch[index]!;
-      ack.then(
+      acked[index]!.then(
         () => held(true),
-        (error: unknown) => held(this.keep(spooledMessage(message), error)),
+        (error: unknown) => held(this.usage.keep(spooledMessage(message), error)),
       );
     });
+    logBatches.forEach(({ keep, settle }, index) => {
+      const stored = acked[sent.length + index]!.then(() => true, keep);
+      this.inFlight.add(stored);
+      void stored.then(() => {
+        this.inFlight.delete(stored);
+        settle();
+      });
+    });
   }
+
+  /** The entries as request log batches, each journaled before it is sent. */
+  private logBatches(entries: RequestLogEntry[]) {
+    const lane = this.requestLogs;
+    if (!lane || entries.length === 0) return [];
+    return requestLogMessages(this.names.requestLogSubject, entries).map((message) => {
+      const spooled = spooledMessage(message);
+      const { settle } = lane.journaled(spooled, false);
+      return { message, settle, keep: (error: unknown) => lane.keep(spooled, error) };
+    });
+  }
+}
+
+/** What one queued event sends: its message, and its log entry kept in full when that travels apart. */
+interface Sent {
+  message: JetStreamMessage;
+  entry?: RequestLogEntry;
 }
 
 const base64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");

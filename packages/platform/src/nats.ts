@@ -16,7 +16,7 @@ import {
 import { z } from "zod";
 import { injectTraceContext, withExtractedContext } from "./telemetry.js";
 
-const usageDefinitionSchema = z.object({
+const streamDefinitionSchema = z.object({
   stream: z.object({
     name: z.string(),
     subjects: z.array(z.string()).min(1),
@@ -35,12 +35,16 @@ const usageDefinitionSchema = z.object({
   }),
 });
 
+// The usage stream and consumer at the top, the request logs' beside them.
+const usageDefinitionSchema = streamDefinitionSchema.extend({ request_logs: streamDefinitionSchema });
+
 const defaultDefinitionPath = new URL("../../../infra/nats/usage.json", import.meta.url);
 
 /** Subjects and stream names of one gateway namespace. */
 export function natsNames(namespace: string) {
   return {
     usageSubject: (vendor: string) => `${namespace}.usage.${vendor}`,
+    requestLogSubject: `${namespace}.request-logs.router`,
     keyRevokedSubject: `${namespace}.keys.revoked`,
     catalogueChangedSubject: `${namespace}.catalogue.changed`,
   };
@@ -53,19 +57,25 @@ export function loadUsageDefinition(namespace: string, path: string | URL = defa
 
 export type UsageDefinition = ReturnType<typeof loadUsageDefinition>;
 
-/** The usage definition as this deployment runs it: the file, with the configured stream replicas. */
+/** One stream and its durable consumer: the usage events', or the request logs'. */
+export type StreamDefinition = z.infer<typeof streamDefinitionSchema>;
+
+/** The usage definition as this deployment runs it: the file, with the configured stream replicas (on both streams). */
 export function configuredUsageDefinition(config: {
   GATEWAY_NAMESPACE: string;
   NATS_STREAM_REPLICAS?: number | undefined;
   USAGE_STREAM_DEFINITION?: string | undefined;
 }): UsageDefinition {
   const definition = loadUsageDefinition(config.GATEWAY_NAMESPACE, config.USAGE_STREAM_DEFINITION);
-  const replicas = config.NATS_STREAM_REPLICAS ?? definition.stream.num_replicas;
-  return { ...definition, stream: { ...definition.stream, num_replicas: replicas } };
+  const replicated = <T extends StreamDefinition>(part: T): T => ({
+    ...part,
+    stream: { ...part.stream, num_replicas: config.NATS_STREAM_REPLICAS ?? part.stream.num_replicas },
+  });
+  return { ...replicated(definition), request_logs: replicated(definition.request_logs) };
 }
 
-/** Creates or updates the usage stream so publishers and the consumer agree on it. */
-export async function ensureUsageStream(jsm: JetStreamManager, definition: UsageDefinition): Promise<void> {
+/** Creates or updates a stream (the usage one, or the request logs') so publishers and the consumer agree on it. */
+export async function ensureUsageStream(jsm: JetStreamManager, definition: StreamDefinition): Promise<void> {
   const { stream } = definition;
   const config = {
     name: stream.name,
@@ -89,7 +99,7 @@ export async function ensureUsageStream(jsm: JetStreamManager, definition: Usage
   }
 }
 
-export async function ensureUsageConsumer(jsm: JetStreamManager, definition: UsageDefinition): Promise<void> {
+export async function ensureUsageConsumer(jsm: JetStreamManager, definition: StreamDefinition): Promise<void> {
   const { consumer, stream } = definition;
   await jsm.consumers.add(stream.name, {
     durable_name: consumer.durable_name,

@@ -85,6 +85,26 @@ describe("with per-service NATS users and a namespace-bound Redis user", () => {
     await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
   }, 60_000);
 
+  it("carries a request's log entry, on its own stream, from router to ledger as their own NATS users", async () => {
+    const account = await stack.createAccount({ creditYuan: 10 });
+    const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "Log me" }],
+    });
+    const log = await eventually(
+      async () =>
+        (
+          await queryRows<{ request_body: string }>(
+            stack.databaseUrl,
+            "SELECT request_body FROM ledger.request_logs WHERE request_id = $1",
+            [completion._request_id!],
+          )
+        )[0],
+    );
+    expect(JSON.parse(log.request_body)).toEqual({ messages: [{ role: "user", content: "Log me" }] });
+  }, 60_000);
+
   it("carries a catalogue change from router to ledger as their own NATS users", async () => {
     const change = await fetch(`${stack.catalogueAdminUrl}/catalogue/changes`, {
       method: "POST",

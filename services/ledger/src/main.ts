@@ -27,6 +27,7 @@ import { KeyCache } from "./keys/key-cache.js";
 import { createKeyResolver } from "./keys/resolve-key.js";
 import { pendingMigrations } from "./migrate.js";
 import { operationsService } from "./operations/operations-service.js";
+import { startRequestLogConsumer } from "./request-logs/consume-request-logs.js";
 import { expiredResponsesPurge, StoredResponses } from "./responses/stored-responses.js";
 import { startPeriodicPurge } from "./retention/periodic-purge.js";
 import { requestLogRetention } from "./retention/request-log-retention.js";
@@ -48,6 +49,8 @@ await requireMigrated(start, pendingMigrations, "pnpm --filter @gateway/ledger m
 
 const database = connectDatabase(config.DATABASE_URL);
 const usagePool = createSqlPool(config.DATABASE_URL, BATCHES_IN_FLIGHT, logger);
+// A connection of their own: a statement full of bodies never holds up a usage batch.
+const requestLogPool = createSqlPool(config.DATABASE_URL, 1, logger);
 const redis = createRedis(config.REDIS_URL, logger, "key lookups fall back to Postgres");
 const nats = await connectNats(config, "ledger").catch((error: unknown) =>
   fail("cannot reach NATS at NATS_URL", error),
@@ -102,6 +105,12 @@ const consumer = await startUsageConsumer({
   logger,
   metrics: new UsageMetrics(),
 }).catch((error: unknown) => fail("cannot start consuming usage events", error));
+const requestLogConsumer = await startRequestLogConsumer({
+  nats,
+  definition: configuredUsageDefinition(config).request_logs,
+  pool: requestLogPool,
+  logger,
+}).catch((error: unknown) => fail("cannot start consuming request logs", error));
 
 const retention = startPeriodicPurge(
   [requestLogRetention(database, config.LEDGER_LOG_RETENTION_DAYS), expiredResponsesPurge(database)],
@@ -116,12 +125,17 @@ start.stopOnSignal(async () => {
   grpc.health.draining();
   // Finish billing first: the consumer's last batch must commit and be acked while
   // Postgres and NATS are still open.
-  await Promise.all([consumer.stop(), retention.stop()]);
+  await Promise.all([consumer.stop(), requestLogConsumer.stop(), retention.stop()]);
   http.closeIdleConnections();
   await Promise.all([
     drainGrpcServer(grpc.server, grpc.health, shutdownTimings(config), since),
     new Promise<void>((resolve) => http.close(() => resolve())),
   ]);
   await nats.drain();
-  await Promise.allSettled([database.$disconnect(), usagePool.end(), redis.isOpen ? redis.quit() : Promise.resolve()]);
+  await Promise.allSettled([
+    database.$disconnect(),
+    usagePool.end(),
+    requestLogPool.end(),
+    redis.isOpen ? redis.quit() : Promise.resolve(),
+  ]);
 });

@@ -1,6 +1,7 @@
-// Creates or updates the usage stream and ledger's durable consumer, then exits: the
-// Kubernetes Job gateway-usage-stream runs this before the services roll (k8s/base).
-// Ledger applies the same definition at start-up; the Job makes it exist, replicated, first.
+// Creates or updates the usage stream and the request logs' stream, each with ledger's durable
+// consumer, then exits: the Kubernetes Job gateway-usage-stream runs this before the services
+// roll (k8s/base). Ledger applies the same definitions at start-up; the Job makes them exist,
+// replicated, first.
 import {
   beginService,
   commonConfig,
@@ -21,8 +22,10 @@ const nats = await connectNats(config, "usage-stream").catch((error: unknown) =>
 const definition = configuredUsageDefinition(config);
 try {
   const manager = await nats.jetstreamManager();
-  await ensureUsageStream(manager, definition);
-  await ensureUsageConsumer(manager, definition);
+  for (const streamDefinition of [definition, definition.request_logs]) {
+    await ensureUsageStream(manager, streamDefinition);
+    await ensureUsageConsumer(manager, streamDefinition);
+  }
 } catch (error) {
   start.fail("cannot apply the usage stream definition", error);
 }
@@ -31,6 +34,7 @@ logger.info(
     stream: definition.stream.name,
     replicas: definition.stream.num_replicas,
     consumer: definition.consumer.durable_name,
+    request_logs: definition.request_logs.stream.name,
   },
   "usage stream and consumer applied",
 );

@@ -85,7 +85,8 @@ async function deleteStream(namespace: string): Promise<void> {
   const nats = await connect({ servers: testServers.natsUrl });
   try {
     const manager = await nats.jetstreamManager();
-    await manager.streams.delete(loadUsageDefinition(namespace).stream.name).catch(() => false);
+    const usage = loadUsageDefinition(namespace);
+    await Promise.allSettled([usage, usage.request_logs].map(({ stream }) => manager.streams.delete(stream.name)));
   } finally {
     await nats.close();
   }

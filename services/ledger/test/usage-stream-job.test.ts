@@ -23,7 +23,8 @@ async function runJob(env: Record<string, string>): Promise<{ code: number; outp
 
 describe("the usage-stream Job", () => {
   const namespace = uniqueNamespace("job");
-  const { stream, consumer } = loadUsageDefinition(namespace);
+  const definition = loadUsageDefinition(namespace);
+  const { stream, consumer } = definition;
   let nats: NatsConnection;
 
   beforeAll(async () => {
@@ -32,6 +33,7 @@ describe("the usage-stream Job", () => {
   afterAll(async () => {
     const manager = await nats.jetstreamManager();
     await manager.streams.delete(stream.name).catch(() => false);
+    await manager.streams.delete(definition.request_logs.stream.name).catch(() => false);
     await nats.close();
   });
 
@@ -46,6 +48,21 @@ describe("the usage-stream Job", () => {
     expect(info.config).toMatchObject({ subjects: stream.subjects, num_replicas: 1 });
     expect((await manager.consumers.info(stream.name, consumer.durable_name)).config.durable_name).toBe(
       consumer.durable_name,
+    );
+  });
+
+  it("creates the request logs' stream, a work queue, and ledger's durable consumer of it beside the usage one", async () => {
+    const { stream: logs, consumer: logConsumer } = definition.request_logs;
+    const { code, output } = await runJob({ GATEWAY_NAMESPACE: namespace, NATS_STREAM_REPLICAS: "1" });
+    expect(code, output).toBe(0);
+    const manager = await nats.jetstreamManager();
+    expect((await manager.streams.info(logs.name)).config).toMatchObject({
+      subjects: logs.subjects,
+      retention: "workqueue",
+      num_replicas: 1,
+    });
+    expect((await manager.consumers.info(logs.name, logConsumer.durable_name)).config.durable_name).toBe(
+      logConsumer.durable_name,
     );
   });
 

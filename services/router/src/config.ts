@@ -89,13 +89,21 @@ export const routerConfigSchema = z.object({
   VENDOR_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   // Request logs: the deployment's capture level (an account's own setting wins) and the most
-  // bytes one entry keeps of its request and response bodies together.
+  // bytes one entry keeps of its request and response bodies together (at most 512 KiB, so an
+  // entry always fits in one NATS message).
   GATEWAY_REQUEST_LOG_CAPTURE: z.enum(["full", "metadata", "off"]).default("full"),
   GATEWAY_REQUEST_LOG_MAX_BYTES: z.coerce
     .number()
     .int()
     .positive()
+    .max(512 * 1024)
     .default(32 * 1024),
+  // The spool of request log batches NATS did not take, beside the usage spool and bounded on its own.
+  REQUEST_LOG_SPOOL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
 });
 
 export type RouterConfig = z.infer<typeof routerConfigSchema>;

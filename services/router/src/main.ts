@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import {
   Admission,
   AdmissionLeases,
@@ -73,7 +74,10 @@ const opened = await openCatalogue({
 });
 const catalogue = opened.holder;
 const catalogueAdmin = opened.live && new CatalogueAdmin(opened.live, logger);
-await ensureUsageStream(await nats.jetstreamManager(), configuredUsageDefinition(config));
+const streams = configuredUsageDefinition(config);
+const streamManager = await nats.jetstreamManager();
+await ensureUsageStream(streamManager, streams);
+await ensureUsageStream(streamManager, streams.request_logs);
 
 // Longer than ledger's cache lookups: a timed-out reservation refuses the client's request.
 const redis = createRedis(config.REDIS_URL, logger, "requests are refused until billing can reserve their cost", 2_000);
@@ -99,9 +103,11 @@ const leases =
       )
     : undefined;
 // Journaled: router's answer is the only record of what it must bill (video's tasks table is its own).
+const usageSpool = usageSpoolSettings(config, "router");
 const usage = new UsagePublisher(nats, config.GATEWAY_NAMESPACE, logger, {
-  ...usageSpoolSettings(config, "router"),
+  ...usageSpool,
   journal: { undelivered: releaseUndelivered(reservations) },
+  requestLogs: { directory: join(usageSpool.directory, "request-logs"), maxBytes: config.REQUEST_LOG_SPOOL_MAX_BYTES },
 });
 observeUsageSpool(usage);
 const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_LIMIT_LEASE_MS, logger);

@@ -1,4 +1,4 @@
-import { loadUsageDefinition, natsNames } from "@gateway/platform";
+import { loadUsageDefinition, natsNames, type StreamDefinition } from "@gateway/platform";
 
 export type NatsServiceUser = "edge" | "router" | "ledger" | "video";
 
@@ -13,38 +13,41 @@ interface Permissions {
  */
 export function natsPermissions(namespace: string): Record<NatsServiceUser, Permissions> {
   const names = natsNames(namespace);
-  const { stream, consumer } = loadUsageDefinition(namespace);
+  const usage = loadUsageDefinition(namespace);
   const api = "$JS.API";
-  // Publishers and the consumer both create or update the stream at start-up (ensureUsageStream).
-  const streamSetUp = [
-    `${api}.INFO`,
+  // Publishers and the consumer both create or update the streams at start-up (ensureUsageStream).
+  const streamSetUp = ({ stream }: StreamDefinition) => [
     `${api}.STREAM.INFO.${stream.name}`,
     `${api}.STREAM.CREATE.${stream.name}`,
     `${api}.STREAM.UPDATE.${stream.name}`,
   ];
+  const consuming = ({ stream, consumer }: StreamDefinition) => [
+    ...streamSetUp({ stream, consumer }),
+    `${api}.CONSUMER.CREATE.${stream.name}`,
+    `${api}.CONSUMER.CREATE.${stream.name}.${consumer.durable_name}`,
+    `${api}.CONSUMER.CREATE.${stream.name}.${consumer.durable_name}.>`,
+    `${api}.CONSUMER.DURABLE.CREATE.${stream.name}.${consumer.durable_name}`,
+    `${api}.CONSUMER.INFO.${stream.name}.${consumer.durable_name}`,
+    `${api}.CONSUMER.MSG.NEXT.${stream.name}.${consumer.durable_name}`,
+    `$JS.ACK.${stream.name}.${consumer.durable_name}.>`,
+  ];
   const replies = ["_INBOX.>"];
-  const usagePublisher = (catalogue: string[]): Permissions => ({
-    publish: { allow: [names.usageSubject(">"), ...streamSetUp, ...catalogue] },
+  const usagePublisher = (extra: string[]): Permissions => ({
+    publish: { allow: [names.usageSubject(">"), `${api}.INFO`, ...streamSetUp(usage), ...extra] },
     subscribe: { allow: [names.catalogueChangedSubject, ...replies] },
   });
   return {
     edge: { publish: { deny: [">"] }, subscribe: { allow: [names.keyRevokedSubject, ...replies] } },
-    // Router announces catalogue changes; video only follows them.
-    router: usagePublisher([names.catalogueChangedSubject]),
+    // Router announces catalogue changes and sends request logs; video only follows the catalogue.
+    router: usagePublisher([
+      names.catalogueChangedSubject,
+      names.requestLogSubject,
+      ...streamSetUp(usage.request_logs),
+    ]),
     video: usagePublisher([]),
     ledger: {
       publish: {
-        allow: [
-          names.keyRevokedSubject,
-          ...streamSetUp,
-          `${api}.CONSUMER.CREATE.${stream.name}`,
-          `${api}.CONSUMER.CREATE.${stream.name}.${consumer.durable_name}`,
-          `${api}.CONSUMER.CREATE.${stream.name}.${consumer.durable_name}.>`,
-          `${api}.CONSUMER.DURABLE.CREATE.${stream.name}.${consumer.durable_name}`,
-          `${api}.CONSUMER.INFO.${stream.name}.${consumer.durable_name}`,
-          `${api}.CONSUMER.MSG.NEXT.${stream.name}.${consumer.durable_name}`,
-          `$JS.ACK.${stream.name}.${consumer.durable_name}.>`,
-        ],
+        allow: [names.keyRevokedSubject, `${api}.INFO`, ...consuming(usage), ...consuming(usage.request_logs)],
       },
       subscribe: { allow: [names.catalogueChangedSubject, ...replies] },
     },

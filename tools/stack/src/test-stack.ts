@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { natsConnectOptions } from "@gateway/platform";
+import { loadUsageDefinition, natsConnectOptions } from "@gateway/platform";
 import { connect } from "nats";
 import { repoRoot } from "./repo-paths.js";
 import type { ServiceProcess } from "./service-process.js";
@@ -111,9 +111,10 @@ export async function startTestStack(
 export async function deleteStream(namespace: string, natsUrl = testServers.natsUrl): Promise<void> {
   const nats = await connect(natsConnectOptions({ NATS_URL: natsUrl }));
   try {
-    await (await nats.jetstreamManager()).streams.delete(`${namespace.toUpperCase()}_USAGE`);
-  } catch {
-    // Never created: nothing to delete.
+    const manager = await nats.jetstreamManager();
+    const usage = loadUsageDefinition(namespace);
+    // One never created is refused: nothing to delete.
+    await Promise.allSettled([usage, usage.request_logs].map(({ stream }) => manager.streams.delete(stream.name)));
   } finally {
     await nats.close();
   }

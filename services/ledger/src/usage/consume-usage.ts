@@ -33,9 +33,13 @@ const PULL_AHEAD = BATCH_SIZE * (BATCHES_IN_FLIGHT + 1);
 // a reconnect it retries the consumer's info every this long until a new leader answers.
 // nats.js's default, 30 s, stopped billing for 30-45 s when a node was lost; 5 s costs an
 // idle ledger one pull request per 5 s.
-const PULL_EXPIRES_MS = 5_000;
+export const PULL_EXPIRES_MS = 5_000;
 const RETRY_BASE_DELAY_MS = 1_000;
 const RETRY_MAX_DELAY_MS = 60_000;
+
+/** How long a message of a failed batch waits before it comes back: longer each time, up to a minute. */
+export const redeliveryDelayMs = (message: JsMsg) =>
+  Math.min(RETRY_BASE_DELAY_MS * 2 ** (message.info.redeliveryCount - 1), RETRY_MAX_DELAY_MS);
 
 export interface UsageConsumer {
   /** Stops pulling, then finishes (commits and acks) everything already received. */
@@ -86,9 +90,7 @@ export async function startUsageConsumer(dependencies: {
     } catch (error) {
       metrics.batchFailed((performance.now() - startedAt) / 1000);
       logger.error({ err: error, events: batch.length }, "recording usage failed; the events will be redelivered");
-      for (const { message } of batch) {
-        message.nak(Math.min(RETRY_BASE_DELAY_MS * 2 ** (message.info.redeliveryCount - 1), RETRY_MAX_DELAY_MS));
-      }
+      for (const { message } of batch) message.nak(redeliveryDelayMs(message));
     }
   };
   const batcher = new MicroBatcher(recordBatch, {

@@ -1,6 +1,6 @@
 import type { UsageEvent } from "@gateway/proto/events/v1/events";
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // 1 million yuan per million tokens: far above any real price, and low enough that no
 // token count can push a cost past a BigInt column.
 const MAX_PRICE_MICROS = 1_000_000_000_000;

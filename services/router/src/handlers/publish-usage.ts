@@ -7,12 +7,12 @@ import { type Exchange, requestLogOf } from "../request-log/request-log.js";
 import type { RouterDependencies } from "./router-dependencies.js";
 
 /**
- * Marks the end of a request: publishes its usage event with its request log entry and frees
+ * Marks the end of a request: publishes its usage event and its request log entry and frees
  * its concurrency slot. Called before the answer (or a stream's end) is handed to gRPC: the
  * event is in the usage journal when this returns, so a router killed after answering still
  * bills it. The event's figures (latency) are taken now; the log entry, whose serialising
  * and redaction cost most, is built when the publisher sends, after the answer left (a kill
- * in between bills the request without its log entry). With `delivery` (a unary answer not
+ * in between bills the request without its log entry), and journaled from then on. With `delivery` (a unary answer not
  * handed over yet), a router killed before the answer left releases the request unbilled.
  */
 export function publishUsage(
@@ -37,15 +37,14 @@ export function publishUsage(
     event,
     () => {
       try {
-        const log = requestLogOf(deps.requestLog, facts.caller, exchange);
-        return log ? { ...event, log } : event;
+        return requestLogOf(deps.requestLog, facts.caller, exchange);
       } catch (error) {
         // A log entry that cannot be built must not cost the charge.
         deps.logger.error(
           { err: error, request_id: event.requestId },
           "request log entry failed; usage sent without it",
         );
-        return event;
+        return undefined;
       }
     },
     delivery,
