@@ -14,7 +14,7 @@ export interface ComposeService {
   environment?: Record<string, string | number | null>;
   volumes?: string[];
   tmpfs?: string[];
-  healthcheck?: { test: string[]; interval?: string; retries?: number; start_period?: string };
+  healthcheck?: { test: string[]; interval?: string; timeout?: string; retries?: number; start_period?: string };
   stop_grace_period?: string;
   mem_limit?: string;
   mem_reservation?: string;

@@ -1,4 +1,4 @@
-import { type SpawnSyncOptions, type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { type SpawnSyncOptions, type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
 
 /**
  * The engine the image tools talk to. GATEWAY_DOCKER_HOST names a daemon on a socket of its own
@@ -35,4 +35,20 @@ export function imageExists(image: string): boolean {
 export function dockerOrThrow(args: string[], options: SpawnSyncOptions = {}): void {
   const run = docker(args, { stdio: "inherit", ...options });
   if (run.status !== 0) throw new Error(`docker ${args.slice(0, 2).join(" ")} failed (exit ${run.status})`);
+}
+
+/** Runs docker without blocking (beside other runs), its output kept for the caller to show. */
+export function dockerAsync(args: string[]): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("docker", args, { env: dockerEnvironment(), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.on("error", (error) => resolve({ status: null, output: `${output}${error.message}` }));
+    child.on("close", (status) => resolve({ status, output }));
+  });
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureBaseImage } from "./base-image.js";
 import { snapshotContext } from "./build-context.js";
-import { docker, dockerOrThrow, engineMissing, imageExists } from "./docker-engine.js";
+import { docker, dockerAsync, dockerOrThrow, engineMissing, imageExists } from "./docker-engine.js";
 import { inspectImage } from "./image-contents.js";
 import { officialBase, serviceImages } from "./service-images.js";
 
@@ -52,26 +52,42 @@ function extraCertificates(): string {
 
 const base = chooseBase(values.base);
 const context = snapshotContext();
-const buildArguments = ["--build-arg", `BASE=${base}`, "--build-arg", `EXTRA_CA_CERTS=${extraCertificates()}`];
 const started = Date.now();
 const failures: string[] = [];
+const certificates = extraCertificates();
+// The host's network: this kind of machine has no bridge network for build containers.
+const buildArguments = (target: string, image: string) => [
+  "build",
+  "--network",
+  "host",
+  "--target",
+  target,
+  "--tag",
+  image,
+  "--build-arg",
+  `BASE=${base}`,
+  "--build-arg",
+  `EXTRA_CA_CERTS=${certificates}`,
+  context.directory,
+];
 try {
-  for (const { target } of serviceImages) {
-    const image = `${values.repository}/${target}:${values.tag}`;
-    console.log(`pnpm images: building ${image} on ${base}`);
-    // The host's network: this kind of machine has no bridge network for build containers.
-    dockerOrThrow([
-      "build",
-      "--network",
-      "host",
-      "--target",
-      target,
-      "--tag",
-      image,
-      ...buildArguments,
-      context.directory,
-    ]);
+  const [first, ...rest] = serviceImages.map(({ target }) => ({
+    target,
+    image: `${values.repository}/${target}:${values.tag}`,
+  }));
+  if (first) {
+    // The first builds the stages every image shares (install, compile, deploy), its output shown.
+    console.log(`pnpm images: building ${first.image} on ${base}`);
+    dockerOrThrow(buildArguments(first.target, first.image));
   }
+  // The others only copy their deploy output onto the shared runtime stage: disk-bound, so at once.
+  console.log(`pnpm images: building ${rest.map(({ image }) => image).join(", ")} at once`);
+  const builds = await Promise.all(
+    rest.map(async ({ target, image }) => ({ image, ...(await dockerAsync(buildArguments(target, image))) })),
+  );
+  const failed = builds.filter((build) => build.status !== 0);
+  for (const build of failed) console.error(`pnpm images: building ${build.image} failed:\n${build.output}`);
+  if (failed.length > 0) throw new Error(`docker build failed for ${failed.map((build) => build.image).join(", ")}`);
 } finally {
   context.remove();
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes, randomInt } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,21 +14,39 @@ function composeCommand(): string[] {
     : ["docker", "compose"];
 }
 
-/** Ports free now on loopback, all different (each held until all are found). */
+/** The lowest port the kernel hands out for port 0 and outgoing connections (net.ipv4.ip_local_port_range). */
+function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    // Every address: edge and the console listen on 0.0.0.0, the others on 127.0.0.1.
+    server.listen(port, "0.0.0.0", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * `count` different ports free now, below the kernel's ephemeral range. The containers bind them a
+ * minute or more later: a port the kernel had just handed out (to another suite's port-0 server or
+ * to any outgoing connection) could be taken by then, while nothing takes a port below the range
+ * unasked.
+ */
 export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve) => {
-          const server = createServer();
-          server.listen(0, "127.0.0.1", () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
+  const [low, high] = [10_000, ephemeralPortsStart() - 1];
+  const ports = new Set<number>();
+  for (let tries = 0; ports.size < count; tries++) {
+    if (tries > count * 50) throw new Error(`no ${count} free ports between ${low} and ${high}`);
+    const port = low + randomInt(high - low + 1);
+    if (!ports.has(port) && (await bindable(port))) ports.add(port);
+  }
+  return [...ports];
 }
 
 export interface ComposeRun {

@@ -263,22 +263,39 @@ describe.skipIf(missing !== undefined)("the images, run by compose.yaml", () => 
   });
 
   it("drains on docker stop: streams in flight finish, each service exits 0 within its grace period", async () => {
-    const streams = Array.from({ length: 4 }, async () => {
-      try {
-        const stream = await client().chat.completions.create({
-          model: "qwen-plus",
-          messages: [{ role: "user", content: "Slowly [sim:tokens=40][sim:token_latency_ms=150]" }],
-          stream: true,
-        });
-        let text = "";
-        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
-        return text;
-      } catch (error) {
-        return `failed: ${String(error)}`;
-      }
+    // 60 tokens 200 ms apart: each stream outlasts the 5 s readiness delay (SHUTDOWN_READINESS_DELAY_MS),
+    // so edge and router are refusing new requests while it still runs.
+    const started: Promise<void>[] = [];
+    const streams = Array.from({ length: 4 }, (_, index) => {
+      let firstChunk: () => void = () => undefined;
+      started[index] = new Promise((resolve) => {
+        firstChunk = resolve;
+      });
+      return (async () => {
+        try {
+          const stream = await client().chat.completions.create({
+            model: "qwen-plus",
+            messages: [{ role: "user", content: "Slowly [sim:tokens=60][sim:token_latency_ms=200]" }],
+            stream: true,
+          });
+          let text = "";
+          let finish: string | null | undefined;
+          for await (const chunk of stream) {
+            text += chunk.choices[0]?.delta.content ?? "";
+            finish = chunk.choices[0]?.finish_reason ?? finish;
+            firstChunk();
+          }
+          // A stream cut short can end without an error: only its finish reason shows it ran to the end.
+          return finish === "stop" ? text : `failed: ended with finish reason ${finish} after "${text}"`;
+        } catch (error) {
+          return `failed: ${String(error)}`;
+        } finally {
+          firstChunk();
+        }
+      })();
     });
-    // The streams are under way before the stop.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Every stream is under way (its first chunk arrived) before the stop, however long a busy machine takes to start them.
+    await Promise.all(started);
     // Edge and router while the streams run through them; the others once the streams are done.
     const frontStops = Promise.all(["edge", "router"].map(stopWithinGrace));
     const texts = await Promise.all(streams);
