@@ -9,6 +9,7 @@ import {
   perUnit,
   summariseSide,
   tokensRelayed,
+  wavesFor,
 } from "./llm-paced.js";
 import type { Target } from "./load.js";
 import { runPacedStreams } from "./paced-streams.js";
@@ -22,7 +23,7 @@ export interface LlmPacedOptions {
   /** The gateway's processes whose CPU and memory are counted per token and per stream. */
   pids: Record<string, number>;
   levels: readonly number[];
-  waves: number;
+  minSamples: number;
   /** Waits for the previous run's leftover work before the next one starts. */
   begin(step: string): Promise<void>;
 }
@@ -43,7 +44,8 @@ const change = (before: Record<string, number>, after: Record<string, number>, s
   Object.fromEntries(Object.keys(before).map((name) => [name, (after[name]! - before[name]!) * scale]));
 
 async function measureLevel(options: LlmPacedOptions, streams: number): Promise<PacedLevel> {
-  const { pids, waves } = options;
+  const { pids } = options;
+  const waves = wavesFor(streams, options.minSamples);
   await options.begin(`LLM-paced load at ${streams} streams: direct`);
   const loadAverage = loadavg()[0] ?? 0;
   const direct = await paced(options.direct, streams, waves);
@@ -66,6 +68,7 @@ async function measureLevel(options: LlmPacedOptions, streams: number): Promise<
   const gatewaySide = summariseSide("gateway", gateway.run, modelPace, gateway.clientCores);
   return {
     streams,
+    waves,
     loadAverage: Math.round(loadAverage * 100) / 100,
     direct: directSide,
     gateway: gatewaySide,
@@ -84,5 +87,5 @@ export async function measureLlmPaced(options: LlmPacedOptions): Promise<LlmPace
     levels.push(level);
     if (!holds(level)) break;
   }
-  return { pace: modelPace, waves: options.waves, levels, held: heldStreams(levels) };
+  return { pace: modelPace, minSamples: options.minSamples, levels, held: heldStreams(levels) };
 }

@@ -9,6 +9,7 @@ import {
   perUnit,
   summariseSide,
   tokensRelayed,
+  wavesFor,
 } from "./llm-paced.js";
 import { FrameCounter, type PacedStreamsRun, pacedRequestBody } from "./paced-streams.js";
 
@@ -26,6 +27,7 @@ function level(streams: number, addedP99: number, dropped = 0): PacedLevel {
   });
   return {
     streams,
+    waves: 2,
     loadAverage: 1.5,
     direct: side("direct", 5, 0),
     gateway: side("gateway", 5 + addedP99, dropped),
@@ -41,6 +43,13 @@ describe("the LLM-paced sweep", () => {
     expect(heldStreams([level(100, 10), level(200, 49.9), level(400, 50), level(800, 1)])).toBe(200);
     expect(heldStreams([level(100, 10), level(200, 10, 1)])).toBe(100);
     expect(heldStreams([level(100, 80)])).toBeUndefined();
+  });
+
+  it("asks small levels for more answers per slot, so each level measures enough first tokens", () => {
+    expect(wavesFor(50, 200)).toBe(5);
+    expect(wavesFor(150, 200)).toBe(3);
+    expect(wavesFor(200, 200)).toBe(2);
+    expect(wavesFor(1_600, 200)).toBe(2);
   });
 
   it("times the first token of the streams started at full concurrency, over the model's own delay", () => {
@@ -82,7 +91,7 @@ describe("the LLM-paced sweep", () => {
   it("prints a row per level tried and says whether the issue's target was met", () => {
     const result: LlmPacedResult = {
       pace: modelPace,
-      waves: 2,
+      minSamples: 200,
       levels: [level(1_000, 20), level(1_600, 70)],
       held: 1_000,
     };
@@ -100,7 +109,7 @@ describe("the LLM-paced sweep", () => {
   });
 
   it("says no level held when the smallest already failed, and why its streams dropped", () => {
-    const table = llmPacedTable({ pace: modelPace, waves: 2, levels: [level(100, 10, 3)], held: undefined });
+    const table = llmPacedTable({ pace: modelPace, minSamples: 200, levels: [level(100, 10, 3)], held: undefined });
     expect(table.at(-2)).toMatch(/^LLM-paced load: no level held; .*: not met\.$/);
     expect(table.at(-1)).toBe("- gateway at 100 streams: 3 dropped (status 502).");
   });
@@ -120,9 +129,11 @@ describe("a paced stream", () => {
     expect(counter.endedDone()).toBe(true);
   });
 
-  it("does not take a stream cut before [DONE] for a finished one", () => {
+  it("does not take a stream cut before [DONE] for a finished one, and keeps its last frame", () => {
     const counter = new FrameCounter();
-    counter.push('data: {"a":1}\n\ndata: {"b":2}\n\n');
+    counter.push('data: {"a":1}\n\ndata: {"error":');
+    counter.push('{"message":"broken"}}\n\n');
     expect(counter.endedDone()).toBe(false);
+    expect(counter.lastFrame()).toBe('data: {"error":{"message":"broken"}}');
   });
 });

@@ -11,6 +11,14 @@ export const sweeps = { full: [50, 100, 200, 400, 800, 1_000, 1_600], quick: [20
 export const addedFirstTokenLimitMs = 50;
 export const targetStreams = 1_000;
 
+/**
+ * Answers each slot asks for at a level: one to ramp up, then enough at full concurrency for
+ * `minSamples` first tokens, so a small level's p99 is not just its slowest stream.
+ */
+export function wavesFor(streams: number, minSamples: number): number {
+  return 1 + Math.max(1, Math.ceil(minSamples / streams));
+}
+
 /** One target at one level: first-token delays over the model's own 300 ms, of the streams at full concurrency. */
 export interface PacedSide {
   target: string;
@@ -26,6 +34,8 @@ export interface PacedSide {
 
 export interface PacedLevel {
   streams: number;
+  /** Answers per slot: the first ramps up, the rest are measured. */
+  waves: number;
   /** The machine's 1-minute load average as the level started: other sessions' work skews it. */
   loadAverage: number;
   direct: PacedSide;
@@ -42,7 +52,8 @@ export interface PacedLevel {
 
 export interface LlmPacedResult {
   pace: Pace;
-  waves: number;
+  /** First tokens measured at full concurrency per level, at least. */
+  minSamples: number;
   levels: PacedLevel[];
   /** The largest level of the unbroken run of held levels from the smallest; undefined if none held. */
   held: number | undefined;

@@ -101,7 +101,7 @@ const settingsFor = (quick: boolean): Settings =>
         streamWarmUp: 10,
         streamRequests: 30,
         video: { warmUp: 5, submits: 30, tasks: 40 },
-        llmPaced: { levels: sweeps.quick, waves: 2 },
+        llmPaced: { levels: sweeps.quick, minSamples: 40 },
       }
     : {
         warmUpSeconds: 2,
@@ -109,7 +109,7 @@ const settingsFor = (quick: boolean): Settings =>
         streamWarmUp: 50,
         streamRequests: 200,
         video: { warmUp: 20, submits: 200, tasks: 200 },
-        llmPaced: { levels: sweeps.full, waves: 2 },
+        llmPaced: { levels: sweeps.full, minSamples: 200 },
       };
 
 interface Targets {

@@ -53,6 +53,7 @@ export function pacedRequestBody(target: Target, pace: Pace): string {
 
 const frameMark = "data:";
 const doneMark = "data: [DONE]";
+const lastFrameChars = 600;
 
 /** Counts `data:` frames across chunk boundaries and remembers how the stream ended. */
 export class FrameCounter {
@@ -65,7 +66,14 @@ export class FrameCounter {
       // A mark that started in the kept tail was already counted.
       if (at + frameMark.length > this.tail.length) this.frames += 1;
     }
-    this.tail = text.slice(-(doneMark.length + 4));
+    // Long enough to hold the last frame whole, so a dropped stream can say how it ended.
+    this.tail = text.slice(-lastFrameChars);
+  }
+
+  /** The last frame received, cut to a line's length. */
+  lastFrame(): string {
+    const start = this.tail.lastIndexOf(frameMark, this.tail.trimEnd().length - 1);
+    return (start === -1 ? this.tail : this.tail.slice(start)).trim().slice(0, 160);
   }
 
   endedDone(): boolean {
@@ -75,7 +83,7 @@ export class FrameCounter {
 
 function endFailure(status: number | undefined, counter: FrameCounter, pace: Pace): string | undefined {
   if (status !== 200) return `status ${status}`;
-  if (!counter.endedDone()) return `ended without [DONE] after ${counter.frames} frames`;
+  if (!counter.endedDone()) return `ended without [DONE] after ${counter.frames} frames, last: ${counter.lastFrame()}`;
   if (counter.frames < pace.tokens) return `${counter.frames} frames for ${pace.tokens} tokens`;
   return undefined;
 }

@@ -28,7 +28,7 @@ export interface Settings {
   streamWarmUp: number;
   streamRequests: number;
   video: VideoBenchOptions;
-  llmPaced: { levels: readonly number[]; waves: number };
+  llmPaced: { levels: readonly number[]; minSamples: number };
 }
 
 export interface Summary {
@@ -235,10 +235,10 @@ export function renderMarkdown(summary: Summary): string {
   ].join("\n");
 }
 
-function llmPacedNote({ pace, waves }: LlmPacedResult): string {
+function llmPacedNote({ pace, minSamples }: LlmPacedResult): string {
   return [
-    `On the main stack, after the runs above: each level holds that many streams open, each slot asking for ${waves} answers back to back (\`[sim:delay_ms=${pace.firstTokenMs}] [sim:token_latency_ms=${pace.tokenMs}] [sim:tokens=${pace.tokens}]\`), the first ones started evenly over one answer's time;`,
-    "first-token delays are those of the streams started once all were open, over the simulator's own delay, against the simulator directly at the same concurrency (Added = gateway − direct);",
+    `On the main stack, after the runs above: each level holds that many streams open, each slot asking for answers back to back (\`[sim:delay_ms=${pace.firstTokenMs}] [sim:token_latency_ms=${pace.tokenMs}] [sim:tokens=${pace.tokens}]\`), the first ones started evenly over one answer's time to ramp up, then as many more as give at least ${minSamples} first tokens at full concurrency;`,
+    "first-token delays are those of the streams after the first of each slot, over the simulator's own delay, against the simulator directly at the same concurrency (Added = gateway − direct);",
     "a stream is dropped unless it answers 200 and ends with `data: [DONE]` after a frame per token. CPU per token: edge's and router's CPU over the gateway run over the tokens relayed;",
     "RSS per open stream: (peak − idle VmRSS) over the most streams open at once. Waiting for a core: the share of the gateway run's wall time edge's and router's event loops were runnable but had no core (the shared machine's other work). The sweep stops at the first level that does not hold.",
     "Portkey has no row: 1.15.2 answers every streaming request to a custom host with a 500 (its log: `TypeError: immutable`, appending its own headers to the upstream's fetch response).",
