@@ -13,6 +13,7 @@ export * from "./grpc-health.js";
 export * from "./http-drain.js";
 export * from "./keep-alive.js";
 export * from "./listen-http.js";
+export * from "./local-counter.js";
 export * from "./log-handler-errors.js";
 export * from "./logger.js";
 export * from "./malformed-http.js";

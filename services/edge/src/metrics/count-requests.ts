@@ -1,4 +1,4 @@
-import { gatewayMeter, startPiece } from "@gateway/platform";
+import { gatewayMeter, localCounter, localUpDownCounter, startPiece } from "@gateway/platform";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 // Seconds: from a cached models list to a long generation streamed to the end.
@@ -32,7 +32,7 @@ function modelOf(request: Request, status: number): string {
 /** Counts and times every HTTP request by route, method, status, model and error type. */
 export function countRequests(): RequestHandler {
   const meter = gatewayMeter();
-  const requests = meter.createCounter("gateway_edge_requests_total", {
+  const requests = localCounter(meter, "gateway_edge_requests_total", {
     description: "HTTP requests answered, by route, method, status, model and error type",
   });
   const duration = meter.createHistogram("gateway_edge_request_duration_seconds", {
@@ -40,7 +40,7 @@ export function countRequests(): RequestHandler {
     unit: "s",
     advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
   });
-  const inFlight = meter.createUpDownCounter("gateway_edge_requests_in_flight", {
+  const inFlight = localUpDownCounter(meter, "gateway_edge_requests_in_flight", {
     description: "HTTP requests (streams included) not yet answered in full",
   });
   return (request: Request, response: Response, next: NextFunction) => {

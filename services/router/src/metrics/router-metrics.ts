@@ -1,9 +1,9 @@
 import type { Outcome, RequestFacts } from "@gateway/billing";
 import type { CatalogueModel, Channel } from "@gateway/catalogue";
 import type { KeyRefusal } from "@gateway/outbound-http";
-import { GatewayError, startPiece } from "@gateway/platform";
+import { GatewayError, type LocalCounter, localCounter, localUpDownCounter, startPiece } from "@gateway/platform";
 import { UsageOutcome } from "@gateway/proto/events/v1/events";
-import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
+import type { Attributes, Counter, Histogram, Meter } from "@opentelemetry/api";
 import type { ChannelHealth } from "../routing/channel-health.js";
 import type { FailoverObserver } from "../routing/run-with-failover.js";
 
@@ -30,15 +30,15 @@ export function errorClass(error: unknown): string {
  * catalogue (model ids, vendors, channel names) or a fixed set, never from the client.
  */
 export class RouterMetrics {
-  private readonly requests: Counter;
+  private readonly requests: LocalCounter;
   private readonly requestDuration: Histogram;
   private readonly firstToken: Histogram;
   private readonly outputSpeed: Histogram;
-  private readonly tokens: Counter;
-  private readonly vendorCalls: Counter;
+  private readonly tokens: LocalCounter;
+  private readonly vendorCalls: LocalCounter;
   private readonly vendorCallDuration: Histogram;
-  private readonly retries: Counter;
-  private readonly openReservations: UpDownCounter;
+  private readonly retries: LocalCounter;
+  private readonly openReservations: LocalCounter;
   private readonly keysDisabled: Counter;
   private readonly channelsDisabled: Counter;
   private readonly observers = new Map<string, FailoverObserver>();
@@ -49,7 +49,7 @@ export class RouterMetrics {
     // Each serving channel's keys and how many of them the vendors refused.
     keyStates: () => Iterable<{ channel: string; keys: number; disabledKeys: number }> = () => [],
   ) {
-    this.requests = meter.createCounter("gateway_router_requests_total", {
+    this.requests = localCounter(meter, "gateway_router_requests_total", {
       description: "Requests that reached a vendor call, by endpoint, model, vendor and outcome",
     });
     this.requestDuration = meter.createHistogram("gateway_router_request_duration_seconds", {
@@ -66,10 +66,10 @@ export class RouterMetrics {
       description: "Completion tokens over the request's duration, per successful request",
       advice: { explicitBucketBoundaries: THROUGHPUT_BUCKETS },
     });
-    this.tokens = meter.createCounter("gateway_router_tokens_total", {
+    this.tokens = localCounter(meter, "gateway_router_tokens_total", {
       description: "Tokens billed, by model and direction (input or output)",
     });
-    this.vendorCalls = meter.createCounter("gateway_router_vendor_calls_total", {
+    this.vendorCalls = localCounter(meter, "gateway_router_vendor_calls_total", {
       description: "Vendor call attempts (each retry and failover counts), by channel and error class",
     });
     this.vendorCallDuration = meter.createHistogram("gateway_router_vendor_call_duration_seconds", {
@@ -77,10 +77,10 @@ export class RouterMetrics {
       unit: "s",
       advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
     });
-    this.retries = meter.createCounter("gateway_router_retries_total", {
+    this.retries = localCounter(meter, "gateway_router_retries_total", {
       description: "Attempts repeated after a retryable vendor failure; kind failover moved to another channel",
     });
-    this.openReservations = meter.createUpDownCounter("gateway_router_reservations_open", {
+    this.openReservations = localUpDownCounter(meter, "gateway_router_reservations_open", {
       description: "Requests whose worst-case cost is reserved and whose usage is not yet published",
     });
     const circuit = meter.createObservableGauge("gateway_router_circuit_state", {
