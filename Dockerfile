@@ -27,6 +27,8 @@ WORKDIR /src
 # The lockfile alone fills pnpm's store, so this layer survives source changes;
 # .pnpmfile.cjs keeps the Prisma CLI out of the deployed services (see there).
 COPY pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs ./
+# The lockfile names the patched dependencies; pnpm reads their patch files (pnpm/pnpm#5268).
+COPY patches ./patches
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --offline --frozen-lockfile
