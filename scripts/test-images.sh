@@ -7,12 +7,14 @@
 # Several checkouts share one machine (CI runs beside development): each builds its images under
 # a tag of its own, test-<hash of the checkout's path> (GATEWAY_IMAGE_TAG overrides it), so no run
 # tests another's images; and the engine this script starts is stopped by the last run using it
-# (a lock shared while in use), which leaves one that something else started running.
+# (a lock held shared while in use), which leaves one that something else started running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 marker=/run/gateway-docker/started-by-test-images
-exec 8>>/tmp/gateway-docker.lock
-flock -x 8
+# fd 9: held while a run starts or stops the engine; fd 8: held shared while a run uses it.
+exec 9>>/tmp/gateway-docker-start.lock 8>>/tmp/gateway-docker.lock
+flock -x 9
+flock -s 8
 already=no
 DOCKER_HOST=unix:///run/gateway-docker/docker.sock docker info >/dev/null 2>&1 && already=yes
 status=0
@@ -26,13 +28,16 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 [ "$already" = yes ] || touch "$marker"
+flock -u 9
 export "${engine?}"
 stop_engine() {
   # Only the last run still using it stops it, and only if one of these runs started it.
+  flock -x 9
   if flock -x -n 8 && [ -e "$marker" ]; then bash scripts/docker-engine.sh stop; fi
 }
 trap stop_engine EXIT
-flock -s 8
+# A stopped CI job still stops the engine (bash runs the EXIT trap on exit, not on a signal's death).
+trap 'exit 130' INT TERM
 
 export GATEWAY_IMAGE_TAG="${GATEWAY_IMAGE_TAG:-test-$(printf %s "$PWD" | sha256sum | cut -c1-8)}"
 started=$SECONDS

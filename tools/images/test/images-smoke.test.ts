@@ -117,6 +117,9 @@ describe.skipIf(missing !== undefined)("the images, run by compose.yaml", () => 
     await project.healthy(["simulator"]);
     project.setOverride({
       ...quickVideos,
+      // Their start and stop lines (with times) in a failed drain's message.
+      edge: { environment: { LOG_LEVEL: "info" } },
+      router: { environment: { LOG_LEVEL: "info" } },
       console: {
         environment: {
           ...(await simulatorPaymentEnv(simulatorUrl)),
