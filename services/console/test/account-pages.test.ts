@@ -108,7 +108,11 @@ describe("console account pages", () => {
     expect(usage.body.records[0].costMicros).toBeGreaterThan(0);
     expect((await user.api(`${consoleUrl}/api/usage?status=error`)).body.records).toEqual([]);
 
-    const logs = await user.api(`${consoleUrl}/api/logs`);
+    // A request log entry travels apart from its usage event: the list shows it once both are in.
+    const logs = await eventually(
+      () => user.api(`${consoleUrl}/api/logs`),
+      (answer) => answer.body.logs.length > 0,
+    );
     expect(logs.body.logs[0]).toMatchObject({ requestId, model: "gpt-4o-mini", outcome: "ok" });
     const log = await user.api(`${consoleUrl}/api/logs/${requestId}`);
     expect(log.body.capture).toBe("full");

@@ -1,4 +1,5 @@
 import {
+  eventually,
   queryRows,
   type SimulatedRequest,
   simulatorRequests,
@@ -121,11 +122,15 @@ describe("generateContent", () => {
     });
     expect(Number(record.cost_micros)).toBeGreaterThan(0);
     // The request log keeps the conversation as for every other ingress.
-    const [log] = await queryRows<{ request_body: string; response_body: string }>(
-      stack.databaseUrl,
-      "SELECT request_body, response_body FROM ledger.request_logs WHERE request_id = $1",
-      [requestIdOf(response)],
-    );
+    // Its entry travels apart from the usage event, so it may land after the usage record.
+    const log = await eventually(async () => {
+      const rows = await queryRows<{ request_body: string; response_body: string }>(
+        stack.databaseUrl,
+        "SELECT request_body, response_body FROM ledger.request_logs WHERE request_id = $1",
+        [requestIdOf(response)],
+      );
+      return rows[0];
+    });
     expect(log!.request_body).toContain("ingress native hello");
     expect(log!.response_body).toContain(response.text!);
   });
