@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  accountUsageRecords,
+  accountBill,
   balanceMicrosOf,
   eventually,
   msUntilRefused,
@@ -94,12 +94,14 @@ describe("admission leases with two routers", () => {
 
     // Exact: one record per served request, and the balance down by exactly their sum.
     const servedIds = served.map((response) => response.headers.get("x-request-id")!);
-    const records = await accountUsageRecords(stack.databaseUrl, account.account_id, served.length);
-    expect(records.map((row) => row.request_id).sort()).toEqual([...servedIds].sort());
-    const final = await balanceMicrosOf(stack.databaseUrl, account.account_id);
-    const billed = records.reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);
+    const {
+      requestIds,
+      billed,
+      balance: final,
+      worstCase,
+    } = await accountBill(stack.databaseUrl, account.account_id, served.length);
+    expect(requestIds).toEqual([...servedIds].sort());
     expect(initial - final).toBe(billed);
-    const worstCase = billed / BigInt(records.length) + 1n;
     console.log(
       `admission leases: ${served.length} served of 206, balance ${initial} → ${final} micro-yuan, bound ${-(2n * leaseMaxMicros + worstCase)}`,
     );

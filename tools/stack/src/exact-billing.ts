@@ -1,5 +1,5 @@
 import type { LoadReport } from "./steady-load.js";
-import { eventually, queryRows } from "./test-resources.js";
+import { balanceMicrosOf, eventually, queryRows } from "./test-resources.js";
 
 /** How the ledger's records compare with what the clients were served. */
 export interface BillingCheck {
@@ -37,6 +37,21 @@ export function accountUsageRecords(
     );
     return rows.length >= atLeast ? rows : undefined;
   }, timeoutMs);
+}
+
+/**
+ * An account's bill once it has `served` records: their request ids (sorted), their sum, the
+ * balance after, and their mean charge plus one micro-yuan (one request's worst case, near enough).
+ */
+export async function accountBill(databaseUrl: string, accountId: string, served: number) {
+  const records = await accountUsageRecords(databaseUrl, accountId, served);
+  const billed = records.reduce((sum, row) => sum + BigInt(row.cost_micros), 0n);
+  return {
+    requestIds: records.map((row) => row.request_id).sort(),
+    billed,
+    balance: await balanceMicrosOf(databaseUrl, accountId),
+    worstCase: billed / BigInt(records.length) + 1n,
+  };
 }
 
 /**
