@@ -1,15 +1,8 @@
 import { requestLogEntriesOf } from "@gateway/billing";
-import {
-  ensureUsageConsumer,
-  ensureUsageStream,
-  type Logger,
-  type SqlPool,
-  type StreamDefinition,
-} from "@gateway/platform";
+import type { Logger, SqlPool, StreamDefinition } from "@gateway/platform";
 import type { RequestLogEntry } from "@gateway/proto/events/v1/events";
 import type { JsMsg, NatsConnection } from "nats";
-import { PULL_EXPIRES_MS, redeliveryDelayMs } from "../usage/consume-usage.js";
-import { MicroBatcher } from "../usage/micro-batcher.js";
+import { type BatchedConsumer, startBatchedConsumer } from "../jetstream/batched-consumer.js";
 import { uuidPattern } from "../usage/validate-usage-event.js";
 import { recordRequestLogs } from "./record-request-logs.js";
 
@@ -19,11 +12,6 @@ const BATCH_SIZE = 64;
 // Bodies are nobody's balance: waiting twice as long as a usage batch gathers twice as many per
 // statement, and at modest rates the statement's own cost is most of ledger's.
 const BATCH_WAIT_MS = 200;
-
-export interface RequestLogConsumer {
-  /** Stops pulling, then finishes (stores and acks) everything already received. */
-  stop(): Promise<void>;
-}
 
 interface ReceivedLogs {
   message: JsMsg;
@@ -42,54 +30,39 @@ export async function startRequestLogConsumer(dependencies: {
   definition: StreamDefinition;
   pool: SqlPool;
   logger: Logger;
-}): Promise<RequestLogConsumer> {
+}): Promise<BatchedConsumer> {
   const { nats, definition, pool, logger } = dependencies;
-  const manager = await nats.jetstreamManager();
-  await ensureUsageStream(manager, definition);
-  await ensureUsageConsumer(manager, definition);
-  const consumer = await nats.jetstream().consumers.get(definition.stream.name, definition.consumer.durable_name);
-
-  const storeBatch = async (batch: ReceivedLogs[]) => {
-    try {
-      const stored = await recordRequestLogs(
-        pool,
-        batch.flatMap(({ entries }) => entries),
-      );
-      for (const { message } of batch) message.ack();
-      logger.debug({ received: batch.length, stored }, "request log batch");
-    } catch (error) {
-      logger.error({ err: error, batches: batch.length }, "storing request logs failed; they will be redelivered");
-      for (const { message } of batch) message.nak(redeliveryDelayMs(message));
-    }
-  };
-  const batcher = new MicroBatcher(storeBatch, { maxSize: BATCH_SIZE, maxWaitMs: BATCH_WAIT_MS, concurrency: 1 });
-
-  const receive = (message: JsMsg) => {
-    const decoded = decodeEntries(message);
-    if ("problem" in decoded) {
-      // Redelivering a malformed batch cannot fix it.
-      logger.error({ problem: decoded.problem, sequence: message.seq }, "dropping malformed request log batch");
-      message.term();
-      return;
-    }
-    for (const problem of decoded.refused) {
-      logger.error({ problem, sequence: message.seq }, "dropping malformed request log entry");
-    }
-    batcher.add({ message, entries: decoded.entries });
-  };
-  const messages = await consumer.consume({
-    max_messages: BATCH_SIZE * 2,
-    expires: PULL_EXPIRES_MS,
-    callback: receive,
-  });
-  logger.info({ stream: definition.stream.name, consumer: definition.consumer.durable_name }, "consuming request logs");
-
-  return {
-    async stop() {
-      await messages.close();
-      await batcher.drain();
+  return startBatchedConsumer(
+    {
+      nats,
+      definition,
+      logger,
+      batching: { maxSize: BATCH_SIZE, maxWaitMs: BATCH_WAIT_MS, concurrency: 1 },
+      pullAhead: BATCH_SIZE * 2,
+      messages: { consuming: "consuming request logs", malformed: "dropping malformed request log batch" },
     },
-  };
+    {
+      decode: (message): ReceivedLogs | { problem: string } => {
+        const decoded = decodeEntries(message);
+        if ("problem" in decoded) return decoded;
+        for (const problem of decoded.refused) {
+          logger.error({ problem, sequence: message.seq }, "dropping malformed request log entry");
+        }
+        return { message, entries: decoded.entries };
+      },
+      commit: (batch) =>
+        recordRequestLogs(
+          pool,
+          batch.flatMap(({ entries }) => entries),
+        ),
+      committed(batch, stored) {
+        logger.debug({ received: batch.length, stored }, "request log batch");
+      },
+      failed(batch, error) {
+        logger.error({ err: error, batches: batch.length }, "storing request logs failed; they will be redelivered");
+      },
+    },
+  );
 }
 
 /** The batch's entries the database would take; one it would refuse must not fail the whole statement on every retry. */

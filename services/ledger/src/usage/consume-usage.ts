@@ -1,16 +1,8 @@
 import type { Redis, SqlPool } from "@gateway/platform";
-import {
-  ensureUsageConsumer,
-  ensureUsageStream,
-  type Logger,
-  markFailed,
-  tracer,
-  type UsageDefinition,
-  withMessageContext,
-} from "@gateway/platform";
+import { type Logger, markFailed, tracer, type UsageDefinition, withMessageContext } from "@gateway/platform";
 import { UsageEvent } from "@gateway/proto/events/v1/events";
 import type { JsMsg, NatsConnection } from "nats";
-import { MicroBatcher } from "./micro-batcher.js";
+import { type BatchedConsumer, startBatchedConsumer } from "../jetstream/batched-consumer.js";
 import { recordUsage } from "./record-usage.js";
 import { type SettledRequest, settleReservations } from "./settle-reservations.js";
 import type { UsageMetrics } from "./usage-metrics.js";
@@ -28,23 +20,6 @@ export const BATCHES_IN_FLIGHT = 2;
 // How many messages the client keeps requested from the server ahead of processing: enough
 // to fill every batch in flight and the next.
 const PULL_AHEAD = BATCH_SIZE * (BATCHES_IN_FLIGHT + 1);
-// How long one pull request lasts. A pull waiting at the consumer's leader dies with it (a NATS
-// node lost): the client pulls again after two missed heartbeats (half of this each), and after
-// a reconnect it retries the consumer's info every this long until a new leader answers.
-// nats.js's default, 30 s, stopped billing for 30-45 s when a node was lost; 5 s costs an
-// idle ledger one pull request per 5 s.
-export const PULL_EXPIRES_MS = 5_000;
-const RETRY_BASE_DELAY_MS = 1_000;
-const RETRY_MAX_DELAY_MS = 60_000;
-
-/** How long a message of a failed batch waits before it comes back: longer each time, up to a minute. */
-export const redeliveryDelayMs = (message: JsMsg) =>
-  Math.min(RETRY_BASE_DELAY_MS * 2 ** (message.info.redeliveryCount - 1), RETRY_MAX_DELAY_MS);
-
-export interface UsageConsumer {
-  /** Stops pulling, then finishes (commits and acks) everything already received. */
-  stop(): Promise<void>;
-}
 
 interface ReceivedUsage extends UsageEntry {
   message: JsMsg;
@@ -64,64 +39,42 @@ export async function startUsageConsumer(dependencies: {
   pool: SqlPool;
   logger: Logger;
   metrics: UsageMetrics;
-}): Promise<UsageConsumer> {
+}): Promise<BatchedConsumer> {
   const { nats, redis, namespace, definition, pool, logger, metrics } = dependencies;
-  const manager = await nats.jetstreamManager();
-  await ensureUsageStream(manager, definition);
-  await ensureUsageConsumer(manager, definition);
-  const consumer = await nats.jetstream().consumers.get(definition.stream.name, definition.consumer.durable_name);
-
-  const recordBatch = async (batch: ReceivedUsage[]) => {
-    const startedAt = performance.now();
-    try {
-      const recorded = await withEventSpans(batch, () => recordUsage(pool, batch));
-      for (const { message } of batch) message.ack();
-      metrics.batchCommitted(
-        batch.map(({ message }) => message),
-        recorded.rows,
-        (performance.now() - startedAt) / 1000,
-      );
-      const settled = settledRequests(batch, recorded.rows);
-      await settleReservations(redis, namespace, settled, recorded, logger);
-      logger.debug(
-        { received: batch.length, inserted: recorded.inserted, debitedMicros: String(recorded.debitedMicros) },
-        "usage batch",
-      );
-    } catch (error) {
-      metrics.batchFailed((performance.now() - startedAt) / 1000);
-      logger.error({ err: error, events: batch.length }, "recording usage failed; the events will be redelivered");
-      for (const { message } of batch) message.nak(redeliveryDelayMs(message));
-    }
-  };
-  const batcher = new MicroBatcher(recordBatch, {
-    maxSize: BATCH_SIZE,
-    maxWaitMs: BATCH_WAIT_MS,
-    concurrency: BATCHES_IN_FLIGHT,
-  });
-
-  const receive = (message: JsMsg) => {
-    const decoded = decodeUsage(message);
-    if ("problem" in decoded) {
-      // Redelivering a malformed event cannot fix it; it stays in the stream for inspection.
-      logger.error({ problem: decoded.problem, sequence: message.seq }, "dropping malformed usage event");
-      message.term();
-      return;
-    }
-    batcher.add({ message, event: decoded.event, traceId: undefined });
-  };
-  const messages = await consumer.consume({
-    max_messages: PULL_AHEAD,
-    expires: PULL_EXPIRES_MS,
-    callback: receive,
-  });
-  logger.info({ stream: definition.stream.name, consumer: definition.consumer.durable_name }, "consuming usage");
-
-  return {
-    async stop() {
-      await messages.close();
-      await batcher.drain();
+  return startBatchedConsumer(
+    {
+      nats,
+      definition,
+      logger,
+      batching: { maxSize: BATCH_SIZE, maxWaitMs: BATCH_WAIT_MS, concurrency: BATCHES_IN_FLIGHT },
+      pullAhead: PULL_AHEAD,
+      messages: { consuming: "consuming usage", malformed: "dropping malformed usage event" },
     },
-  };
+    {
+      decode: (message): ReceivedUsage | { problem: string } => {
+        const decoded = decodeUsage(message);
+        return "problem" in decoded ? decoded : { message, event: decoded.event, traceId: undefined };
+      },
+      commit: (batch) => withEventSpans(batch, () => recordUsage(pool, batch)),
+      async committed(batch, recorded, seconds) {
+        metrics.batchCommitted(
+          batch.map(({ message }) => message),
+          recorded.rows,
+          seconds,
+        );
+        const settled = settledRequests(batch, recorded.rows);
+        await settleReservations(redis, namespace, settled, recorded, logger);
+        logger.debug(
+          { received: batch.length, inserted: recorded.inserted, debitedMicros: String(recorded.debitedMicros) },
+          "usage batch",
+        );
+      },
+      failed(batch, error, seconds) {
+        metrics.batchFailed(seconds);
+        logger.error({ err: error, events: batch.length }, "recording usage failed; the events will be redelivered");
+      },
+    },
+  );
 }
 
 /**
