@@ -66,6 +66,17 @@ describe("retired models", () => {
     ).toThrow(/old\.retired: successor new does not serve \/v1\/completions/);
   });
 
+  it("may name a chat model as the successor of a Responses-only one, since every chat model answers Responses", () => {
+    const responsesOnly: Partial<ModelEntry> = { endpoints: ["/v1/responses"], vendor_endpoints: ["/v1/responses"] };
+    const old = chat("old", { ...responsesOnly, ...retired({ serve: false }) });
+    const catalogue = Catalogue.fromData(catalogueOf(chat("new"), old), sources);
+    expect(catalogue.notFoundError("old", "default").message).toContain("use `new` instead");
+    const embedder = chat("new", { endpoints: ["/v1/embeddings"], embedding: { dimensions: 8, token_input: false } });
+    expect(() => Catalogue.fromData(catalogueOf(embedder, old), sources)).toThrow(
+      /old\.retired: successor new does not serve \/v1\/responses/,
+    );
+  });
+
   it("serve DeepSeek's old names by V4-Flash in the mode each stood for", () => {
     const catalogue = Catalogue.fromFile(shippedCatalogue, sources);
     expect(catalogue.find("deepseek-chat", "default")).toMatchObject({

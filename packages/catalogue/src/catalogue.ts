@@ -369,11 +369,17 @@ function deprecationProblems(model: ModelEntry, successorId: string, data: Catal
   return successor.retired || successor.deprecated ? [`${where}: successor ${successorId} is going away itself`] : [];
 }
 
+// Every chat model answers /v1/responses too (relayed to its vendor's Responses API, or translated
+// onto chat: docs/responses-relay.md), though only Responses-only models list it.
+const servesEndpoint = (entry: ModelEntry, endpoint: string) =>
+  entry.endpoints.includes(endpoint) ||
+  (endpoint === "/v1/responses" && entry.endpoints.includes("/v1/chat/completions"));
+
 function retirementProblems(model: ModelEntry, retirement: Retirement, data: CatalogueFile): string[] {
   const successor = data.models.find((entry) => entry.id === retirement.successor);
   const where = `models.${model.id}.retired`;
   if (!successor) return [`${where}: unknown successor ${retirement.successor}`];
   if (successor.retired) return [`${where}: successor ${successor.id} is retired itself`];
-  const missing = model.endpoints.filter((endpoint) => !successor.endpoints.includes(endpoint));
+  const missing = model.endpoints.filter((endpoint) => !servesEndpoint(successor, endpoint));
   return missing.length > 0 ? [`${where}: successor ${successor.id} does not serve ${missing.join(", ")}`] : [];
 }
