@@ -93,10 +93,9 @@ describe("every catalogue model through the simulator", () => {
           continue;
         }
         // Each is asked for where it was served: a Responses-only model on /v1/responses.
-        const refused = await (
-          endpoints.includes("/v1/chat/completions")
-            ? client.chat.completions.create({ model: name, messages })
-            : client.responses.create({ model: name, input: `retired check ${name}` })
+        const refused = await (endpoints.includes("/v1/chat/completions")
+          ? client.chat.completions.create({ model: name, messages })
+          : client.responses.create({ model: name, input: `retired check ${name}` })
         ).catch((error: unknown) => error);
         expect(refused, name).toMatchObject({ status: 404, code: "model_not_found" });
         expect((refused as Error).message, name).toContain(`use \`${retirement!.successor}\` instead`);
