@@ -100,12 +100,16 @@ export function expectedOf(recording: Recording): Expected {
     case "openai-transcriptions":
       return openAITranscription(bodyText(recording));
     case "openai-responses":
+    case "dashscope-image-synthesis":
       throw new Error(`${recording.id}: ${notReplayable(recording)}`);
   }
 }
 
 /** Why no request of the gateway's could be answered with this recording, when none could. */
 export function notReplayable(recording: Recording): string | undefined {
+  if (recording.protocol === "dashscope-image-synthesis") {
+    return "one step of an asynchronous task (a submission, then bodiless polls the replay server cannot match): held by the simulator's and the DashScope adapter's own tests";
+  }
   if (recording.protocol === "openai-responses") {
     return recording.family === "openai"
       ? "relayed, not translated: held by the relay's own cases (the client reads the vendor's bytes)"

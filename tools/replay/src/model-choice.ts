@@ -36,6 +36,7 @@ const endpointOf: Record<Protocol, string> = {
   "gemini-embed": "/v1/embeddings",
   "openai-images": "/v1/images/generations",
   "openai-transcriptions": "/v1/audio/transcriptions",
+  "dashscope-image-synthesis": "/v1/images/generations",
 };
 
 const commonPrefix = (a: string, b: string) => {

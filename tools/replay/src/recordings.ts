@@ -18,7 +18,8 @@ export type Protocol =
   | "openai-embeddings"
   | "gemini-embed"
   | "openai-images"
-  | "openai-transcriptions";
+  | "openai-transcriptions"
+  | "dashscope-image-synthesis";
 export type FileFormat = "json" | "sse-chunks" | "sse-raw" | "vcr-yaml" | "vcr-json";
 
 export interface ManifestEntry {
@@ -35,6 +36,8 @@ export interface ManifestEntry {
   model: string | null;
   features: string[];
   source: { repo: string; path: string; commit: string };
+  /** The recorded request, where the source keeps it: its head (request line and headers) and JSON body. */
+  request?: { headers: string; body?: string };
   note?: string;
 }
 

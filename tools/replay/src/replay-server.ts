@@ -27,6 +27,7 @@ const protocolPath: Record<Protocol, RegExp> = {
   "anthropic-messages": /^\/v1\/messages$/,
   "gemini-generate": /^\/v1beta\/models\/[^/:]+:(generateContent|streamGenerateContent)$/,
   "gemini-embed": /^\/v1beta\/models\/[^/:]+:(embedContent|batchEmbedContents)$/,
+  "dashscope-image-synthesis": /^\/api\/v1\/(services\/aigc\/text2image\/image-synthesis|tasks\/[^/]+)$/,
 };
 
 export interface ReceivedRequest {

@@ -47,7 +47,9 @@ const ingressesOf = (recording: Recording): Ingress[] => {
   }
   if (chatProtocols.has(recording.protocol)) return [...chatIngresses];
   if (recording.protocol === "openai-embeddings" || recording.protocol === "gemini-embed") return ["OpenAI embeddings"];
-  if (recording.protocol === "openai-images") return ["OpenAI images"];
+  if (recording.protocol === "openai-images" || recording.protocol === "dashscope-image-synthesis") {
+    return ["OpenAI images"];
+  }
   if (recording.protocol === "openai-transcriptions") return ["OpenAI transcriptions"];
   // openai-responses: listed, and skipped with the reason (notReplayable).
   return ["OpenAI Responses"];

@@ -145,6 +145,10 @@ function resultUrl(exchange: Exchange, task: ImageTask, index: number): string {
   return `http://${exchange.request.headers.host ?? "127.0.0.1"}/_sim/generated/${digest}-${task.width}x${task.height}.png`;
 }
 
+// DashScope names the charset on a task's state (cnblogs/dashscope-sdk's recordings), not on a submission's answer.
+const sendTask = (exchange: Exchange, body: unknown) =>
+  sendJson(exchange, 200, body, { "content-type": "application/json;charset=UTF-8" });
+
 /** GET /api/v1/tasks/{task_id}: the task's state: queued, running until its time is up, then ended. */
 export function getTask(exchange: Exchange, state: SimulatorState): void {
   if (!bearerKey(exchange)) return;
@@ -152,7 +156,7 @@ export function getTask(exchange: Exchange, state: SimulatorState): void {
   const task = state.imageTasks.get(id);
   const requestId = randomUUID();
   if (!task) {
-    sendJson(exchange, 200, { request_id: requestId, output: { task_id: id, task_status: "UNKNOWN" } });
+    sendTask(exchange, { request_id: requestId, output: { task_id: id, task_status: "UNKNOWN" } });
     return;
   }
   const elapsed = Date.now() - task.submittedAt;
@@ -161,7 +165,7 @@ export function getTask(exchange: Exchange, state: SimulatorState): void {
     const status = task.scheduled ? "RUNNING" : "PENDING";
     task.scheduled = true;
     const metrics = { TOTAL: task.n, SUCCEEDED: 0, FAILED: 0 };
-    sendJson(exchange, 200, {
+    sendTask(exchange, {
       request_id: requestId,
       output: { task_id: id, task_status: status, ...times, task_metrics: metrics },
     });
@@ -169,7 +173,7 @@ export function getTask(exchange: Exchange, state: SimulatorState): void {
   }
   const ended = { ...times, end_time: dashScopeTime(task.submittedAt + task.runsMs) };
   if (task.fails) {
-    sendJson(exchange, 200, {
+    sendTask(exchange, {
       request_id: requestId,
       output: {
         task_id: id,
@@ -185,7 +189,7 @@ export function getTask(exchange: Exchange, state: SimulatorState): void {
     orig_prompt: task.prompt,
     url: resultUrl(exchange, task, index),
   }));
-  sendJson(exchange, 200, {
+  sendTask(exchange, {
     request_id: requestId,
     output: {
       task_id: id,
