@@ -95,3 +95,33 @@ it("lets a stream on a connection already recycled at its maximum age finish bef
   expect(received).toBe(20);
   client.close();
 });
+
+it("waits for handlers still running after the transport reports every session closed, until the grace period ends", async () => {
+  const server = new Server();
+  const health = serveHealth(server, []);
+  await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  let finished = false;
+  const handler = sleep(400).then(() => {
+    finished = true;
+  });
+  const handlers = { settled: (timeoutMs: number) => Promise.race([handler, sleep(timeoutMs)]) };
+
+  await drainGrpcServer(server, health, { readinessDelayMs: 0, graceMs: 20_000 }, Date.now(), handlers);
+  expect(finished).toBe(true);
+
+  // A handler that never ends holds the drain only until the grace period is over.
+  const stuck = { settled: (timeoutMs: number) => sleep(timeoutMs) };
+  const startedAt = Date.now();
+  await drainGrpcServer(
+    new Server(),
+    serveHealth(new Server(), []),
+    { readinessDelayMs: 0, graceMs: 300 },
+    startedAt,
+    stuck,
+  );
+  expect(Date.now() - startedAt).toBeLessThan(2_000);
+});

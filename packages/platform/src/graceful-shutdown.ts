@@ -27,6 +27,12 @@ export function shutdownTimings(config: {
   return { readinessDelayMs: Math.min(readinessDelayMs, config.SHUTDOWN_GRACE_MS), graceMs: config.SHUTDOWN_GRACE_MS };
 }
 
+/** The handlers a server is still running, as the service counts them. */
+export interface RunningHandlers {
+  /** Resolves once every handler is done, or after `timeoutMs` at the latest. */
+  settled(timeoutMs: number): Promise<void>;
+}
+
 /**
  * Drains a gRPC server on SIGTERM: health answers NOT_SERVING at once, calls are still served
  * for the readiness delay, then the server takes no new calls and lets those in flight finish
@@ -38,11 +44,16 @@ export async function drainGrpcServer(
   health: GrpcHealth,
   timings: ShutdownTimings,
   since = Date.now(),
+  handlers?: RunningHandlers,
 ): Promise<void> {
   health.draining();
   await sleep(timings.readinessDelayMs);
-  const stopped = stopGrpcServer(server, Math.max(0, since + timings.graceMs - Date.now()));
+  const remaining = () => Math.max(0, since + timings.graceMs - Date.now());
+  const stopped = stopGrpcServer(server, remaining());
   // The server refuses new calls now, so a watcher cannot come back on this server.
   health.endWatches();
   await stopped;
+  // grpc-js can report its sessions closed while a stream on one it already sent GOAWAY (at its
+  // maximum age) is still being written: the handlers, not the transport, say when calls are done.
+  await handlers?.settled(remaining());
 }

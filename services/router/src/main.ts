@@ -185,7 +185,7 @@ health.serving();
 start.ready({ ports: { grpc: port, admin: admin.port } });
 
 start.stopOnSignal(async () => {
-  await drainGrpcServer(server, health, shutdownTimings(config));
+  await drainGrpcServer(server, health, shutdownTimings(config), Date.now(), calls);
   // Calls cut at the end of the grace period report their usage a moment later.
   await calls.settled(2_000);
   await leases?.close();
