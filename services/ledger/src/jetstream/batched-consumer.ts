@@ -1,6 +1,6 @@
 import { ensureUsageConsumer, ensureUsageStream, type Logger, type StreamDefinition } from "@gateway/platform";
 import type { JsMsg, NatsConnection } from "nats";
-import { MicroBatcher, type MicroBatcherOptions } from "../usage/micro-batcher.js";
+import { MicroBatcher, type MicroBatcherOptions } from "./micro-batcher.js";
 
 // How long one pull request lasts. A pull waiting at the consumer's leader dies with it (a NATS
 // node lost): the client pulls again after two missed heartbeats (half of this each), and after
