@@ -87,4 +87,25 @@ describe("DashScope's asynchronous text-to-image API", () => {
       expect(await json(response)).toEqual({ code, message: expect.any(String), request_id: expect.any(String) });
     }
   });
+
+  it("draws Wan's images at any width and height from 512 to 1440, up to four a task, and refuses others", async () => {
+    const wan = (size: string, n: number) => ({
+      model: "wan2.2-t2i-flash",
+      input: { prompt: "x" },
+      parameters: { size, n },
+    });
+    const drawn = await json(await submit(wan("1440*512", 4)));
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const ended = await task(drawn.output.task_id);
+    expect(ended.output.task_status).toBe("SUCCEEDED");
+    expect(ended.output.results.map((result: Json) => new URL(result.url).pathname)).toEqual(
+      Array(4).fill(expect.stringMatching(/-1440x512\.png$/)),
+    );
+    expect(ended.usage).toEqual({ image_count: 4 });
+    for (const refused of [wan("1441*1024", 1), wan("1024*511", 1), wan("1024*1024", 5)]) {
+      const response = await submit(refused);
+      expect(response.status).toBe(400);
+      expect((await json(response)).code).toBe("InvalidParameter");
+    }
+  });
 });

@@ -3,14 +3,39 @@ import { applyLeadingFaults, resolveFault } from "../faults.js";
 import { type Exchange, type SimulatorState, sendJson } from "../http.js";
 import { isRecord } from "../json.js";
 
-// DashScope's asynchronous text-to-image API as Model Studio answers it for Qwen-Image
+// DashScope's asynchronous text-to-image API as Model Studio answers it for Qwen-Image and Wan
 // (Alibaba's Qwen text-to-image reference; recorded exchanges in cnblogs/dashscope-sdk):
 // errors are flat `{code, message, request_id}`, a task is PENDING, then RUNNING, then
 // SUCCEEDED (result URLs) or FAILED (code and message), and an unknown task is UNKNOWN with a 200.
 
-// Qwen-Image's sizes, width*height.
+interface ModelRules {
+  defaultSize: string;
+  /** Whether a width*height size is one the model draws. */
+  takesSize: (width: number, height: number, size: string) => boolean;
+  sizesSaid: string;
+  maxN: number;
+}
+
+// Qwen-Image's five sizes and one image (Alibaba's Qwen text-to-image reference); Wan 2.2 and 2.1 take any
+// width and height from 512 to 1440 and 1 to 4 images (its Wan text-to-image V2 reference).
 const qwenImageSizes = new Set(["1328*1328", "1664*928", "928*1664", "1472*1140", "1140*1472"]);
-const qwenImageModels = new Set(["qwen-image", "qwen-image-plus", "qwen-image-plus-2026-01-09"]);
+const qwenImage: ModelRules = {
+  defaultSize: "1328*1328",
+  takesSize: (_width, _height, size) => qwenImageSizes.has(size),
+  sizesSaid: `the allowed size ${[...qwenImageSizes].join(", ")}`,
+  maxN: 1,
+};
+const inWanRange = (side: number) => Number.isInteger(side) && side >= 512 && side <= 1440;
+const wan: ModelRules = {
+  defaultSize: "1024*1024",
+  takesSize: (width, height) => inWanRange(width) && inWanRange(height),
+  sizesSaid: "a width and height in [512, 1440]",
+  maxN: 4,
+};
+const modelRules = new Map<string, ModelRules>([
+  ...["qwen-image", "qwen-image-plus", "qwen-image-plus-2026-01-09"].map((id) => [id, qwenImage] as const),
+  ...["wan2.2-t2i-flash", "wan2.2-t2i-plus", "wanx2.1-t2i-turbo", "wanx2.1-t2i-plus"].map((id) => [id, wan] as const),
+]);
 const longestPrompt = 800;
 // How long a task runs unless a fault says otherwise: long enough to be seen RUNNING.
 const defaultTaskMs = 300;
@@ -81,9 +106,8 @@ function bearerKey(exchange: Exchange): string | undefined {
 function readTask(body: unknown): Omit<ImageTask, "id" | "submittedAt" | "runsMs" | "fails" | "scheduled"> {
   if (!isRecord(body)) throw new DashScopeError(400, "InvalidParameter", "The request body must be a JSON object.");
   const { model, input, parameters = {} } = body;
-  if (typeof model !== "string" || !qwenImageModels.has(model)) {
-    throw new DashScopeError(400, "InvalidParameter", "Model not exist.");
-  }
+  const rules = typeof model === "string" ? modelRules.get(model) : undefined;
+  if (typeof model !== "string" || !rules) throw new DashScopeError(400, "InvalidParameter", "Model not exist.");
   const prompt = isRecord(input) ? input.prompt : undefined;
   if (typeof prompt !== "string" || prompt.trim() === "") {
     throw new DashScopeError(400, "InvalidParameter", "Field required: input.prompt");
@@ -92,17 +116,15 @@ function readTask(body: unknown): Omit<ImageTask, "id" | "submittedAt" | "runsMs
     throw new DashScopeError(400, "InvalidParameter", `Range of input.prompt length should be [1, ${longestPrompt}]`);
   }
   if (!isRecord(parameters)) throw new DashScopeError(400, "InvalidParameter", "parameters must be an object.");
-  const size = parameters.size ?? "1328*1328";
-  if (typeof size !== "string" || !qwenImageSizes.has(size)) {
-    throw new DashScopeError(
-      400,
-      "InvalidParameter",
-      `The size is not match the allowed size ${[...qwenImageSizes].join(", ")}`,
-    );
+  const size = parameters.size ?? rules.defaultSize;
+  const [width = 0, height = 0] = typeof size === "string" ? size.split("*").map(Number) : [];
+  if (typeof size !== "string" || !/^\d+\*\d+$/.test(size) || !rules.takesSize(width, height, size)) {
+    throw new DashScopeError(400, "InvalidParameter", `The size is not match ${rules.sizesSaid}`);
   }
   const n = parameters.n ?? 1;
-  if (n !== 1) throw new DashScopeError(400, "InvalidParameter", "Range of n should be [1, 1]");
-  const [width = 0, height = 0] = size.split("*").map(Number);
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > rules.maxN) {
+    throw new DashScopeError(400, "InvalidParameter", `Range of n should be [1, ${rules.maxN}]`);
+  }
   return { model, prompt, width, height, n };
 }
 
