@@ -2,135 +2,196 @@ import { randomUUID } from "node:crypto";
 import type { GroupLimits } from "@gateway/catalogue";
 import { GatewayError, type Logger, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
-import { giveBackToLeases, grantLease, type LeasedAdmission } from "./lease-scripts.js";
+import { type GrantRequest, type LeaseSettings, takeLease } from "./lease-grant.js";
+import { sliceAdmits, sliceHalfSpent } from "./lease-limits.js";
+import {
+  admitFrom,
+  holdsUnspentLimits,
+  type Lease,
+  type LeasedTake,
+  leaseUsable,
+  newScope,
+  retire,
+  type Scope,
+  scopeKey,
+  takeRests,
+} from "./lease-scope.js";
+import { giveBackToLeases, hasRests } from "./lease-scripts.js";
+import type { RateLimiter } from "./rate-limits.js";
 import type { Reservations } from "./reservations.js";
 
-export interface LeaseSettings {
-  // The most one lease of one account holds: the overdraft bound's share of each router.
-  maxMicros: bigint;
-  // How long a lease admits requests before the router takes a fresh one; the unspent rest of
-  // an idle account's lease is handed back within this too.
-  lifeMs: number;
-  // How long a lease's entry stays in Redis if no one settles it (its router died).
-  holdMs: number;
-}
+export type { LeaseSettings } from "./lease-grant.js";
+export type { LeasedTake } from "./lease-scope.js";
 
-interface Lease {
-  id: string;
-  granted: bigint;
-  // What this router may still admit from it.
-  free: bigint;
-  // The worst cases admitted from it: the spend the next lease is sized by.
-  admitted: bigint;
-  grantedAt: number;
-}
-
-interface AccountLeases {
-  current?: Lease | undefined;
-  // Unspent rests of leases taken out of use, handed back with the next call for the account.
-  retired: Map<string, bigint>;
-  // Grants in flight for the account (the account is forgotten only with none).
-  granting: number;
-}
+// A refusal every request waiting for the same grant would get too (not one of money or tokens, which depend on its size).
+const sharedRefusal = (error: unknown) =>
+  error instanceof GatewayError && error.code !== "insufficient_quota" && error.type !== "tokens";
 
 /**
  * Admission from leases: this router takes, in one Redis call, a slice of an account's spendable
- * balance sized to twice what its previous slice admitted (at most `maxMicros`), admits each
- * request's worst case from it without a round trip, takes the next slice ahead of need (half of
- * one spent or half its life gone; at once when it is `lifeMs` old), and hands the unspent rest
- * back then, when the account goes idle, and on drain. A lease is a reservation like any other, so
- * no other router can spend it; ledger gives back each request's worst case when it commits the
- * charge.
+ * balance (for a capped key, of the key's room under its cap too) sized to twice what its
+ * previous slice admitted (at most `maxMicros`), and, for a limited group, a slice of the key's
+ * and account's rate window and the concurrency slots its recent peak used; it admits each
+ * request from them without a round trip, takes the next slice ahead of need (half of one spent
+ * or half its life gone; at once when it is `lifeMs` old or its window ended), and hands the
+ * unspent rest back then, when the scope goes idle, and on drain. Everything a lease holds is
+ * counted in Redis when it is taken, so no other router can spend it and no limit is passed;
+ * ledger gives back each request's worst case when it commits the charge.
  */
 export class AdmissionLeases {
-  private readonly accounts = new Map<string, AccountLeases>();
+  private readonly scopes = new Map<string, Scope>();
+  // Request id → the concurrency slot lent to it, until its end gives it back (`release`).
+  private readonly lentSlots = new Map<string, { scope: Scope; slot: string }>();
   private readonly prefix = `lease:${randomUUID()}`;
   private serial = 0;
+  private closed = false;
   private readonly timer: NodeJS.Timeout;
   // Leases being taken ahead of need, which a drain waits for so it can hand their rest back too.
   private readonly renewals = new Set<Promise<void>>();
+  private readonly context;
 
   constructor(
     private readonly redis: Redis,
-    private readonly reservations: Reservations,
+    reservations: Reservations,
+    rateLimits: RateLimiter,
     private readonly namespace: string,
     private readonly settings: LeaseSettings,
     private readonly logger: Logger,
   ) {
+    this.context = { redis, reservations, rateLimits, settings };
     this.timer = setInterval(() => this.sweep(), Math.max(1, settings.lifeMs / 2));
     this.timer.unref();
   }
 
   /**
-   * Whether a lease may admit the request: limits and spending caps must be exact across routers,
-   * so a request under either keeps its Redis round trip (admission.ts).
+   * Admits a request of `tokens` and `costMicros` for the caller from this router's lease, or
+   * throws the 429 (503) the Redis admission would (admission.ts).
    */
-  covers(caller: Caller, limits: GroupLimits): boolean {
-    return (
-      caller.keySpendCapMicros === undefined &&
-      !limits.requests_per_minute &&
-      !limits.tokens_per_minute &&
-      !limits.concurrent_requests
-    );
-  }
-
-  /** Admits `costMicros` for the caller from this router's lease, or throws the 429 (503) `reserve` would. */
-  async take(caller: Caller, costMicros: bigint): Promise<LeasedAdmission> {
-    const account = this.accountOf(caller.accountId);
-    const lease = account.current;
-    if (lease && this.usable(lease) && lease.free >= costMicros) {
-      lease.free -= costMicros;
-      lease.admitted += costMicros;
-      const halfSpent = lease.free * 2n < lease.granted;
-      const halfLived = Date.now() - lease.grantedAt >= this.settings.lifeMs / 2;
-      if ((halfSpent || halfLived) && account.granting === 0) this.renewAhead(caller, account, costMicros);
-      return { id: lease.id, micros: costMicros };
+  async take(caller: Caller, limits: GroupLimits, tokens: number, costMicros: bigint): Promise<LeasedTake> {
+    try {
+      return await this.takeOnce(caller, limits, tokens, costMicros);
+    } catch (error) {
+      // Refused for a limit while this router holds unspent slices or free slots of the account
+      // (another key's, say): they count against the account's limits, so hand them back and ask once more.
+      const limit = error instanceof GatewayError && error.code === "rate_limit_exceeded";
+      if (!limit || !(await this.reclaim(caller.accountId))) throw error;
+      return this.takeOnce(caller, limits, tokens, costMicros);
     }
-    if (lease) this.retire(account);
-    const granted = await this.grant(caller, account, costMicros, lease?.admitted ?? 0n);
-    return { id: granted.id, micros: costMicros };
   }
 
-  /** Hands back every lease's unspent rest (router draining). */
+  /** Gives back the concurrency slot a request admitted here holds; false if it holds none from a lease. */
+  release(requestId: string): boolean {
+    const lent = this.lentSlots.get(requestId);
+    if (!lent) return false;
+    this.lentSlots.delete(requestId);
+    this.giveSlotBack(lent.scope, lent.slot);
+    return true;
+  }
+
+  /** Hands back every lease's unspent rest and every free slot (router draining). */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await Promise.all(this.renewals);
-    const returning: Promise<void>[] = [];
-    for (const [accountId, account] of this.accounts) {
-      if (account.current) this.retire(account);
-      returning.push(this.giveBack(accountId, account));
+    await Promise.all([...this.scopes.values()].map((scope) => this.handBack(scope)));
+  }
+
+  private async takeOnce(caller: Caller, limits: GroupLimits, tokens: number, costMicros: bigint): Promise<LeasedTake> {
+    const key = scopeKey(caller, limits);
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = newScope(caller);
+      this.scopes.set(key, scope);
     }
-    await Promise.all(returning);
-  }
-
-  private accountOf(accountId: string): AccountLeases {
-    let account = this.accounts.get(accountId);
-    if (!account) {
-      account = { retired: new Map(), granting: 0 };
-      this.accounts.set(accountId, account);
+    let refusal: unknown;
+    for (;;) {
+      const fromCurrent = this.takeFromCurrent(caller, scope, limits, tokens, costMicros);
+      if (fromCurrent) return fromCurrent;
+      // The grant waited for was refused for a reason that refuses this request too.
+      if (refusal) throw refusal;
+      const pending = scope.pending;
+      if (!pending) break;
+      scope.waiting += 1;
+      const failure = await pending.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      scope.waiting -= 1;
+      if (sharedRefusal(failure)) refusal = failure;
     }
-    return account;
+    const previous = scope.current;
+    retire(scope);
+    const wantsSlot = Boolean(limits.concurrent_requests);
+    // A free slot is lent before the call, so a request admitted meanwhile cannot take it too.
+    let slot = wantsSlot ? scope.slots.lend() : undefined;
+    const ask = { caller, limits, tokens, least: costMicros, newSlot: wantsSlot && !slot, previous };
+    const admitting = scope;
+    try {
+      // Admitted from the new lease before any other grant's answer can retire it.
+      return await this.grant(admitting, ask, (lease) => {
+        // The grant took at least one slot when none was free (check_limits refused it otherwise).
+        slot ??= wantsSlot ? admitting.slots.lend() : undefined;
+        return this.admit(caller, admitting, lease, limits, tokens, costMicros, slot);
+      });
+    } catch (error) {
+      if (slot) this.giveSlotBack(admitting, slot);
+      throw error;
+    }
   }
 
-  private usable(lease: Lease): boolean {
-    return Date.now() - lease.grantedAt < this.settings.lifeMs;
+  // Admits from the scope's current lease without a call if it has room for the request.
+  private takeFromCurrent(
+    caller: Caller,
+    scope: Scope,
+    limits: GroupLimits,
+    tokens: number,
+    costMicros: bigint,
+  ): LeasedTake | undefined {
+    const lease = scope.current;
+    if (!lease || !leaseUsable(lease, this.settings.lifeMs) || lease.free < costMicros) return undefined;
+    if (lease.rates && !sliceAdmits(lease.rates, tokens, Date.now())) return undefined;
+    const wantsSlot = Boolean(limits.concurrent_requests);
+    if (wantsSlot && !scope.slots.hasFree()) return undefined;
+    const slot = wantsSlot ? scope.slots.lend() : undefined;
+    const taken = this.admit(caller, scope, lease, limits, tokens, costMicros, slot);
+    const halfSpent = lease.free * 2n < lease.granted || (lease.rates !== undefined && sliceHalfSpent(lease.rates));
+    const halfLived = Date.now() - lease.grantedAt >= this.settings.lifeMs / 2;
+    if ((halfSpent || halfLived) && !scope.pending) {
+      this.renewAhead(scope, { caller, limits, tokens, least: costMicros, newSlot: false, previous: lease });
+    }
+    return taken;
   }
 
-  private retire(account: AccountLeases): void {
-    const lease = account.current;
-    if (!lease) return;
-    account.current = undefined;
-    if (lease.free > 0n) account.retired.set(lease.id, (account.retired.get(lease.id) ?? 0n) + lease.free);
+  private admit(
+    caller: Caller,
+    scope: Scope,
+    lease: Lease,
+    limits: GroupLimits,
+    tokens: number,
+    costMicros: bigint,
+    slot: string | undefined,
+  ): LeasedTake {
+    if (slot) this.lentSlots.set(caller.requestId, { scope, slot });
+    return admitFrom(lease, limits, tokens, costMicros);
+  }
+
+  // Kept for the scope's next request while it has a lease; else handed back to Redis at once.
+  private giveSlotBack(scope: Scope, slot: string): void {
+    const keep = !this.closed && scope.current !== undefined && leaseUsable(scope.current, this.settings.lifeMs);
+    const returning = scope.slots.giveBack(slot, keep);
+    if (returning === undefined) return;
+    scope.returningSlots.push(returning);
+    void this.giveBack(scope);
   }
 
   // Takes the next lease in the background; a refusal keeps the current one in use.
-  private renewAhead(caller: Caller, account: AccountLeases, least: bigint): void {
-    const renewal = this.grant(caller, account, 0n, account.current?.admitted ?? 0n, least).then(
+  private renewAhead(scope: Scope, ask: GrantRequest): void {
+    const renewal = this.grant(scope, ask, () => undefined).then(
       () => undefined,
       (error: unknown) => {
-        // A refusal (balance short) or Redis's failure (logged by the reservations) keeps the current lease.
+        // A refusal (balance short, a limit reached) or Redis's failure (logged by the reservations) keeps the current lease.
         if (!(error instanceof GatewayError)) {
-          this.logger.warn({ err: error, account_id: caller.accountId }, "could not renew an admission lease");
+          this.logger.warn({ err: error, account_id: ask.caller.accountId }, "could not renew an admission lease");
         }
       },
     );
@@ -139,66 +200,62 @@ export class AdmissionLeases {
   }
 
   /**
-   * Takes a lease sized by `recent` (what the previous one admitted), at least `take + least`,
-   * admitting `take` from it at once, and makes it the account's current lease.
+   * Takes a lease with room for at least one request like the asking one and for the requests
+   * waiting, runs `first` with it, and makes it the scope's current lease.
    */
-  private async grant(
-    caller: Caller,
-    account: AccountLeases,
-    take: bigint,
-    recent: bigint,
-    least = take,
-  ): Promise<Lease> {
+  private grant<T>(scope: Scope, ask: GrantRequest, first: (lease: Lease) => T): Promise<T> {
     const id = `${this.prefix}:${++this.serial}`;
-    const floor = take > least ? take : least;
-    const sized = 2n * recent < this.settings.maxMicros ? 2n * recent : this.settings.maxMicros;
-    const wanted = sized > floor ? sized : floor;
-    let granted = 0n;
-    let returned = account.retired;
-    account.retired = new Map();
-    account.granting += 1;
-    try {
-      await this.reservations.reserveThrough(caller, floor, async ({ keys, arguments: [, , now] }) => {
-        const sending = returned;
-        // Sent once: a retry (the balance was loaded meanwhile) must not hand the same back twice.
-        returned = new Map();
-        const answer = await grantLease(
-          this.redis,
-          { balance: keys[0]!, reservations: keys[1]!, expiries: keys[2]! },
-          { id, least: floor, wanted, now: Number(now), expiresAt: Number(now) + this.settings.holdMs },
-          sending,
-        );
-        granted = answer.granted;
-        return [answer.outcome, answer.available.toString()];
-      });
-    } finally {
-      account.granting -= 1;
-    }
-    const lease = { id, granted, free: granted - take, admitted: take, grantedAt: Date.now() };
-    this.retire(account);
-    account.current = lease;
-    return lease;
+    const granting = takeLease(this.context, scope, id, ask).then((lease) => {
+      const result = first(lease);
+      retire(scope);
+      scope.current = lease;
+      return result;
+    });
+    scope.pending = granting;
+    const settled = () => {
+      if (scope.pending === granting) scope.pending = undefined;
+    };
+    // Before the waiters' handlers: they find no grant in flight and try the new lease first.
+    void granting.then(settled, settled);
+    return granting;
   }
 
-  private async giveBack(accountId: string, account: AccountLeases): Promise<void> {
-    if (account.retired.size === 0) return;
-    const returning = account.retired;
-    account.retired = new Map();
+  // Retires the account's leases that hold unspent slices and hands them back with its free
+  // slots; answers whether there was any.
+  private async reclaim(accountId: string): Promise<boolean> {
+    const holding = [...this.scopes.values()].filter(
+      (scope) => scope.accountId === accountId && holdsUnspentLimits(scope),
+    );
+    await Promise.all(holding.map((scope) => this.handBack(scope)));
+    return holding.length > 0;
+  }
+
+  // Takes the scope's lease out of use and hands back its rest and free slots.
+  private handBack(scope: Scope): Promise<void> {
+    retire(scope);
+    scope.returningSlots.push(...scope.slots.drain());
+    return this.giveBack(scope);
+  }
+
+  private async giveBack(scope: Scope): Promise<void> {
+    const rests = takeRests(scope);
+    if (!hasRests(rests)) return;
     try {
-      await giveBackToLeases(this.redis, this.namespace, accountId, returning);
+      await giveBackToLeases(this.redis, this.namespace, scope, rests);
     } catch (error) {
-      // Not given back, the rest stays reserved until the lease lapses: never spendable twice.
-      this.logger.warn({ err: error, account_id: accountId }, "could not give back a lease's rest; it lapses");
+      // Not given back, the rest stays held until it lapses (or its window ends): never spendable twice.
+      this.logger.warn({ err: error, account_id: scope.accountId }, "could not give back a lease's rest; it lapses");
     }
   }
 
-  // Takes stale leases out of use and hands back their rest; forgets idle accounts.
+  // Takes stale leases out of use and hands back their rest and an idle scope's free slots; forgets idle scopes.
   private sweep(): void {
-    for (const [accountId, account] of this.accounts) {
-      if (account.current && !this.usable(account.current)) this.retire(account);
-      if (account.granting > 0) continue;
-      void this.giveBack(accountId, account);
-      if (!account.current) this.accounts.delete(accountId);
+    for (const [key, scope] of this.scopes) {
+      if (scope.current && !leaseUsable(scope.current, this.settings.lifeMs)) retire(scope);
+      if (scope.pending) continue;
+      if (!scope.current) scope.returningSlots.push(...scope.slots.drain());
+      void this.giveBack(scope);
+      if (!scope.current && scope.slots.idle) this.scopes.delete(key);
     }
   }
 }

@@ -4,7 +4,8 @@ import type { Caller } from "@gateway/proto/common/v1/common";
 import { rateLimitKeys } from "./billing-keys.js";
 import type { RequestHolder } from "./reservations.js";
 
-const windowMs = 60_000;
+// The fixed window the per-minute limits count in (admission leases take slices of one).
+export const rateWindowMs = 60_000;
 // A concurrency refusal cannot know when a request ends; clients poll again after this.
 const concurrencyRetryMs = 1_000;
 
@@ -24,8 +25,8 @@ export const rateLimitFunctions = `
 local function check_limits(lk, la)
   local time = redis.call('TIME')
   local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-  local window = now - now % ${windowMs}
-  local reset = window + ${windowMs} - now
+  local window = now - now % ${rateWindowMs}
+  local reset = window + ${rateWindowMs} - now
   local tokens = tonumber(la[2])
   local rpm, tpm, concurrent = tonumber(la[4]), tonumber(la[5]), tonumber(la[6])
   local used = {}
@@ -49,7 +50,7 @@ local function count_limits(lk, la, checked, take_slots)
   local used = checked.used
   for scope = 1, 2 do
     redis.call('HSET', lk[scope], 'window', checked.window, 'requests', used[scope][1] + 1, 'tokens', used[scope][2] + checked.tokens)
-    redis.call('PEXPIRE', lk[scope], ${windowMs} * 2)
+    redis.call('PEXPIRE', lk[scope], ${rateWindowMs} * 2)
     if take_slots and checked.concurrent > 0 then
       redis.call('ZADD', lk[scope + 2], checked.now + tonumber(la[3]), la[1])
       redis.call('PEXPIRE', lk[scope + 2], la[3])
@@ -72,7 +73,7 @@ const scopeNames = ["API key", "account"] as const;
 const duration = (ms: number) => (ms < 1_000 ? `${ms}ms` : `${Number((ms / 1_000).toFixed(3))}s`);
 
 /** The x-ratelimit-* headers OpenAI sends, for the limits the group sets. */
-function rateLimitHeaders(limits: GroupLimits, requests: number, tokens: number, resetMs: number) {
+export function rateLimitHeaders(limits: GroupLimits, requests: number, tokens: number, resetMs: number) {
   const headers: Record<string, string> = {};
   const pairs = [
     ["requests", limits.requests_per_minute, requests],
@@ -108,6 +109,17 @@ function rateLimitExceeded(
     waitMs,
     rateLimitHeaders(limits, requests, tokens, resetMs),
   );
+}
+
+/**
+ * The headers of an admitted request, or the 429 of a refused one, from the five numbers
+ * `check_limits` or `count_limits` answered (admission leases answer from them too).
+ */
+export function limitsAnswer(reply: readonly unknown[], limits: GroupLimits): Record<string, string> {
+  const [refusal, scope, waitMs, requests, spent] = reply.map(Number) as [number, number, number, number, number];
+  if (refusal === 0) return rateLimitHeaders(limits, requests, spent, waitMs);
+  const resetMs = refusal === 3 ? rateWindowMs - (Date.now() % rateWindowMs) : waitMs;
+  throw rateLimitExceeded(refusal as 1 | 2 | 3, scope as 1 | 2, waitMs, limits, requests, spent, resetMs);
 }
 
 /**
@@ -151,18 +163,25 @@ export class RateLimiter {
   /** The keys and arguments of `check_limits` for this request; none when the group sets no limits. */
   scriptInput(caller: Caller, limits: GroupLimits, tokens: number) {
     if (!limits.requests_per_minute && !limits.tokens_per_minute && !limits.concurrent_requests) return undefined;
+    return { keys: this.limitKeys(caller), arguments: this.checkArguments(caller, limits, tokens) };
+  }
+
+  /** `check_limits`'s keys: the key's and account's windows, then their slot sets. */
+  limitKeys(caller: Pick<Caller, "accountId" | "keyId">): string[] {
     const keys = rateLimitKeys(this.namespace, caller.accountId, caller.keyId);
-    return {
-      keys: [keys.keyWindow, keys.accountWindow, keys.keySlots, keys.accountSlots],
-      arguments: [
-        caller.requestId,
-        String(tokens),
-        String(this.leaseMs),
-        String(limits.requests_per_minute ?? 0),
-        String(limits.tokens_per_minute ?? 0),
-        String(limits.concurrent_requests ?? 0),
-      ],
-    };
+    return [keys.keyWindow, keys.accountWindow, keys.keySlots, keys.accountSlots];
+  }
+
+  /** `check_limits`'s arguments for one request of `tokens`. */
+  checkArguments(caller: Caller, limits: GroupLimits, tokens: number): string[] {
+    return [
+      caller.requestId,
+      String(tokens),
+      String(this.leaseMs),
+      String(limits.requests_per_minute ?? 0),
+      String(limits.tokens_per_minute ?? 0),
+      String(limits.concurrent_requests ?? 0),
+    ];
   }
 
   /**
@@ -170,13 +189,9 @@ export class RateLimiter {
    * 429 of a refused one, from the five numbers `check_limits` or `count_limits` answered.
    */
   answer(reply: readonly unknown[], caller: Caller, limits: GroupLimits, tookSlots: boolean): Record<string, string> {
-    const [refusal, scope, waitMs, requests, spent] = reply.map(Number) as [number, number, number, number, number];
-    if (refusal === 0) {
-      if (tookSlots && limits.concurrent_requests) this.holdingSlots.add(caller.requestId);
-      return rateLimitHeaders(limits, requests, spent, waitMs);
-    }
-    const resetMs = refusal === 3 ? windowMs - (Date.now() % windowMs) : waitMs;
-    throw rateLimitExceeded(refusal as 1 | 2 | 3, scope as 1 | 2, waitMs, limits, requests, spent, resetMs);
+    const headers = limitsAnswer(reply, limits);
+    if (tookSlots && limits.concurrent_requests) this.holdingSlots.add(caller.requestId);
+    return headers;
   }
 
   /** Frees the request's concurrency slots; a failure only leaves them to lapse with their lease. */

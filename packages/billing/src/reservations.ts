@@ -2,7 +2,7 @@ import { callUnary, GatewayError, type Logger, LuaScript, type Redis, serviceUna
 import type { Caller } from "@gateway/proto/common/v1/common";
 import type { LedgerServiceClient } from "@gateway/proto/ledger/v1/ledger";
 import { billingKeys } from "./billing-keys.js";
-import { giveBackToLeases, type LeasedAdmission, lapseFunction } from "./lease-scripts.js";
+import { giveBackToLeases, keyCapFunction, type LeasedAdmission, lapseFunction, moneyRests } from "./lease-scripts.js";
 import { formatYuan } from "./price.js";
 
 // Atomically: drop lapsed reservations, then reserve `amount` only if the balance minus what
@@ -17,6 +17,7 @@ import { formatYuan } from "./price.js";
 // Lua's doubles up to 2^53, and formatted with '%.0f' because tostring writes 1e+14 from 10^14 on. A Lua function, so the admission script (admission.ts) runs it in
 // the same call as the rate limits.
 export const reserveFunction = `${lapseFunction}
+${keyCapFunction}
 local function reserve(rk, ra)
   local now, amount, cap = tonumber(ra[3]), tonumber(ra[2]), ra[5]
   local balance = redis.call('GET', rk[1])
@@ -34,14 +35,7 @@ local function reserve(rk, ra)
   local available = tonumber(balance) - reserved
   if available < amount then return {0, string.format('%.0f', available)} end
   if cap ~= '' then
-    local keyReserved = 0
-    local held = redis.call('HGETALL', rk[5])
-    for i = 1, #held, 2 do
-      local value, expiry = string.match(held[i + 1], '^(%d+):(%d+)$')
-      if tonumber(expiry) <= now then redis.call('HDEL', rk[5], held[i])
-      elseif held[i] ~= ra[1] then keyReserved = keyReserved + tonumber(value) end
-    end
-    local left = tonumber(cap) - tonumber(spent) - keyReserved
+    local left = key_cap_left(rk[5], cap, spent, now, ra[1])
     if left < amount then return {2, string.format('%.0f', left)} end
     redis.call('HSET', rk[5], ra[1], ra[2] .. ':' .. ra[4])
   end
@@ -138,8 +132,8 @@ export class Reservations {
         return await giveBackToLeases(
           this.redis,
           this.namespace,
-          holder.accountId,
-          new Map([[lease.id, lease.micros]]),
+          holder,
+          moneyRests(new Map([[lease.id, lease.micros]])),
         );
       await this.redis
         .multi()

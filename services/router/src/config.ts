@@ -28,8 +28,9 @@ export const routerConfigSchema = z.object({
     .positive()
     .default(20 * 60_000),
   // Admission leases (packages/billing/src/admission-leases.ts): the most of an account's balance
-  // one router holds to admit requests without a Redis call, in micro-yuan; also each router's
-  // share of the overdraft bound (docs/operations.md). 0 (the default) reserves every request in Redis.
+  // (or a capped key's room) one lease holds to admit requests without a Redis call, with slices
+  // of the group's limits, in micro-yuan; also each lease's share of the overdraft bound
+  // (docs/operations.md). 0 (the default) reserves every request in Redis.
   ROUTER_ADMISSION_LEASE_MAX_MICROS: z.coerce.number().int().min(0).default(0),
   // How long a lease admits requests before the router takes a fresh one (and hands an idle account's rest back).
   ROUTER_ADMISSION_LEASE_MS: z.coerce.number().int().positive().default(1_000),

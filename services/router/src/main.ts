@@ -88,11 +88,13 @@ const ledger = new LedgerServiceClient(
   { ...serviceClientOptions("router", tokenSecret), ...failoverOptions([LedgerServiceService.loadBalance]) },
 );
 const reservations = new Reservations(redis, ledger, config.GATEWAY_NAMESPACE, config.RESERVATION_TTL_MS, logger);
+const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_LIMIT_LEASE_MS, logger);
 const leases =
   config.ROUTER_ADMISSION_LEASE_MAX_MICROS > 0
     ? new AdmissionLeases(
         redis,
         reservations,
+        rateLimits,
         config.GATEWAY_NAMESPACE,
         {
           maxMicros: BigInt(config.ROUTER_ADMISSION_LEASE_MAX_MICROS),
@@ -110,7 +112,6 @@ const usage = new UsagePublisher(nats, config.GATEWAY_NAMESPACE, logger, {
   requestLogs: { directory: join(usageSpool.directory, "request-logs"), maxBytes: config.REQUEST_LOG_SPOOL_MAX_BYTES },
 });
 observeUsageSpool(usage);
-const rateLimits = new RateLimiter(redis, config.GATEWAY_NAMESPACE, config.RATE_LIMIT_LEASE_MS, logger);
 
 const adapterFor = createAdapterRegistry({
   imageFetch: {

@@ -35,8 +35,8 @@ import { measureVideoTasks } from "./video-tasks.js";
 
 // `pnpm bench [--quick] [--write-readme]`: the gateway's overhead over calling the vendor directly.
 // `pnpm bench --cost-table [--quick]`: only the cost table (each piece of the production path's CPU and latency).
-// `pnpm bench --cost-table --leases MICROS`: the same with the groups' limits removed and admission
-// leases of at most MICROS (0: every request reserved in Redis), to compare the two admissions.
+// `pnpm bench --cost-table --leases MICROS`: the same (limits checked) with router admitting from
+// admission leases of at most MICROS (0: every request reserved in Redis), to compare the two admissions.
 // `pnpm bench --only llm-paced [--quick]`: only the LLM-paced row (streams held at a model's pace).
 
 const usage = "usage: pnpm bench [--quick] [--write-readme] [--cost-table [--leases MICROS]] [--only llm-paced]";
@@ -53,7 +53,7 @@ interface Flags {
   quick: boolean;
   writeReadme: boolean;
   costTable: boolean;
-  /** The cost table without limits, admitting from leases of at most this many micro-yuan (0: reserving each request). */
+  /** The cost table admitting from leases of at most this many micro-yuan (0: reserving each request). */
   leases: number | undefined;
   /** One row of the report on its own: printed and written to its own JSON, never to the README. */
   only: "llm-paced" | undefined;

@@ -49,8 +49,8 @@ export async function settleReservations(
   }
   for (const [accountId, balance] of balances) writeBalanceCopy(pipeline, namespace, accountId, balance);
   // After the balances: between the two writes the account can only look poorer, never richer.
-  for (const [accountId, leased] of leasedByAccount(settled)) {
-    queueGiveBackToLeases(pipeline, namespace, accountId, leased);
+  for (const [accountId, leasedByKey] of leasedByKeys(settled)) {
+    for (const [keyId, leased] of leasedByKey) queueGiveBackToLeases(pipeline, namespace, { accountId, keyId }, leased);
   }
   try {
     await pipeline.execAsPipeline();
@@ -59,13 +59,18 @@ export async function settleReservations(
   }
 }
 
-/** account id → lease id → the worst cases of its settled requests. */
-function leasedByAccount(settled: readonly SettledRequest[]): Map<string, Map<string, bigint>> {
-  const grouped = new Map<string, Map<string, bigint>>();
-  for (const { accountId, lease } of settled) {
+/**
+ * account id → key id → lease id → the worst cases of its settled requests (a capped key's
+ * lease is in the key's reservations too).
+ */
+function leasedByKeys(settled: readonly SettledRequest[]): Map<string, Map<string, Map<string, bigint>>> {
+  const grouped = new Map<string, Map<string, Map<string, bigint>>>();
+  for (const { accountId, keyId, lease } of settled) {
     if (!lease) continue;
-    const leases = grouped.get(accountId) ?? new Map<string, bigint>();
-    grouped.set(accountId, leases);
+    const byKey = grouped.get(accountId) ?? new Map<string, Map<string, bigint>>();
+    grouped.set(accountId, byKey);
+    const leases = byKey.get(keyId) ?? new Map<string, bigint>();
+    byKey.set(keyId, leases);
     leases.set(lease.id, (leases.get(lease.id) ?? 0n) + lease.micros);
   }
   return grouped;

@@ -51,7 +51,7 @@ export function publishUsage(
   );
   journaling?.();
   const releasing = startPiece("admission");
-  void deps.rateLimits.release(facts.caller);
+  if (!deps.leases?.release(facts.caller.requestId)) void deps.rateLimits.release(facts.caller);
   releasing?.();
 }
 

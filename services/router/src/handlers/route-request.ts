@@ -120,9 +120,9 @@ export async function admitRequest(
 
 /**
  * Counts the request against its key's and account's rate limits and reserves its worst-case
- * cost, in one Redis call, or, where leases cover it (no limits, no spending cap), takes the cost
- * from this router's admission lease without one; every endpoint admits through here before any
- * vendor call. A refused reservation takes no concurrency slot (no usage event will free one).
+ * cost, in one Redis call, or, with admission leases on, admits it from this router's lease
+ * (its balance, rate window and slots) without one; every endpoint admits through here before
+ * any vendor call. A refused reservation takes no concurrency slot (no usage event will free one).
  */
 export async function admitCost(
   deps: RouterDependencies,
@@ -133,9 +133,10 @@ export async function admitCost(
   const limits = deps.catalogue.current.limitsFor(facts.caller.modelGroup);
   const leases = deps.leases;
   facts.rateLimitHeaders = await timePiece("admission", async () => {
-    if (!leases?.covers(facts.caller, limits)) return deps.admission.admit(facts.caller, limits, tokens, costMicros);
-    facts.lease = await leases.take(facts.caller, costMicros);
-    return {};
+    if (!leases) return deps.admission.admit(facts.caller, limits, tokens, costMicros);
+    const taken = await leases.take(facts.caller, limits, tokens, costMicros);
+    facts.lease = taken.admission;
+    return taken.headers;
   });
   const counting = startPiece("metrics");
   deps.metrics.reservationOpened();

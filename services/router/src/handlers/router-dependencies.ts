@@ -20,7 +20,7 @@ export interface RouterDependencies {
   keys: { rotation: KeyRotation; disabler: ChannelDisabler };
   // Rate limits and cost reservation, one Redis call per request.
   admission: Admission;
-  // Admission without a round trip where no limit or cap needs one (ROUTER_ADMISSION_LEASE_MAX_MICROS).
+  // Admission without a round trip per request (ROUTER_ADMISSION_LEASE_MAX_MICROS).
   leases?: AdmissionLeases | undefined;
   // Frees a finished request's concurrency slots.
   rateLimits: RateLimiter;
