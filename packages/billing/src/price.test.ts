@@ -26,6 +26,22 @@ describe("priceUsage", () => {
     );
   });
 
+  it("prices image input tokens at their own rate, the input price when it is absent", () => {
+    // A GPT image edit: 1,200 prompt tokens, 1,000 of them image tokens at 57.6 yuan/M and 200 text
+    // at 36; 4,160 image output tokens at 216.
+    const edit = {
+      ...base,
+      promptTokens: 1_200,
+      completionTokens: 4_160,
+      imageInputTokens: 1_000,
+      inputPriceMicros: 36_000_000,
+      outputPriceMicros: 216_000_000,
+      multiplierBasisPoints: 10_000,
+    };
+    expect(priceUsage({ ...edit, imageInputPriceMicros: 57_600_000 })).toBe(57_600n + 7_200n + 898_560n);
+    expect(priceUsage(edit)).toBe(43_200n + 898_560n);
+  });
+
   it("prices exact amounts without rounding", () => {
     // 1,000 prompt tokens at 2 yuan/M and 500 completion tokens at 8 yuan/M = 0.006 yuan.
     const cost = priceUsage({

@@ -19,6 +19,12 @@ export interface PriceInput {
   cacheCreationTokens?: number;
   cacheReadPriceMicros?: number;
   cacheWritePriceMicros?: number;
+  /**
+   * Of promptTokens: images read by a model that prices image input apart from text (OpenAI's GPT
+   * image models), billed at their own rate (the input price when it is absent or zero).
+   */
+  imageInputTokens?: number;
+  imageInputPriceMicros?: number;
   /** Work billed per unit (images, audio or video seconds) and the catalogue price of one unit. */
   billedUnits?: number;
   unitPriceMicros?: number;
@@ -33,17 +39,23 @@ export interface PriceInput {
  */
 const nonNegative = (value: number) => BigInt(Math.max(0, Math.trunc(value)));
 
-/** Prompt tokens times their prices, in micro-yuan per million tokens: uncached, cache reads, cache writes. */
+/** Prompt tokens times their prices, in micro-yuan per million tokens: plain, cache reads, cache writes, images. */
 function promptCostPerMillion(input: PriceInput): bigint {
   const prompt = nonNegative(input.promptTokens);
   const read = nonNegative(input.cachedTokens ?? 0);
   const written = nonNegative(input.cacheCreationTokens ?? 0);
-  // A vendor's cache counts larger than its prompt count cannot make the uncached part negative.
-  const uncached = prompt > read + written ? prompt - read - written : 0n;
+  const images = nonNegative(input.imageInputTokens ?? 0);
+  // A vendor's detail counts larger than its prompt count cannot make the plain part negative.
+  const apart = read + written + images;
+  const plain = prompt > apart ? prompt - apart : 0n;
   const inputPrice = nonNegative(input.inputPriceMicros);
-  const readPrice = input.cacheReadPriceMicros ? nonNegative(input.cacheReadPriceMicros) : inputPrice;
-  const writePrice = input.cacheWritePriceMicros ? nonNegative(input.cacheWritePriceMicros) : inputPrice;
-  return uncached * inputPrice + read * readPrice + written * writePrice;
+  const priceOr = (micros: number | undefined) => (micros ? nonNegative(micros) : inputPrice);
+  return (
+    plain * inputPrice +
+    read * priceOr(input.cacheReadPriceMicros) +
+    written * priceOr(input.cacheWritePriceMicros) +
+    images * priceOr(input.imageInputPriceMicros)
+  );
 }
 
 export function priceUsage(input: PriceInput): bigint {

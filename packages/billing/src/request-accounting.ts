@@ -64,6 +64,8 @@ export function usageEvent(facts: RequestFacts, result: Outcome): UsageEvent {
     // Absent rates bill cache traffic at the input price.
     cacheReadPriceMicros: price.cache_read ?? price.input,
     cacheWritePriceMicros: price.cache_write ?? price.input,
+    imageInputTokens: result.usage?.imageTokens ?? 0,
+    imageInputPriceMicros: facts.model.images?.image_input_price ?? 0,
     ...(facts.lease && { leaseId: facts.lease.id, leasedMicros: Number(facts.lease.micros) }),
   };
 }

@@ -79,8 +79,12 @@ export const imageRulesSchema = z.object({
       square: z.boolean().default(false),
     })
     .optional(),
-  // size -> quality -> micro-yuan per image.
-  prices: z.record(imageShape, z.record(z.string(), z.number().int().min(0))),
+  // size -> quality -> micro-yuan per image, for models billed per image.
+  prices: z.record(imageShape, z.record(z.string(), z.number().int().min(0))).default({}),
+  // Set for models billed by token from the usage their vendor answers with (OpenAI's GPT image
+  // models): micro-yuan per million image input tokens, while the entry's `price` bills text input
+  // (`input`) and image output (`output`). Such a model has no per-image `prices`.
+  image_input_price: z.number().int().min(0).optional(),
 });
 
 // Speech-to-text models: the response formats they answer and the price of one audio second.

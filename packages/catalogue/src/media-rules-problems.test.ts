@@ -31,6 +31,17 @@ describe("mediaRulesProblems", () => {
     expect(mediaRulesProblems(entry({}))).toEqual([]);
   });
 
+  it("accepts a model billed by token with no per-image prices, and refuses one with both or without token prices", () => {
+    const byToken = { ...images, prices: {}, image_input_price: 57_600_000 };
+    expect(mediaRulesProblems(entry({ images: byToken }))).toEqual([]);
+    expect(mediaRulesProblems(entry({ images: { ...byToken, prices: images.prices } }))).toEqual([
+      expect.stringContaining("per-image prices too"),
+    ]);
+    expect(mediaRulesProblems(entry({ images: byToken, price: undefined }))).toEqual([
+      expect.stringContaining("sets no token price"),
+    ]);
+  });
+
   it("finds missing blocks, missing prices and defaults outside their lists", () => {
     expect(mediaRulesProblems(entry({ images: undefined }))).toEqual([expect.stringContaining("no images rules")]);
     expect(mediaRulesProblems(entry({ endpoints: ["/v1/audio/transcriptions"], images: undefined }))).toEqual([

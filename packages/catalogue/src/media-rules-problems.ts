@@ -29,6 +29,12 @@ export function mediaRulesProblems(model: ModelEntry): string[] {
     }
   }
   if (!rules.qualities.includes(rules.default_quality)) problems.push(`${at}.default_quality is not one of qualities`);
+  if (rules.image_input_price !== undefined) {
+    // Billed by token: the entry's own token prices are the bill, and no per-image price may contradict them.
+    if (!model.price) problems.push(`${at}.image_input_price is set but the model sets no token price`);
+    if (Object.keys(rules.prices).length > 0) problems.push(`${at} is billed by token and has per-image prices too`);
+    return problems;
+  }
   // "auto" is priced as the default quality, so every other size and quality needs a price.
   for (const size of rules.sizes) {
     for (const quality of rules.qualities.filter((name) => name !== "auto")) {

@@ -1,7 +1,8 @@
-import { eventually, simulatorRequests, startTestStack, type TestStack } from "@gateway/stack";
+import { eventually, simulatorRequests, startTestStack, type TestStack, usageRecordOf } from "@gateway/stack";
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { billedRows, bulkyPng, multiplierOf, pngSize, solidPng, unitCost } from "./media-fixtures.js";
+import { billedRows, bulkyPng, imageTokenCost, multiplierOf, pngSize, solidPng, unitCost } from "./media-fixtures.js";
+import { shippedModel, shippedPrice } from "./shipped-catalogue.js";
 
 let stack: TestStack;
 let client: OpenAI;
@@ -136,6 +137,63 @@ describe("POST /v1/images/generations", () => {
     const wrongEndpoint = await refused(client.images.generate({ model: "gpt-4o-mini", prompt }), "model");
     expect(wrongEndpoint.message).toContain("gpt-4o-mini");
     expect(await upstreamWith(marker)).toEqual([]);
+  });
+});
+
+describe("GPT Image 2.6, billed by token", () => {
+  // Text input, image input and image output per million tokens, as the catalogue prices them.
+  const pricesOf = (id: string) => {
+    const price = shippedPrice(id, "premium");
+    return {
+      text: price.input,
+      imageInput: shippedModel(id, "premium").images!.image_input_price!,
+      output: price.output,
+    };
+  };
+
+  it("bills a gpt-image-2.6-sunburst generation exactly from the usage the vendor answers with", async () => {
+    const { data, response } = await client.images
+      .generate({
+        model: "gpt-image-2.6-sunburst",
+        prompt: "a lighthouse at dusk, token billed",
+        n: 2,
+        size: "1536x1024",
+        quality: "xhigh" as "high",
+      })
+      .withResponse();
+    expect(data.data).toHaveLength(2);
+    expect(pngSize(Buffer.from(data.data![0]!.b64_json!, "base64"))).toEqual({ width: 1536, height: 1024 });
+    const usage = data.usage!;
+    expect(usage.input_tokens_details.image_tokens).toBe(0);
+    const [upstream] = await upstreamWith("token billed");
+    expect(upstream!.body).toMatchObject({ model: "gpt-image-2.6-sunburst", n: 2, quality: "xhigh" });
+    const row = await usageRecordOf(stack.databaseUrl, response.headers.get("x-request-id")!);
+    expect(row).toMatchObject({
+      model: "gpt-image-2.6-sunburst",
+      prompt_tokens: usage.input_tokens,
+      completion_tokens: usage.output_tokens,
+      billed_units: 0,
+      estimated: false,
+    });
+    const tokens = { text: usage.input_tokens, imageInput: 0, output: usage.output_tokens };
+    expect(Number(row.cost_micros)).toBe(imageTokenCost(tokens, pricesOf("gpt-image-2.6-sunburst"), multiplier));
+  });
+
+  it("bills a gpt-image-2.6-flare edit's input images at the image input price", async () => {
+    const images = [
+      await toFile(solidPng([9, 9, 9], 32, 32), "one.png", { type: "image/png" }),
+      await toFile(solidPng([1, 2, 3], 32, 48), "two.png", { type: "image/png" }),
+    ];
+    const { data, response } = await client.images
+      .edit({ model: "gpt-image-2.6-flare", image: images, prompt: "merge the two, token billed edit" })
+      .withResponse();
+    const usage = data.usage!;
+    const imageInput = usage.input_tokens_details.image_tokens;
+    expect(imageInput).toBeGreaterThan(0);
+    const row = await usageRecordOf(stack.databaseUrl, response.headers.get("x-request-id")!);
+    expect(row).toMatchObject({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens });
+    const tokens = { text: usage.input_tokens - imageInput, imageInput, output: usage.output_tokens };
+    expect(Number(row.cost_micros)).toBe(imageTokenCost(tokens, pricesOf("gpt-image-2.6-flare"), multiplier));
   });
 });
 

@@ -71,3 +71,20 @@ export async function multiplierOf(databaseUrl: string, group: string): Promise<
 /** Cost as the ledger computes it for per-unit work: units × price, times the multiplier, rounded up. */
 export const unitCost = (units: number, priceMicros: number, multiplier: number) =>
   Math.ceil((units * priceMicros * multiplier) / 10_000);
+
+/**
+ * Cost as the ledger computes it for token-billed images: each kind of token times its price per
+ * million tokens, rounded up to a whole micro, then the multiplier, rounded up again.
+ */
+export function imageTokenCost(
+  tokens: { text: number; imageInput: number; output: number },
+  prices: { text: number; imageInput: number; output: number },
+  multiplier: number,
+): number {
+  const perMillion =
+    BigInt(tokens.text) * BigInt(prices.text) +
+    BigInt(tokens.imageInput) * BigInt(prices.imageInput) +
+    BigInt(tokens.output) * BigInt(prices.output);
+  const catalogue = (perMillion + 999_999n) / 1_000_000n;
+  return Number((catalogue * BigInt(multiplier) + 9_999n) / 10_000n);
+}

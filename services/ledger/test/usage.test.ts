@@ -101,6 +101,8 @@ describe("usage consumer", () => {
       reasoningTokens: 0,
       cacheReadPriceMicros: 0,
       cacheWritePriceMicros: 0,
+      imageInputTokens: 0,
+      imageInputPriceMicros: 0,
     }).finish();
     // (1001 × 2,000,001 + 333 × 8,000,003) / 1,000,000 = 4666.002 → 4667 micros at list price;
     // the premium group's 1.5× makes 7000.5 → 7001. Both steps round up.

@@ -14,6 +14,10 @@ export const routerConfigSchema = z.object({
     .int()
     .positive()
     .default(2 * 60 * 60_000),
+  // Image models billed by token (OpenAI's GPT image models) reserve this many output tokens per
+  // image asked for, and as many input tokens per image an edit sends: a gateway policy, since the
+  // vendor's count is known only from its answer, which the bill then follows (docs/pricing.md).
+  ROUTER_IMAGE_OUTPUT_TOKENS_BOUND: z.coerce.number().int().positive().default(16_384),
   ROUTER_HOST: z.string().default("127.0.0.1"),
   ROUTER_PORT: port(50051),
   // Prometheus /metrics (and later probes) on a small HTTP server of its own; 0 picks a free port.

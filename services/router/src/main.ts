@@ -143,6 +143,7 @@ const { server, port, health, calls } = await startRouterServer(
     usage,
     logger,
     files: new FileStore(config.GATEWAY_FILES_DIR, config.GATEWAY_FILES_KEEP_MS, logger),
+    imageOutputTokensBound: config.ROUTER_IMAGE_OUTPUT_TOKENS_BOUND,
     adapterFor,
     admission: new Admission(redis, rateLimits, reservations),
     leases,

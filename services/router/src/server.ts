@@ -111,8 +111,8 @@ export async function startRouterServer(
     logHandlerErrors(
       deps.logger,
       calls.track({
-        generateImages: unaryHandler(generateImages(deps, deps.files)),
-        editImages: unaryHandler(editImages(deps, deps.files)),
+        generateImages: unaryHandler(generateImages(deps, deps)),
+        editImages: unaryHandler(editImages(deps, deps)),
       }),
     ),
   );

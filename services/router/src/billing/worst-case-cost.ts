@@ -62,3 +62,34 @@ export function unitsCostMicros(count: number, unitPriceMicros: number, multipli
     multiplierBasisPoints: multiplierBasisPoints || 10_000,
   });
 }
+
+/**
+ * The most an image request billed by token (OpenAI's GPT image models) can cost: the prompt's
+ * text, each image it sends (an edit's) and each image asked for, every image at the gateway's
+ * per-image token bound, since the vendor's count is known only from its answer.
+ */
+export function imageTokensWorstCase(
+  prompt: { textTokens: number; images: number },
+  imagesAsked: number,
+  tokensPerImage: number,
+  model: CatalogueModel,
+  multiplierBasisPoints: number,
+): { usage: { promptTokens: number; completionTokens: number; imageTokens: number }; costMicros: bigint } {
+  const imageTokens = prompt.images * tokensPerImage;
+  const usage = {
+    promptTokens: prompt.textTokens + imageTokens,
+    completionTokens: imagesAsked * tokensPerImage,
+    imageTokens,
+  };
+  const price = pricesAt(model.price, usage.promptTokens);
+  const costMicros = priceUsage({
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    imageInputTokens: imageTokens,
+    inputPriceMicros: price.input,
+    outputPriceMicros: price.output,
+    imageInputPriceMicros: model.images?.image_input_price ?? 0,
+    multiplierBasisPoints: multiplierBasisPoints || 10_000,
+  });
+  return { usage, costMicros };
+}

@@ -110,6 +110,8 @@ function checkCommon(model: CatalogueModel, request: CommonFields): ImageChoice 
       "unknown_parameter",
     );
   }
+  // Billed by token from the vendor's usage: no price per image.
+  if (rules.image_input_price !== undefined) return { n, size, quality: request.quality, priceMicros: 0 };
   const priced = request.quality === undefined || request.quality === "auto" ? rules.default_quality : request.quality;
   const priceMicros = rules.prices[size]?.[priced];
   if (priceMicros === undefined) throw serverError(`The catalogue has no price for ${model.id} ${size} ${priced}.`);

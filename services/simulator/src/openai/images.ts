@@ -12,6 +12,9 @@ interface ImagesRequest {
   n: number;
   width: number;
   height: number;
+  quality: string;
+  // The images an edit sends, which GPT image models count as input tokens.
+  inputImages: number;
   responseFormat: "url" | "b64_json";
   // Mixed into the colour, so an edit of a different image answers differently.
   seed: string;
@@ -86,7 +89,30 @@ function readImagesRequest(raw: Record<string, unknown>, seed: string): ImagesRe
   if (format !== "url" && format !== "b64_json") {
     throw new ImagesRequestError(`Invalid value for 'response_format': '${String(format)}'.`, "response_format");
   }
-  return { model: name, prompt, n, width, height, responseFormat: format, seed };
+  const quality = typeof raw.quality === "string" ? raw.quality : "auto";
+  return { model: name, prompt, n, width, height, quality, inputImages: 0, responseFormat: format, seed };
+}
+
+// Output tokens of one square image by quality: OpenAI's published counts for gpt-image-1 at
+// 1024x1024 (the larger sizes take 1.5 times as many); the simulator's stand-in for every GPT
+// image model, whose own counts OpenAI does not publish. xhigh and max count as high here.
+const squareImageTokens: Record<string, number> = { low: 272, medium: 1056, high: 4160, xhigh: 4160, max: 4160 };
+// What one input image counts here, and text as about four characters a token.
+const inputImageTokens = 323;
+
+/** The `usage` GPT image models answer with (openai-python's ImagesResponse.Usage). */
+function imagesUsage(request: ImagesRequest) {
+  const perImage = squareImageTokens[request.quality] ?? squareImageTokens.medium!;
+  const output = request.n * (request.width === request.height ? perImage : Math.round(perImage * 1.5));
+  const text = Math.max(1, Math.ceil(request.prompt.length / 4));
+  const image = request.inputImages * inputImageTokens;
+  return {
+    input_tokens: text + image,
+    input_tokens_details: { image_tokens: image, text_tokens: text },
+    output_tokens: output,
+    output_tokens_details: { image_tokens: output, text_tokens: 0 },
+    total_tokens: text + image + output,
+  };
 }
 
 /** A colour from the prompt, the picture's index and the seed: the same request paints the same images. */
@@ -121,7 +147,8 @@ async function answer(exchange: Exchange, state: SimulatorState, read: () => Ima
     if (request.model === "dall-e-3") item.revised_prompt = `A detailed rendering of: ${request.prompt}`;
     return item;
   });
-  sendJson(exchange, 200, { created: Math.floor(Date.now() / 1000), data });
+  const created = Math.floor(Date.now() / 1000);
+  sendJson(exchange, 200, gptImage(request.model) ? { created, data, usage: imagesUsage(request) } : { created, data });
 }
 
 /** POST /v1/images/generations: real PNGs of the requested size, one colour each. */
@@ -150,7 +177,7 @@ export function imageEdits(exchange: Exchange, state: SimulatorState): Promise<v
     }
     const fields = Object.fromEntries([...form.fields].map(([name, values]) => [name, values[0]]));
     const seed = createHash("sha256").update(images[0]!.data).digest("hex");
-    return readImagesRequest({ ...fields, model }, seed);
+    return { ...readImagesRequest({ ...fields, model }, seed), inputImages: images.length };
   });
 }
 

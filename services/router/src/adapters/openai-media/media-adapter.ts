@@ -1,6 +1,7 @@
 import type { Channel } from "@gateway/catalogue";
 import { serverError } from "@gateway/platform";
 import type { TranscriptionRequest } from "@gateway/proto/router/v1/audio";
+import type { Usage } from "@gateway/proto/router/v1/chat";
 import type { EditImagesRequest, GenerateImagesRequest } from "@gateway/proto/router/v1/images";
 import type { AdapterCall } from "../chat-adapter.js";
 import { dashScopeImages } from "../dashscope/dashscope-images.js";
@@ -16,6 +17,8 @@ export interface VendorImage {
 export interface VendorImages {
   created: number;
   images: VendorImage[];
+  // The tokens the vendor counted, where it bills images by token (OpenAI's GPT image models).
+  usage?: Usage;
 }
 
 /** The vendor's transcript as sent: JSON text or plain text, with its content type. */

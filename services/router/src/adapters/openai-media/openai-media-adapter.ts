@@ -22,7 +22,18 @@ function fromOpenAIImages(raw: unknown): VendorImages {
   }));
   // We asked for base64; an item without it is an answer we cannot use.
   if (images.some((image) => image.b64Json === "")) throw malformedAnswer();
-  return { created: answer.created, images };
+  const usage = answer.usage;
+  if (!usage) return { created: answer.created, images };
+  return {
+    created: answer.created,
+    images,
+    usage: {
+      promptTokens: usage.input_tokens,
+      completionTokens: usage.output_tokens,
+      totalTokens: usage.total_tokens ?? usage.input_tokens + usage.output_tokens,
+      imageTokens: usage.input_tokens_details?.image_tokens ?? 0,
+    },
+  };
 }
 
 /** OpenAI's /images/generations, /images/edits and /audio/transcriptions. */

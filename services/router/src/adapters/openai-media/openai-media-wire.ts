@@ -16,6 +16,16 @@ export const openAIImagesSchema = z.object({
       revised_prompt: z.string().nullish(),
     }),
   ),
+  // GPT image models count their work in tokens, images read apart from text (openai-python's
+  // ImagesResponse.Usage); dall-e answers none.
+  usage: z
+    .object({
+      input_tokens: z.number().int().min(0),
+      output_tokens: z.number().int().min(0),
+      total_tokens: z.number().int().min(0).nullish(),
+      input_tokens_details: z.object({ image_tokens: z.number().int().min(0).nullish() }).nullish(),
+    })
+    .nullish(),
 });
 
 /** The gateway always takes base64 from dall-e, which would otherwise answer with a vendor URL. */
