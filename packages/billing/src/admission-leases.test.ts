@@ -238,6 +238,22 @@ describe("AdmissionLeases", () => {
     expect(await slotsHeld()).toBe(0);
   });
 
+  it("hands an idle key's free slots back once Redis answers again after failing to take them", async () => {
+    const { router, caller, slotsHeld } = await setup(1_000_000n, 1_000n, 200);
+    const leases = router();
+    const limits = { concurrent_requests: 3 };
+    const request = caller();
+    await take(leases, request, 10n, limits);
+    leases.release(request.requestId);
+    const failing = vi.spyOn(servers.redis, "evalSha").mockRejectedValueOnce(new Error("connection lost"));
+    try {
+      await new Promise((done) => setTimeout(done, 700));
+    } finally {
+      failing.mockRestore();
+    }
+    expect(await slotsHeld()).toBe(0);
+  });
+
   it("never grants a capped key more than its cap minus what it spent, however many routers ask at once", async () => {
     const { router, caller, held } = await setup(1_000_000n, 400n, 60_000, { capMicros: 1_000n, spent: 300n });
     const routers = [router(), router()];

@@ -100,7 +100,7 @@ export class AdmissionLeases {
     const key = scopeKey(caller, limits);
     let scope = this.scopes.get(key);
     if (!scope) {
-      scope = newScope(caller);
+      scope = newScope(caller, key);
       this.scopes.set(key, scope);
     }
     let refusal: unknown;
@@ -243,9 +243,20 @@ export class AdmissionLeases {
     try {
       await giveBackToLeases(this.redis, this.namespace, scope, rests);
     } catch (error) {
-      // Not given back, the rest stays held until it lapses (or its window ends): never spendable twice.
+      // Not given back, the rest stays held until it lapses (or its window ends): never spendable
+      // twice. Slots would hold a concurrency limit for RATE_LIMIT_LEASE_MS, and taking one back
+      // twice is harmless, so they go back with the scope's next call (its sweep at the latest).
       this.logger.warn({ err: error, account_id: scope.accountId }, "could not give back a lease's rest; it lapses");
+      this.requeueSlots(scope, rests.slots);
     }
+  }
+
+  // Keeps slots to hand back in the scope (or the one that replaced it), kept until they are.
+  private requeueSlots(scope: Scope, slots: readonly string[]): void {
+    if (slots.length === 0) return;
+    const kept = this.scopes.get(scope.key) ?? scope;
+    kept.returningSlots.push(...slots);
+    this.scopes.set(scope.key, kept);
   }
 
   // Takes stale leases out of use and hands back their rest and an idle scope's free slots; forgets idle scopes.
@@ -255,7 +266,7 @@ export class AdmissionLeases {
       if (scope.pending) continue;
       if (!scope.current) scope.returningSlots.push(...scope.slots.drain());
       void this.giveBack(scope);
-      if (!scope.current && scope.slots.idle) this.scopes.delete(key);
+      if (!scope.current && scope.slots.idle && scope.returningSlots.length === 0) this.scopes.delete(key);
     }
   }
 }

@@ -58,14 +58,21 @@ export async function takeLease(context: LeaseGrantContext, scope: Scope, id: st
     // Sent once: a retry (the balance was loaded meanwhile) must not hand the same back twice.
     returned = { money: new Map(), rates: [], slots: [] };
     sentAt = Date.now();
-    answer = await grantLease(
-      context.redis,
-      keys,
-      context.rateLimits.limitKeys(caller),
-      { id, least, wanted, now: Number(now), expiresAt: Number(now) + context.settings.holdMs, cap: cap! },
-      sending,
-      slice,
-    );
+    try {
+      answer = await grantLease(
+        context.redis,
+        keys,
+        context.rateLimits.limitKeys(caller),
+        { id, least, wanted, now: Number(now), expiresAt: Number(now) + context.settings.holdMs, cap: cap! },
+        sending,
+        slice,
+      );
+    } catch (error) {
+      // Redis failed: slots may go back twice harmlessly, so they go with the scope's next call;
+      // the rest (money, window counts) is left to lapse, as subtracting it twice could free too much.
+      scope.returningSlots.push(...sending.slots);
+      throw error;
+    }
     // Throws the 429 of the limit a lease could not be sliced from.
     if (answer.outcome === 3) limitsAnswer(answer.limits, limits);
     return [answer.outcome, answer.available.toString()];

@@ -22,6 +22,8 @@ export interface Lease {
  * one key's requests under a limit or a cap (their slices and slots are the key's).
  */
 export interface Scope {
+  // Its key among the router's scopes (`scopeKey`).
+  key: string;
   accountId: string;
   keyId: string;
   current?: Lease | undefined;
@@ -53,7 +55,8 @@ export function scopeKey(caller: Caller, limits: GroupLimits): string {
   return `${caller.accountId}/${caller.keyId}/${rpm}/${tpm}/${concurrent}`;
 }
 
-export const newScope = (caller: Caller): Scope => ({
+export const newScope = (caller: Caller, key: string): Scope => ({
+  key,
   accountId: caller.accountId,
   keyId: caller.keyId,
   money: new Map(),
