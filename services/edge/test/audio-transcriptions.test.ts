@@ -171,7 +171,10 @@ describe("POST /v1/audio/transcriptions", () => {
       }),
       "response_format",
     );
-    await refused(client.audio.transcriptions.create({ model: "dall-e-2", file: await threeSeconds() }), "model");
+    await refused(
+      client.audio.transcriptions.create({ model: "imagen-4.0-fast-generate-001", file: await threeSeconds() }),
+      "model",
+    );
     expect((await simulatorRequests(stack.simulatorUrl)).length).toBe(before);
   });
 

@@ -227,7 +227,7 @@ describe("generated links", () => {
     send("/images/generations", {
       method: "POST",
       headers: { ...auth(apiKey), "content-type": "application/json", ...headers },
-      body: JSON.stringify({ model: "dall-e-2", prompt: "a lighthouse", size: "256x256" }),
+      body: JSON.stringify({ model: "imagen-4.0-fast-generate-001", prompt: "a lighthouse" }),
       from,
     });
 

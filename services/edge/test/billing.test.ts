@@ -103,7 +103,9 @@ describe("prepaid balance", () => {
     const account = await stack.createAccount({ creditYuan: 0 });
     const client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
     await clearSimulatorRequests(stack.simulatorUrl);
-    await expect(client.images.generate({ model: "dall-e-3", prompt: "a lighthouse" })).rejects.toMatchObject({
+    await expect(
+      client.images.generate({ model: "imagen-4.0-generate-001", prompt: "a lighthouse" }),
+    ).rejects.toMatchObject({
       status: 429,
       code: "insufficient_quota",
     });

@@ -74,11 +74,11 @@ describe("models through the running stack", () => {
         expect.objectContaining({ currency: "CNY", prompt: expect.stringMatching(/^\d+(\.\d+)?$/) }),
       ]);
     }
-    const dalle = shippedModel("dall-e-3", "default").images!.prices["1024x1024"]!;
-    expect(premium.get("dall-e-3")!.pricing.image).toContainEqual({
+    const imagen = shippedModel("imagen-4.0-generate-001", "default").images!.prices["1024x1024"]!;
+    expect(premium.get("imagen-4.0-generate-001")!.pricing.image).toContainEqual({
       size: "1024x1024",
-      quality: "hd",
-      price: yuan(dalle.hd!, premiumBasisPoints),
+      quality: "standard",
+      price: yuan(imagen.standard!, premiumBasisPoints),
     });
     const whisper = shippedModel("whisper-1", "default").audio!;
     expect(standard.get("whisper-1")!.pricing.audio_second).toBe(yuan(whisper.price_per_second, 10_000));

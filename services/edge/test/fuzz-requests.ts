@@ -258,7 +258,7 @@ const embeddingBody = fc
 
 const imageBody = fc
   .record({
-    model: modelName(["dall-e-3", "dall-e-2", "gpt-image-1"]),
+    model: modelName(["gpt-image-2.6-sunburst", "imagen-4.0-fast-generate-001", "grok-imagine-image", "dall-e-3"]),
     prompt: mostly(prose),
     n: optionalField(fc.oneof(smallInt(2), hugeNumber)),
     size: optionalField(fc.constantFrom("1024x1024", "256x256", "1792x1024", "99999999999x1", "0x0")),
@@ -631,7 +631,7 @@ const multipartPost = (
 const imageEdit = multipartPost(
   "/v1/images/edits",
   fc.record({
-    model: formField(fc.constantFrom("dall-e-2", "gpt-image-1", "dall-e-3")),
+    model: formField(fc.constantFrom("gpt-image-2.6-flare", "gpt-image-2.6-sunburst", "dall-e-2")),
     prompt: formField(fc.constant("add a hat")),
     n: formField(fc.constantFrom("1", "2", "0", "99999999999999999999", "-1")),
     size: formField(fc.constantFrom("256x256", "512x512", "1024x1024", "7x7")),

@@ -422,7 +422,7 @@ describe("models", () => {
     expect(names).toContain("models/gemini-2.5-flash");
     expect(names).toContain("models/gpt-4o-mini");
     expect(names).toContain("models/gemini-embedding-001");
-    expect(names).not.toContain("models/dall-e-3");
+    expect(names).not.toContain("models/grok-imagine-image");
     expect(new Set(names).size).toBe(names.length);
 
     const model = await ai.models.get({ model: "gemini-2.5-flash" });

@@ -1,4 +1,11 @@
-import { eventually, simulatorRequests, startTestStack, type TestStack, usageRecordOf } from "@gateway/stack";
+import {
+  eventually,
+  simulatorRequests,
+  startTestStack,
+  type TestStack,
+  temporaryCatalogueServing,
+  usageRecordOf,
+} from "@gateway/stack";
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billedRows, bulkyPng, imageTokenCost, multiplierOf, pngSize, solidPng, unitCost } from "./media-fixtures.js";
@@ -7,6 +14,10 @@ import { shippedModel, shippedPrice } from "./shipped-catalogue.js";
 let stack: TestStack;
 let client: OpenAI;
 let multiplier: number;
+// OpenAI's per-image rules (dall-e's url answers, revised prompts, styles and square edits,
+// gpt-image-1's prices by size and quality) are tested on those models as they were served: the
+// shipped catalogue retires them (retired-models.test.ts checks their 404s).
+const catalogue = temporaryCatalogueServing(["dall-e-3", "dall-e-2", "gpt-image-1"]);
 
 const billed = (requestId: string) => eventually(async () => (await billedRows(stack.databaseUrl, requestId))[0]);
 const megabyte = 1024 * 1024;
@@ -39,13 +50,14 @@ async function upstreamWith(marker: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ env: { CATALOGUE_PATH: catalogue.path } });
   const account = await stack.createAccount({ group: "premium" });
   client = new OpenAI({ baseURL: stack.baseUrl, apiKey: account.api_key, maxRetries: 0 });
   multiplier = await multiplierOf(stack.databaseUrl, "premium");
 });
 afterAll(async () => {
   await stack?.teardown();
+  catalogue.remove();
 });
 
 describe("POST /v1/images/generations", () => {

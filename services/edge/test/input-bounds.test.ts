@@ -102,7 +102,11 @@ describe("integers beyond int32", () => {
       JSON.stringify({ model: "gpt-4o-mini", input: "hi", max_output_tokens: tooBig }),
       "max_output_tokens",
     ],
-    ["/images/generations", JSON.stringify({ model: "dall-e-3", prompt: "a boat", n: tooBig }), "n"],
+    [
+      "/images/generations",
+      JSON.stringify({ model: "imagen-4.0-fast-generate-001", prompt: "a boat", n: tooBig }),
+      "n",
+    ],
   ])("%s refuses an integer beyond int32 (case %#)", async (path, body, param) => {
     await expectRefused(path, body, param);
   });

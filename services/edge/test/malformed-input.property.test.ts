@@ -106,7 +106,7 @@ const endpoints: Endpoint[] = [
   },
   {
     path: "/images/generations",
-    valid: { model: "dall-e-3", prompt: "a lighthouse" },
+    valid: { model: "imagen-4.0-fast-generate-001", prompt: "a lighthouse" },
     accepts: {
       model: isString,
       prompt: isString,

@@ -84,7 +84,7 @@ describe("memory proportional to what a request costs", () => {
   it("counts multipart uploads against the budget as they arrive, and refuses none for what they only announced", async () => {
     const boundary = "stalledupload";
     const prefix =
-      `--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\ngpt-image-1\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\ngpt-image-2.6-sunburst\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
     const sentBytes = 256 * 1024;
     const uploads = Array.from({ length: 30 }, () =>

@@ -8,7 +8,7 @@ import {
   type TestStack,
   usageRecordOf,
 } from "@gateway/stack";
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const shipped = readFileSync(new URL("../../../infra/catalogue/models.yaml", import.meta.url), "utf8");
@@ -103,6 +103,26 @@ describe("a retired model not served", () => {
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 404, code: "model_not_found" });
     expect((refused as Error).message).toContain("use `deepseek-v4-flash` instead");
+    expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
+  });
+
+  it("refuses OpenAI's shut-down image models with a 404 naming gpt-image-2.6-sunburst and the date, with no vendor call", async () => {
+    await clearSimulatorRequests(stack.simulatorUrl);
+    const retired = { "gpt-image-1": "2026-10-23", "dall-e-3": "2026-05-12", "dall-e-2": "2026-05-12" };
+    for (const [model, on] of Object.entries(retired)) {
+      const refused = await client.images
+        .generate({ model, prompt: `retired image ${model}` })
+        .catch((error: unknown) => error);
+      expect(refused, model).toMatchObject({ status: 404, code: "model_not_found" });
+      expect((refused as Error).message, model).toContain(
+        `was retired on ${on}; use \`gpt-image-2.6-sunburst\` instead`,
+      );
+    }
+    const image = await toFile(Buffer.from("not read"), "photo.png", { type: "image/png" });
+    const edit = await client.images
+      .edit({ model: "gpt-image-1", image, prompt: "retired image edit" })
+      .catch((error: unknown) => error);
+    expect(edit).toMatchObject({ status: 404, code: "model_not_found" });
     expect(await simulatorRequests(stack.simulatorUrl)).toEqual([]);
   });
 });

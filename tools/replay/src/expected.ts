@@ -65,6 +65,8 @@ export interface ExpectedEmbeddings {
 export interface ExpectedImages {
   kind: "images";
   images: { b64_json: string; revised_prompt?: string }[];
+  /** The tokens a GPT image model counted: all input, the images among it, and output. */
+  usage?: { input: number; imageInput: number; output: number };
 }
 
 export interface ExpectedTranscription {
@@ -392,6 +394,13 @@ function openAIImages(body: Loose): ExpectedImages {
       b64_json: item.b64_json,
       ...(item.revised_prompt && { revised_prompt: item.revised_prompt }),
     })),
+    ...(body.usage && {
+      usage: {
+        input: body.usage.input_tokens,
+        imageInput: body.usage.input_tokens_details?.image_tokens ?? 0,
+        output: body.usage.output_tokens,
+      },
+    }),
   };
 }
 

@@ -313,6 +313,16 @@ async function replayEmbeddings(expect: ExpectStatic, recording: Recording, expe
   });
 }
 
+// ROUTER_IMAGE_OUTPUT_TOKENS_BOUND's default, which the test stack keeps: the output tokens one image reserves.
+const imageOutputTokensBound = 16_384;
+
+/** The counts billed for a token-billed image answer that carried no usage: the bound, estimated. */
+async function reservedImageTokens(expect: ExpectStatic, requestId: string, images: number) {
+  const record = await usageRecordOf(stack.databaseUrl, requestId);
+  expect(record).toMatchObject({ estimated: true, completion_tokens: images * imageOutputTokensBound });
+  return { input: record.prompt_tokens, imageInput: 0, output: record.completion_tokens };
+}
+
 async function replayImages(expect: ExpectStatic, recording: Recording, expected: ExpectedImages) {
   const model = modelFor(recording, expected);
   const rules = model.images!;
@@ -328,8 +338,26 @@ async function replayImages(expect: ExpectStatic, recording: Recording, expected
     ...(image.revised_prompt && { revised_prompt: image.revised_prompt }),
   }));
   expect.soft(shown, "images").toEqual(expected.images);
+  const requestId = response.headers.get("x-request-id") ?? "";
+  if (rules.image_input_price !== undefined) {
+    // Billed by token (a recording of dall-e or gpt-image-1 replays as their successor): exactly the
+    // recorded usage; an answer without any (dall-e's) bills the reservation's bound, flagged estimated.
+    const usage = expected.usage ?? (await reservedImageTokens(expect, requestId, expected.images.length));
+    expect.soft(data.usage?.input_tokens, "input tokens").toBe(expected.usage?.input);
+    expect.soft(data.usage?.output_tokens, "output tokens").toBe(expected.usage?.output);
+    const price = pricesAt(model.price, usage.input);
+    await expectCharged(expect, requestId, {
+      promptTokens: usage.input,
+      completionTokens: usage.output,
+      imageInputTokens: usage.imageInput,
+      inputPriceMicros: price.input,
+      outputPriceMicros: price.output,
+      imageInputPriceMicros: rules.image_input_price,
+    });
+    return;
+  }
   const unitPrice = (rules.prices[rules.default_size] as Record<string, number>)[rules.default_quality]!;
-  await expectCharged(expect, response.headers.get("x-request-id") ?? "", {
+  await expectCharged(expect, requestId, {
     billedUnits: expected.images.length,
     unitPriceMicros: unitPrice,
   });

@@ -44,6 +44,25 @@ export function temporaryCatalogueWithLimits(limits: Record<string, GroupLimitVa
 }
 
 /**
+ * The shipped catalogue with the retirement of `ids` lifted, in a directory of its own
+ * (`CATALOGUE_PATH`); `remove` deletes it. For tests of per-image rules that only retired entries
+ * carry (dall-e's url answers, styles, revised prompts and square edits), run on them as they were served.
+ */
+export function temporaryCatalogueServing(ids: readonly string[]): { path: string; remove(): void } {
+  let catalogue = shippedCatalogue();
+  for (const id of ids) {
+    // The entry's own `retired:` line: the first one after its id, before the next entry.
+    const line = new RegExp(`(\n  - id: ${id.replaceAll(".", "\\.")}\n(?: {4}.*\n)*?) {4}retired: .*\n`);
+    if (!line.test(catalogue)) throw new Error(`the shipped catalogue does not retire ${id}`);
+    catalogue = catalogue.replace(line, "$1");
+  }
+  const directory = mkdtempSync(join(tmpdir(), "gw-serving-"));
+  const path = join(directory, "models.yaml");
+  writeFileSync(path, catalogue);
+  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
+
+/**
  * Limits count in one-minute windows aligned to the clock (Redis's, on this machine); a test
  * that counts to a limit calls this first, so no reset lands in the middle of its count.
  */

@@ -89,7 +89,7 @@ export const crashRequests: CrashRequest[] = [
     name: "an image edit whose multipart body is cut off",
     status: 400,
     send: (baseUrl, { apiKey }) =>
-      postCutMultipart(baseUrl, "/images/edits", apiKey, { model: "dall-e-2", prompt: "a hat" }, "image"),
+      postCutMultipart(baseUrl, "/images/edits", apiKey, { model: "gpt-image-2.6-flare", prompt: "a hat" }, "image"),
   },
 ];
 

@@ -56,8 +56,8 @@ async function showPriceList(page: Page, text: (typeof texts)[Language]): Promis
   expect(await page.getByRole("row").filter({ hasText: "claude" }).count()).toBe(0);
 
   // A per-image model has no token prices: a dash, never ¥0.00.
-  await search.fill("dall-e-3");
-  const perImage = rowIn("premium", "dall-e-3");
+  await search.fill("imagen-4.0-generate-001");
+  const perImage = rowIn("premium", "imagen-4.0-generate-001");
   await perImage.getByRole("cell", { name: "—", exact: true }).first().waitFor();
   expect(await perImage.getByRole("cell", { name: "¥0.00", exact: true }).count()).toBe(0);
 

@@ -79,8 +79,8 @@ describe("the admin views", () => {
     const whisper = models.find((model) => model.id === "whisper-1")!;
     expect(whisper.kind).toBe("audio");
     expect(whisper.pricePerSecond).toBeGreaterThan(0);
-    const dalle = models.find((model) => model.id === "dall-e-3")!;
-    expect(dalle.kind).toBe("image");
-    expect(dalle.imagePrices.length).toBeGreaterThan(0);
+    const imagen = models.find((model) => model.id === "imagen-4.0-generate-001")!;
+    expect(imagen.kind).toBe("image");
+    expect(imagen.imagePrices.length).toBeGreaterThan(0);
   });
 });

@@ -1,12 +1,13 @@
-import { fileURLToPath } from "node:url";
 import { Catalogue } from "@gateway/catalogue";
+import { temporaryCatalogueServing } from "@gateway/stack";
 import { describe, expect, it } from "vitest";
 import { toOpenAIEdit, toOpenAIGeneration, toOpenAITranscription } from "./openai-media-wire.js";
 
-const catalogue = Catalogue.fromFile(
-  fileURLToPath(new URL("../../../../../infra/catalogue/models.yaml", import.meta.url)),
-  { env: {}, simulatorUrl: "http://127.0.0.1:8090" },
-);
+// dall-e's rules (url answers, styles, square edits) and gpt-image-1's per-image prices, as they
+// were served: the shipped catalogue retires them.
+const serving = temporaryCatalogueServing(["dall-e-3", "dall-e-2", "gpt-image-1"]);
+const catalogue = Catalogue.fromFile(serving.path, { env: {}, simulatorUrl: "http://127.0.0.1:8090" });
+serving.remove();
 const model = (id: string) => catalogue.find(id, "premium")!;
 const file = (filename: string) => ({ filename, contentType: "image/png", data: Buffer.from("bytes") });
 
