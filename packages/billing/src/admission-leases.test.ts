@@ -226,25 +226,25 @@ describe("AdmissionLeases", () => {
     expect(await slotsHeld()).toBe(1);
   });
 
-  it("hands an idle key's free slots back within a lease's life", async () => {
+  // A key under a concurrency limit whose one request ended: its router holds the slot free, leases living 200 ms.
+  async function keyWithAFreeSlot() {
     const { router, caller, slotsHeld } = await setup(1_000_000n, 1_000n, 200);
     const leases = router();
-    const limits = { concurrent_requests: 3 };
     const request = caller();
-    await take(leases, request, 10n, limits);
+    await take(leases, request, 10n, { concurrent_requests: 3 });
     leases.release(request.requestId);
+    return slotsHeld;
+  }
+
+  it("hands an idle key's free slots back within a lease's life", async () => {
+    const slotsHeld = await keyWithAFreeSlot();
     expect(await slotsHeld()).toBe(1);
     await new Promise((done) => setTimeout(done, 500));
     expect(await slotsHeld()).toBe(0);
   });
 
   it("hands an idle key's free slots back once Redis answers again after failing to take them", async () => {
-    const { router, caller, slotsHeld } = await setup(1_000_000n, 1_000n, 200);
-    const leases = router();
-    const limits = { concurrent_requests: 3 };
-    const request = caller();
-    await take(leases, request, 10n, limits);
-    leases.release(request.requestId);
+    const slotsHeld = await keyWithAFreeSlot();
     const failing = vi.spyOn(servers.redis, "evalSha").mockRejectedValueOnce(new Error("connection lost"));
     try {
       await new Promise((done) => setTimeout(done, 700));
