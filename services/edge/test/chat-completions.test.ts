@@ -80,6 +80,13 @@ describe("models through the running stack", () => {
       quality: "standard",
       price: yuan(imagen.standard!, premiumBasisPoints),
     });
+    // Billed by token: text input, image input and image output per million tokens, no per-image prices.
+    const sunburst = shippedModel("gpt-image-2.6-sunburst", "default");
+    expect(premium.get("gpt-image-2.6-sunburst")!.pricing).toMatchObject({
+      prompt: yuan(shippedPrice("gpt-image-2.6-sunburst", "default").input, premiumBasisPoints),
+      input_image: yuan(sunburst.images!.image_input_price!, premiumBasisPoints),
+    });
+    expect(premium.get("gpt-image-2.6-sunburst")!.pricing.image).toBeUndefined();
     const whisper = shippedModel("whisper-1", "default").audio!;
     expect(standard.get("whisper-1")!.pricing.audio_second).toBe(yuan(whisper.price_per_second, 10_000));
   });

@@ -25,6 +25,7 @@ export function renderPricing(pricing: ModelPricing, tokens: TokenPricing) {
       })),
     }),
     ...(pricing.images.length > 0 && { image: pricing.images }),
+    ...(pricing.inputImage !== undefined && { input_image: pricing.inputImage }),
     ...(pricing.audioSecond !== undefined && { audio_second: pricing.audioSecond }),
     ...(pricing.videoSecond !== undefined && { video_second: pricing.videoSecond }),
   };

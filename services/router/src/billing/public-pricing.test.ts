@@ -48,6 +48,13 @@ describe("a model's public pricing", () => {
     }
   });
 
+  it("states an image model billed by token by its text, image input and image output token prices", () => {
+    const price = { input: 36_000_000, output: 216_000_000 };
+    const pricing = publicPricing({ price, images: { prices: {}, image_input_price: 57_600_000 } }, 15_000);
+    expect(pricing).toMatchObject({ images: [], inputImage: "86.4", tokens: { prompt: "54", completion: "324" } });
+    expect(publicPricing({ price }, 15_000).inputImage).toBeUndefined();
+  });
+
   it("prices each image size and quality, and audio and video by the second, with the multiplier", () => {
     const price = { input: 0, output: 0 };
     const images = { prices: { "1024x1024": { standard: 288_000, hd: 576_000 } } };

@@ -35,7 +35,7 @@ function tokenPricing(price: TokenPrices, promptTokens: number, basisPoints: num
 export function publicPricing(
   model: {
     price: TokenPrices;
-    images?: Pick<ImageRules, "prices">;
+    images?: Pick<ImageRules, "prices" | "image_input_price">;
     audio?: Pick<AudioRules, "price_per_second">;
     video?: Pick<VideoRules, "price_per_second">;
   },
@@ -59,6 +59,7 @@ export function publicPricing(
         price: multipliedYuan(micros, basisPoints),
       })),
     ),
+    inputImage: perUnit(model.images?.image_input_price),
     audioSecond: perUnit(model.audio?.price_per_second),
     videoSecond: perUnit(model.video?.price_per_second),
   };
