@@ -15,8 +15,25 @@ export function validateUsageEvent(event: UsageEvent): string | undefined {
   if (!event.requestId) return "request_id is empty";
   if (!uuidPattern.test(event.accountId)) return `account_id is not a uuid: ${event.accountId}`;
   if (!uuidPattern.test(event.keyId)) return `key_id is not a uuid: ${event.keyId}`;
-  if (event.promptTokens < 0 || event.completionTokens < 0 || event.totalTokens < 0) return "token counts are negative";
-  for (const price of [event.inputPriceMicros, event.outputPriceMicros, event.unitPriceMicros]) {
+  const counts = [
+    event.promptTokens,
+    event.completionTokens,
+    event.totalTokens,
+    event.cachedTokens,
+    event.cacheCreationTokens,
+    event.reasoningTokens,
+    event.imageInputTokens,
+  ];
+  if (counts.some((count) => count < 0)) return "token counts are negative";
+  const prices = [
+    event.inputPriceMicros,
+    event.outputPriceMicros,
+    event.unitPriceMicros,
+    event.cacheReadPriceMicros,
+    event.cacheWritePriceMicros,
+    event.imageInputPriceMicros,
+  ];
+  for (const price of prices) {
     if (!Number.isSafeInteger(price) || price < 0 || price > MAX_PRICE_MICROS) return `price out of range: ${price}`;
   }
   if (!Number.isSafeInteger(event.billedUnits) || event.billedUnits < 0 || event.billedUnits > MAX_BILLED_UNITS) {
