@@ -4,10 +4,9 @@ import {
   msUntilRefused,
   openReservations,
   queryRows,
-  startTestStack,
+  startTwoRouterStack,
   type TestStack,
   temporaryCatalogueWithLimits,
-  untilEveryRouterServes,
   vendorRequestsByRouter as vendorRequestsOf,
 } from "@gateway/stack";
 import OpenAI, { AuthenticationError } from "openai";
@@ -26,17 +25,13 @@ beforeAll(async () => {
     default: { requests_per_minute: 50, tokens_per_minute: 50_000_000, concurrent_requests: 1024 },
     premium: { requests_per_minute: 100_000, tokens_per_minute: 50_000_000, concurrent_requests: 3 },
   });
-  stack = await startTestStack({
-    replicas: 2,
-    env: {
+  stack = await startTwoRouterStack(
+    {
       CATALOGUE_PATH: catalogue.path,
       ROUTER_ADMISSION_LEASE_MAX_MICROS: String(leaseMaxMicros),
       ROUTER_ADMISSION_LEASE_MS: "1000",
     },
-  });
-  const warmUp = clientFor((await stack.createAccount({ group: "premium" })).api_key);
-  await untilEveryRouterServes(stack, () =>
-    warmUp.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "warm-up" }] }),
+    "premium",
   );
 }, 120_000);
 afterAll(async () => {

@@ -8,9 +8,8 @@ import {
   msUntilRefused,
   openReservations,
   repoRoot,
-  startTestStack,
+  startTwoRouterStack,
   type TestStack,
-  untilEveryRouterServes,
   vendorRequestsByRouter as vendorRequestsOf,
 } from "@gateway/stack";
 import OpenAI, { AuthenticationError } from "openai";
@@ -27,17 +26,13 @@ beforeAll(async () => {
   const cataloguePath = join(catalogueDirectory, "models.yaml");
   const shipped = readFileSync(join(repoRoot, "infra/catalogue/models.yaml"), "utf8");
   writeFileSync(cataloguePath, shipped.replace(/^\s+limits: .*\n/gm, ""));
-  stack = await startTestStack({
-    replicas: 2,
-    env: {
+  stack = await startTwoRouterStack(
+    {
       CATALOGUE_PATH: cataloguePath,
       ROUTER_ADMISSION_LEASE_MAX_MICROS: String(leaseMaxMicros),
       ROUTER_ADMISSION_LEASE_MS: "1000",
     },
-  });
-  const warmUp = clientFor((await stack.createAccount({ group: "premium" })).api_key);
-  await untilEveryRouterServes(stack, () =>
-    warmUp.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "warm-up" }] }),
+    "premium",
   );
 }, 120_000);
 afterAll(async () => {

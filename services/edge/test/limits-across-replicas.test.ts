@@ -2,10 +2,9 @@ import {
   accountBill,
   awayFromLimitWindowEdge,
   balanceMicrosOf,
-  startTestStack,
+  startTwoRouterStack,
   type TestStack,
   temporaryCatalogueWithLimits,
-  untilEveryRouterServes,
   vendorRequestsByRouter as vendorRequestsOf,
 } from "@gateway/stack";
 import OpenAI, { RateLimitError } from "openai";
@@ -23,11 +22,7 @@ beforeAll(async () => {
     default: { requests_per_minute: 600, tokens_per_minute: 10_000_000, concurrent_requests: 3 },
     premium: { requests_per_minute: 40, tokens_per_minute: 50_000_000, concurrent_requests: 1024 },
   });
-  stack = await startTestStack({ replicas: 2, env: { CATALOGUE_PATH: catalogue.path } });
-  const warmUp = clientFor((await stack.createAccount()).api_key);
-  await untilEveryRouterServes(stack, () =>
-    warmUp.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "warm-up" }] }),
-  );
+  stack = await startTwoRouterStack({ CATALOGUE_PATH: catalogue.path });
 }, 120_000);
 afterAll(async () => {
   await stack?.teardown();
