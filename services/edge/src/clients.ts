@@ -12,6 +12,8 @@ import { routerServices } from "./router-services.js";
 export interface EdgeClients {
   router: RouterServiceClient;
   ledger: LedgerServiceClient;
+  // Ledger again, on a connection of its own, for stored Responses conversations.
+  storedResponses: LedgerServiceClient;
   video: VideoServiceClient;
   // The router's other services, on the router client's channel.
   routerServices: ReturnType<typeof routerServices>;
@@ -45,8 +47,8 @@ const videoRetries = [
 ];
 
 /**
- * One long-lived HTTP/2 channel per service, balanced over its replicas, every call signed as
- * edge; gRPC multiplexes requests over it.
+ * One long-lived HTTP/2 channel per service (ledger's stored conversations on a second one),
+ * balanced over its replicas, every call signed as edge; gRPC multiplexes requests over it.
  */
 export function createGrpcClients(
   urls: { ROUTER_URL: string; LEDGER_URL: string; VIDEO_URL: string },
@@ -57,12 +59,16 @@ export function createGrpcClients(
     ...options,
     ...failoverOptions(routerRetries),
   });
+  const ledgerOptions = { ...options, ...failoverOptions(ledgerRetries) };
   return {
     router,
     routerServices: routerServices(router, options.interceptors),
-    ledger: new LedgerServiceClient(grpcTarget(urls.LEDGER_URL), insecureChannel(), {
-      ...options,
-      ...failoverOptions(ledgerRetries),
+    ledger: new LedgerServiceClient(grpcTarget(urls.LEDGER_URL), insecureChannel(), ledgerOptions),
+    // A stored conversation is up to RESPONSES_MAX_STORED_BYTES: on the key lookups' connection,
+    // a wave of loads would queue every tenant's key lookup behind hundreds of megabytes.
+    storedResponses: new LedgerServiceClient(grpcTarget(urls.LEDGER_URL), insecureChannel(), {
+      ...ledgerOptions,
+      "grpc.use_local_subchannel_pool": 1,
     }),
     video: new VideoServiceClient(grpcTarget(urls.VIDEO_URL), insecureChannel(), {
       ...options,

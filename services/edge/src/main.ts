@@ -36,7 +36,7 @@ const files = new GeneratedFiles({
   signingKey: config.FILE_URL_SIGNING_KEY,
   ttlSeconds: config.FILE_URL_TTL_SECONDS,
 });
-const responses = new ResponseStore(clients.ledger, config.RESPONSES_MAX_STORED_BYTES);
+const responses = new ResponseStore(clients.storedResponses, config.RESPONSES_MAX_STORED_BYTES);
 const drain = new HttpDrain<Response>((response) =>
   sendError(response, serviceUnavailable("This gateway instance is shutting down. Please retry.")),
 );
@@ -68,6 +68,7 @@ start.stopOnSignal(async () => {
   await admin.close();
   clients.router.close();
   clients.ledger.close();
+  clients.storedResponses.close();
   clients.video.close();
   await nats.drain();
 });

@@ -8,10 +8,13 @@ import { percentile, postUntil, processIds, tenantBesideAttack } from "./tenant-
 // another tenant's requests stay fast.
 //
 // The attacking account has just enough credit to store the conversation and none to spend
-// after: everything the issue measured (ledger's load, edge's decode, the hand-off to router)
-// happens before router checks the balance, so a key that pays nothing gets all of it, and the
-// vendor (here the simulator, which shares the machine) is never called, so what is measured
-// is the gateway's own work.
+// after: until router's first refusal, everything the issue measured (ledger's load, edge's
+// decode, the hand-off to router) happens before router checks the balance, so the first wave
+// of 60 gets all of it; after it, edge refuses the account's continuations before any lookup.
+// The vendor (here the simulator, which shares the machine) is never called, so what is
+// measured is the gateway's own work. The tenant's first request (its key looked up at ledger
+// while that wave is loaded) was its slowest, 1.4 to 3 s, until the loads had a connection of
+// their own.
 
 const attackers = 60;
 const attackMs = 16_000;

@@ -273,6 +273,24 @@ describe("responses through the running stack", () => {
     expect(served.status).toBe("completed");
   });
 
+  it("refuses a continuation from an account just refused for its balance before anything is looked up, relayed or translated", async () => {
+    const unpaid = await stack.createAccount({ group: "premium", creditYuan: 0 });
+    const unpaidClient = new OpenAI({ baseURL: stack.baseUrl, apiKey: unpaid.api_key, maxRetries: 0 });
+    const first = await unpaidClient.responses
+      .create({ model: "gpt-5", input: "hi" })
+      .catch((caught: unknown) => caught);
+    expect(first).toMatchObject({ status: 429, code: "insufficient_quota" });
+    // A response id that names nothing: had ledger been asked, the answer would be its 404.
+    for (const model of ["gpt-5", translatedModel]) {
+      const continued = await unpaidClient.responses
+        .create({ model, input: "unpaid-continuation", previous_response_id: "resp_never_stored" })
+        .catch((caught: unknown) => caught);
+      expect(continued).toMatchObject({ status: 429, code: "insufficient_quota" });
+      expect((continued as Error).message).toContain("your last request could not be paid for");
+    }
+    expect(await upstreamWith("unpaid-continuation")).toHaveLength(0);
+  });
+
   it("does not keep a response with store false", async () => {
     const created = await client.responses.create({ model: translatedModel, input: "Forget me", store: false });
     expect(created).toMatchObject({ store: false });

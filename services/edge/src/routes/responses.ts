@@ -53,6 +53,8 @@ async function history(
   });
   const hold = holdBody(admission, request, response, store.maxStoredBytes);
   const previous = await store.load(accountId, body.previous_response_id);
+  // Loads queue at ledger: one that waited behind the account's first refusal goes no further.
+  admission.unpaid.check(accountId, store.maxStoredBytes);
   hold.settle(store.maxStoredBytes, previous ? conversationWeight(previous.conversation) : 0);
   if (!previous) {
     throw new GatewayError(
@@ -64,6 +66,23 @@ async function history(
     );
   }
   return previous.conversation;
+}
+
+/**
+ * A request that continues a stored conversation is a large one, whatever its own size: it may
+ * load up to RESPONSES_MAX_STORED_BYTES here, or have the vendor bill the whole context when
+ * relayed. From an account just refused for its balance it is refused as a large body is,
+ * before router is asked anything: a key that cannot pay gets neither the catalogue lookups nor
+ * the load, and cannot spend edge's event loop on them beside other tenants.
+ */
+function refuseContinuationWhileUnpaid(
+  { admission, store }: ResponsesDependencies,
+  request: Request,
+  response: Response,
+) {
+  const previous = (request.body as { previous_response_id?: unknown } | undefined)?.previous_response_id;
+  if (typeof previous !== "string" || previous === "") return;
+  admission.unpaid.check((response.locals.caller as Caller).accountId, store.maxStoredBytes);
 }
 
 /**
@@ -97,6 +116,7 @@ export interface ResponsesDependencies {
 export function createResponse(deps: ResponsesDependencies) {
   const { router, store, logger } = deps;
   return async (request: Request, response: Response) => {
+    refuseContinuationWhileUnpaid(deps, request, response);
     if (await relayToVendor(deps, request, response)) return;
     const body = validateBody(responsesRequestSchema, request.body);
     const caller = response.locals.caller as Caller;
