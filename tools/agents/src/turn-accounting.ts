@@ -18,24 +18,25 @@ export interface AccountLedger {
   balanceMicros: bigint;
 }
 
+// One statement, so one snapshot: read apart, a usage record committed between the reads could
+// be counted without its debit of the balance.
+const ledgerQuery = `
+  SELECT
+    (SELECT balance_micros::text FROM ledger.accounts WHERE id = $1) AS balance_micros,
+    (SELECT coalesce(json_agg(json_build_object('request_id', request_id, 'cost_micros', cost_micros::text)), '[]')
+       FROM ledger.usage_records WHERE account_id = $1) AS usage_records,
+    (SELECT coalesce(json_agg(request_id), '[]') FROM ledger.request_logs WHERE account_id = $1) AS logged`;
+
 async function readLedger(databaseUrl: string, accountId: string): Promise<AccountLedger> {
-  const [usageRecords, logs, accounts] = await Promise.all([
-    queryRows<{ request_id: string; cost_micros: string }>(
-      databaseUrl,
-      "SELECT request_id, cost_micros FROM ledger.usage_records WHERE account_id = $1",
-      [accountId],
-    ),
-    queryRows<{ request_id: string }>(databaseUrl, "SELECT request_id FROM ledger.request_logs WHERE account_id = $1", [
-      accountId,
-    ]),
-    queryRows<{ balance_micros: string }>(databaseUrl, "SELECT balance_micros FROM ledger.accounts WHERE id = $1", [
-      accountId,
-    ]),
-  ]);
+  const [row] = await queryRows<{
+    balance_micros: string;
+    usage_records: AccountLedger["usageRecords"];
+    logged: string[];
+  }>(databaseUrl, ledgerQuery, [accountId]);
   return {
-    usageRecords,
-    loggedRequestIds: logs.map((log) => log.request_id),
-    balanceMicros: BigInt(accounts[0]!.balance_micros),
+    usageRecords: row!.usage_records,
+    loggedRequestIds: row!.logged,
+    balanceMicros: BigInt(row!.balance_micros),
   };
 }
 
