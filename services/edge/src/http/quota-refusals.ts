@@ -45,11 +45,14 @@ export class QuotaRefusals {
   }
 
   private remember(accountId: string): void {
+    const now = Date.now();
+    // Not renewed while current: edge's own refusals answer insufficient_quota too, and an
+    // account that kept sending would otherwise stay refused after its top-up.
+    if ((this.until.get(accountId) ?? 0) > now) return;
     if (this.until.size >= MOST_REMEMBERED) {
-      const now = Date.now();
       for (const [account, until] of this.until) if (until <= now) this.until.delete(account);
       if (this.until.size >= MOST_REMEMBERED) return;
     }
-    this.until.set(accountId, Date.now() + REMEMBERED_MS);
+    this.until.set(accountId, now + REMEMBERED_MS);
   }
 }
