@@ -41,7 +41,7 @@ async function setup(balance: bigint, maxMicros = 1_000n, lifeMs = 60_000, cap?:
       reservations,
       rateLimits,
       namespace,
-      { maxMicros, lifeMs, holdMs: 60_000 },
+      { maxMicros, lifeMs, holdMs: 60_000, orphanMs: 60_000 },
       logger,
     );
     open.push(leases);

@@ -4,6 +4,7 @@ import { GatewayError, type Logger, type Redis } from "@gateway/platform";
 import type { Caller } from "@gateway/proto/common/v1/common";
 import { type GrantRequest, type LeaseSettings, takeLease } from "./lease-grant.js";
 import { sliceAdmits, sliceHalfSpent } from "./lease-limits.js";
+import { LeaseOrphans } from "./lease-orphans.js";
 import {
   admitFrom,
   holdsUnspentLimits,
@@ -36,7 +37,8 @@ const sharedRefusal = (error: unknown) =>
  * or half its life gone; at once when it is `lifeMs` old or its window ended), and hands the
  * unspent rest back then, when the scope goes idle, and on drain. Everything a lease holds is
  * counted in Redis when it is taken, so no other router can spend it and no limit is passed;
- * ledger gives back each request's worst case when it commits the charge.
+ * ledger gives back each request's worst case when it commits the charge. A router that stops
+ * beating in Redis has its leases dropped by the others (lease-orphans.ts).
  */
 export class AdmissionLeases {
   private readonly scopes = new Map<string, Scope>();
@@ -46,6 +48,8 @@ export class AdmissionLeases {
   private serial = 0;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly beating: NodeJS.Timeout;
+  private readonly orphans: LeaseOrphans;
   // Leases being taken ahead of need, which a drain waits for so it can hand their rest back too.
   private readonly renewals = new Set<Promise<void>>();
   private readonly context;
@@ -61,6 +65,11 @@ export class AdmissionLeases {
     this.context = { redis, reservations, rateLimits, settings };
     this.timer = setInterval(() => this.sweep(), Math.max(1, settings.lifeMs / 2));
     this.timer.unref();
+    this.orphans = new LeaseOrphans(redis, namespace, this.prefix, settings, logger);
+    void this.orphans.beat();
+    // Five beats per orphanMs: a router that misses a few (a busy event loop) is not taken for gone.
+    this.beating = setInterval(() => void this.orphans.beat(), Math.max(1, settings.orphanMs / 5));
+    this.beating.unref();
   }
 
   /**
@@ -92,6 +101,8 @@ export class AdmissionLeases {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    // Its beat lapses: what its requests still hold once ledger settled them is dropped then.
+    clearInterval(this.beating);
     await Promise.all(this.renewals);
     await Promise.all([...this.scopes.values()].map((scope) => this.handBack(scope)));
   }
@@ -205,6 +216,10 @@ export class AdmissionLeases {
    */
   private grant<T>(scope: Scope, ask: GrantRequest, first: (lease: Lease) => T): Promise<T> {
     const id = `${this.prefix}:${++this.serial}`;
+    // Listed ahead of the grant on the same connection, so no lease is ever left unlisted.
+    this.orphans.track(scope).then(undefined, (error: unknown) => {
+      this.logger.warn({ err: error, account_id: scope.accountId }, "could not list an admission lease's scope");
+    });
     const granting = takeLease(this.context, scope, id, ask).then((lease) => {
       const result = first(lease);
       retire(scope);

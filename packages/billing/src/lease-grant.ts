@@ -13,8 +13,10 @@ export interface LeaseSettings {
   // How long a lease admits requests before the router takes a fresh one; the unspent rest of
   // an idle account's lease is handed back within this too.
   lifeMs: number;
-  // How long a lease's entry stays in Redis if no one settles it (its router died).
+  // How long a lease's entry stays in Redis if no one settles it or drops it.
   holdMs: number;
+  // A router whose heartbeat is older than this (killed, say) has its leases dropped by the others.
+  orphanMs: number;
 }
 
 export interface LeaseGrantContext {

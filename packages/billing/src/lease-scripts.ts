@@ -257,3 +257,30 @@ export function queueGiveBackToLeases(
 
 /** Only money to hand back. */
 export const moneyRests = (money: LeaseAmounts): LeaseRests => ({ money, rates: [], slots: [] });
+
+// KEYS as the grant's; ARGV: a router's lease id prefix ("lease:<router>:"). Drops that router's
+// lease entries from the account's reservations and a capped key's (its concurrency slots
+// lapse as a killed router's requests' slots do).
+const dropScript = new LuaScript(`
+local prefix = ARGV[1]
+local function mine(id) return string.sub(id, 1, #prefix) == prefix end
+for _, id in ipairs(redis.call('HKEYS', KEYS[2])) do
+  if mine(id) then
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('ZREM', KEYS[3], id)
+  end
+end
+for _, id in ipairs(redis.call('HKEYS', KEYS[5])) do
+  if mine(id) then redis.call('HDEL', KEYS[5], id) end
+end
+`);
+
+/** Drops every lease entry of the router whose lease ids start with `prefix` from one scope's keys. */
+export async function dropLeasesOf(
+  redis: Redis,
+  namespace: string,
+  holder: { accountId: string; keyId: string },
+  prefix: string,
+): Promise<void> {
+  await dropScript.run(redis, { keys: leaseKeys(namespace, holder.accountId, holder.keyId), arguments: [prefix] });
+}

@@ -100,6 +100,7 @@ const leases =
           maxMicros: BigInt(config.ROUTER_ADMISSION_LEASE_MAX_MICROS),
           lifeMs: config.ROUTER_ADMISSION_LEASE_MS,
           holdMs: config.RESERVATION_TTL_MS,
+          orphanMs: config.ROUTER_ADMISSION_LEASE_ORPHAN_MS,
         },
         logger,
       )
