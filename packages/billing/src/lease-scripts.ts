@@ -44,6 +44,7 @@ local function give_back(reservations, expiries, key_reservations, id, amount)
     redis.call('HDEL', reservations, id)
     redis.call('ZREM', expiries, id)
     redis.call('HDEL', key_reservations, id)
+    redis.call('DEL', reservations .. ':settled:' .. id)
   else
     redis.call('HSET', reservations, id, string.format('%.0f', left))
     local keyHeld = redis.call('HGET', key_reservations, id)
@@ -241,17 +242,42 @@ export async function giveBackToLeases(
   });
 }
 
-/** Queues the money part on a pipeline (ledger's settlement, after the charges committed). */
+// KEYS as the grant's; ARGV: JSON [[lease id, request id, micros], ...]. Gives each request's
+// worst case back to its lease once, however often its event is settled (a ledger replica killed
+// between its commit and this call leaves the redelivered copy to do it): each lease keeps the
+// ids it was given back for beside its entry, until the entry is gone or lapses.
+const settleLeasedSource = `${restFunctions}
+for _, admission in ipairs(cjson.decode(ARGV[1])) do
+  local id, request, micros = admission[1], admission[2], admission[3]
+  local expiry = redis.call('ZSCORE', KEYS[3], id)
+  local marks = KEYS[2] .. ':settled:' .. id
+  if expiry and redis.call('SADD', marks, request) == 1 then
+    redis.call('PEXPIREAT', marks, math.floor(tonumber(expiry)) + 60000)
+    give_back(KEYS[2], KEYS[3], KEYS[5], id, micros)
+  end
+end
+`;
+
+/** A request's worst case admitted from a lease, to give back once its charge is committed. */
+export interface LeasedSettlement {
+  leaseId: string;
+  requestId: string;
+  micros: bigint;
+}
+
+/** Queues ledger's settlement of leased requests on a pipeline, after the charges committed. */
 export function queueGiveBackToLeases(
   pipeline: ReturnType<Redis["multi"]>,
   namespace: string,
   holder: { accountId: string; keyId: string },
-  amounts: LeaseAmounts,
+  settled: readonly LeasedSettlement[],
 ): void {
-  if (amounts.size === 0) return;
-  pipeline.eval(giveBackSource, {
+  if (settled.length === 0) return;
+  pipeline.eval(settleLeasedSource, {
     keys: leaseKeys(namespace, holder.accountId, holder.keyId),
-    arguments: [restsJson({ money: amounts, rates: [], slots: [] })],
+    arguments: [
+      JSON.stringify(settled.map(({ leaseId, requestId, micros }) => [leaseId, requestId, micros.toString()])),
+    ],
   });
 }
 

@@ -372,5 +372,25 @@ describe("usage consumer", () => {
     await deliver(leased(50));
     await eventually(async () => ((await redis.hExists(keys.reservations, lease)) ? undefined : true));
     expect(await redis.zScore(keys.expiries, lease)).toBeNull();
+    // What the lease was given back for goes with it.
+    expect(await redis.exists(`${keys.reservations}:settled:${lease}`)).toBe(0);
+  });
+
+  it("gives a request back to its lease from a redelivered event when the replica that charged it never did", async () => {
+    const { body: account } = await adminCall(ledger, "POST", "/accounts", { name: "pavel", credit_yuan: "10" });
+    const keys = billingKeys(ledger.namespace, account.account_id);
+    const lease = "lease:router-a:1";
+    await redis.hSet(keys.reservations, lease, "100");
+    await redis.zAdd(keys.expiries, { score: Date.now() + 60_000, value: lease });
+    const event = usageEvent(account, { leaseId: lease, leasedMicros: 30 });
+    await deliver(event);
+    await eventually(async () => ((await redis.hGet(keys.reservations, lease)) === "70" ? true : undefined));
+
+    // As if that replica had been killed after its commit and before its Redis settlement.
+    await redis.hSet(keys.reservations, lease, "100");
+    await redis.del(`${keys.reservations}:settled:${lease}`);
+    await deliver(event);
+    await eventually(async () => ((await redis.hGet(keys.reservations, lease)) === "70" ? true : undefined));
+    expect(await rows("SELECT 1 FROM ledger.usage_records WHERE request_id = $1", [event.requestId])).toHaveLength(1);
   });
 });

@@ -20,6 +20,7 @@ export const gatewayRedisCommands = [
   "set",
   "del",
   "pexpire",
+  "pexpireat",
   "hdel",
   "hget",
   "hgetall",

@@ -62,7 +62,7 @@ export async function startUsageConsumer(dependencies: {
           recorded.rows,
           seconds,
         );
-        const settled = settledRequests(batch, recorded.rows);
+        const settled = settledRequests(batch);
         await settleReservations(redis, namespace, settled, recorded, logger);
         logger.debug(
           { received: batch.length, inserted: recorded.inserted, debitedMicros: String(recorded.debitedMicros) },
@@ -79,17 +79,17 @@ export async function startUsageConsumer(dependencies: {
 
 /**
  * The batch's requests whose reservations are freed now. One admitted from a lease gives its
- * worst case back to that lease once, with the commit that charged it: a copy of an event
- * recorded before (redelivered, or held by another replica) gives nothing back, nor does a
- * second copy of the same admission in this batch.
+ * worst case back to that lease, a copy of an event recorded before (redelivered, or held by
+ * another replica) too: the replica that charged it may have been killed before it gave back,
+ * and Redis gives each request back to its lease once (lease-scripts.ts), as it frees a
+ * reservation once. A second copy of the same admission in this batch is left out here.
  */
-function settledRequests(batch: readonly ReceivedUsage[], charged: readonly { requestId: string }[]): SettledRequest[] {
-  const chargedIds = new Set(charged.map((row) => row.requestId));
+function settledRequests(batch: readonly ReceivedUsage[]): SettledRequest[] {
   const givenBack = new Set<string>();
   return batch.map(({ event }) => {
     const settled: SettledRequest = { accountId: event.accountId, keyId: event.keyId, requestId: event.requestId };
     const admission = `${event.requestId} ${event.leaseId}`;
-    if (event.leaseId && chargedIds.has(event.requestId) && !givenBack.has(admission)) {
+    if (event.leaseId && !givenBack.has(admission)) {
       givenBack.add(admission);
       settled.lease = { id: event.leaseId, micros: BigInt(event.leasedMicros ?? 0) };
     }

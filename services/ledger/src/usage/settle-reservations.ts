@@ -1,4 +1,4 @@
-import { billingKeys, type LeasedAdmission, queueGiveBackToLeases } from "@gateway/billing";
+import { billingKeys, type LeasedAdmission, type LeasedSettlement, queueGiveBackToLeases } from "@gateway/billing";
 import type { Logger, Redis } from "@gateway/platform";
 import { type CommittedBalance, writeBalanceCopy, writeKeySpentCopy } from "../accounts/committed-copies.js";
 
@@ -59,19 +59,16 @@ export async function settleReservations(
   }
 }
 
-/**
- * account id → key id → lease id → the worst cases of its settled requests (a capped key's
- * lease is in the key's reservations too).
- */
-function leasedByKeys(settled: readonly SettledRequest[]): Map<string, Map<string, Map<string, bigint>>> {
-  const grouped = new Map<string, Map<string, Map<string, bigint>>>();
-  for (const { accountId, keyId, lease } of settled) {
+/** account id → key id → the settled requests admitted from leases (a capped key's lease is in the key's reservations too). */
+function leasedByKeys(settled: readonly SettledRequest[]): Map<string, Map<string, LeasedSettlement[]>> {
+  const grouped = new Map<string, Map<string, LeasedSettlement[]>>();
+  for (const { accountId, keyId, requestId, lease } of settled) {
     if (!lease) continue;
-    const byKey = grouped.get(accountId) ?? new Map<string, Map<string, bigint>>();
+    const byKey = grouped.get(accountId) ?? new Map<string, LeasedSettlement[]>();
     grouped.set(accountId, byKey);
-    const leases = byKey.get(keyId) ?? new Map<string, bigint>();
-    byKey.set(keyId, leases);
-    leases.set(lease.id, (leases.get(lease.id) ?? 0n) + lease.micros);
+    const leased = byKey.get(keyId) ?? [];
+    byKey.set(keyId, leased);
+    leased.push({ leaseId: lease.id, requestId, micros: lease.micros });
   }
   return grouped;
 }
