@@ -34,10 +34,9 @@ export const routerConfigSchema = z.object({
   // Admission leases (packages/billing/src/admission-leases.ts): the most of an account's balance
   // (or a capped key's room) one lease holds to admit requests without a Redis call, with slices
   // of the group's limits, in micro-yuan; also each lease's share of the overdraft bound
-  // (docs/operations.md). Leases are sized to recent spend, so a large bound costs a quiet
-  // account nothing; 5 yuan covers a few worst cases of a frontier model. 0 reserves every
-  // request in Redis.
-  ROUTER_ADMISSION_LEASE_MAX_MICROS: z.coerce.number().int().min(0).default(5_000_000),
+  // (docs/operations.md). 0 (the default) reserves every request in Redis: leases wait for a
+  // whole clean test run with them on.
+  ROUTER_ADMISSION_LEASE_MAX_MICROS: z.coerce.number().int().min(0).default(0),
   // How long a lease admits requests before the router takes a fresh one (and hands an idle account's rest back).
   ROUTER_ADMISSION_LEASE_MS: z.coerce.number().int().positive().default(1_000),
   // A router that has not beaten in Redis for this long (killed) has its leases dropped by the
