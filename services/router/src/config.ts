@@ -34,8 +34,8 @@ export const routerConfigSchema = z.object({
   // Admission leases (packages/billing/src/admission-leases.ts): the most of an account's balance
   // (or a capped key's room) one lease holds to admit requests without a Redis call, with slices
   // of the group's limits, in micro-yuan; also each lease's share of the overdraft bound
-  // (docs/operations.md). 0 (the default) reserves every request in Redis: leases wait for a
-  // whole clean test run with them on.
+  // (docs/operations.md). 0 (the default) reserves every request in Redis: near an empty
+  // balance one router's lease can hold what is left, and another router then refuses.
   ROUTER_ADMISSION_LEASE_MAX_MICROS: z.coerce.number().int().min(0).default(0),
   // How long a lease admits requests before the router takes a fresh one (and hands an idle account's rest back).
   ROUTER_ADMISSION_LEASE_MS: z.coerce.number().int().positive().default(1_000),
